@@ -1,0 +1,26 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "Galley",
+  products: [
+    .library(name: "Typesetting", targets: ["Typesetting"]),
+    .executable(name: "galley", targets: ["galley"]),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CFreeType", pkgConfig: "freetype2",
+      providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]),
+    .systemLibrary(
+      name: "CHarfBuzz", pkgConfig: "harfbuzz",
+      providers: [.apt(["libharfbuzz-dev"]), .brew(["harfbuzz"])]),
+    .target(
+      name: "CICUShims",
+      linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
+    .target(name: "Typesetting", dependencies: ["CHarfBuzz", "CFreeType", "CICUShims"]),
+    .executableTarget(name: "galley", dependencies: ["Typesetting"]),
+    .testTarget(
+      name: "TypesettingTests", dependencies: ["Typesetting"],
+      exclude: ["Fixtures"]),
+  ]
+)

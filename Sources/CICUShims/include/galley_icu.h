@@ -1,0 +1,41 @@
+#ifndef GALLEY_ICU_H
+#define GALLEY_ICU_H
+// Plain-named wrappers over ICU's version-suffixed C API. No ICU types appear here, so that the
+// Swift module importing this header never sees ICU's headers (see TOOLCHAIN.md).
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Line-break opportunities of UTF-16 text by UAX #14 as tailored by ICU for `locale`
+/// (e.g. "ko", "ja@lb=normal"). Writes up to `capacity` UTF-16 offsets (each > 0, ascending, the
+/// last being `length`) into `offsets`, and for each one 1 when it is a mandatory (hard) break,
+/// else 0. Returns the number of offsets, or a negative value on an ICU error. Thread-safe:
+/// iterators are cached per thread and per locale.
+int32_t galley_line_breaks_utf16(const uint16_t *text, int32_t length, const char *locale,
+                                 int32_t *offsets, uint8_t *hard, int32_t capacity);
+
+/// The UAX #14 line-break class of a code point (ICU's ULineBreak value).
+int32_t galley_line_break_class(uint32_t codepoint);
+
+/// The Unicode general category of a code point (ICU's UCharCategory value).
+int32_t galley_char_type(uint32_t codepoint);
+
+/// Whether ICU's line iterator for "en" reports a break between the two code points when they
+/// stand alone as a two-character string. Returns 1, 0, or a negative error.
+int32_t galley_pair_breaks(uint32_t first, uint32_t second);
+
+/// Bidi embedding levels for UTF-16 text. `direction`: 0 LTR, 1 RTL, -1 auto (first strong).
+/// Writes one level per UTF-16 unit into `levels`; returns the paragraph level (0/1) or a
+/// negative ICU error code.
+int32_t galley_bidi_levels(const uint16_t *text, int32_t length, int32_t direction,
+                           uint8_t *levels);
+
+/// The Unicode version ICU implements, as "15.0" etc. (static storage).
+const char *galley_unicode_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

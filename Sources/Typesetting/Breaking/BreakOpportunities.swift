@@ -1,0 +1,187 @@
+import CICUShims
+import Foundation
+
+/// Soft wrap opportunities: UAX #14 from ICU, tailored as Chromium's line breaker tailors it.
+///
+/// The tailoring (measured against Chromium and written down from its documented behaviour):
+/// - a break comes after a run of breakable spaces (space, tab, newline), never inside or before it;
+/// - between two characters from `!` to U+00FF a fixed pair table decides: ICU's verdict for the
+///   pair alone, except among ASCII, where breaks are allowed only before `(` `<` `[` `{` and after
+///   `-` and `?` (with exceptions such as `-` before `$`), so `a/b` never breaks;
+/// - `-` before a digit breaks only when an ASCII letter or digit precedes the `-` (`ABCD-1234`,
+///   but not a minus sign in ` -5`);
+/// - `word-break: keep-all` suppresses breaks between letters and numbers (general categories L
+///   and N, marks taking their base's), except in scripts with complex breaking (Thai, …).
+enum BreakOpportunities {
+  /// `result[i]` is true when a soft wrap is allowed between `scalars[i-1]` and `scalars[i]`
+  /// (index 0 is always false). Forced breaks (U+000A) are handled by the caller.
+  static func compute(
+    _ scalars: [UInt32], locale: String, wordBreak: TextStyle.WordBreak
+  ) throws -> [Bool] {
+    let n = scalars.count
+    var result = [Bool](repeating: false, count: n)
+    guard n > 1 else { return result }
+    var icu: [Bool]? = nil
+
+    for i in 1..<n {
+      let cur = scalars[i]
+      let last = scalars[i - 1]
+      if isBreakableSpace(cur) { continue }
+      if isBreakableSpace(last) {
+        result[i] = true
+        continue
+      }
+      let lastLast: UInt32 = i >= 2 ? scalars[i - 2] : 0
+      let fast = fastBreak(lastLast, last, cur)
+      if fast == .canBreak {
+        result[i] = true
+        continue
+      }
+      if wordBreak == .keepAll && keepAfterKeepAll(lastLast, last, cur) { continue }
+      if wordBreak == .breakAll && breakAllPair(last, cur, before: i >= 2 ? scalars[i - 2] : nil) {
+        result[i] = true
+        continue
+      }
+      if fast == .noBreak { continue }
+      if icu == nil { icu = try icuBoundaries(scalars, locale: locale) }
+      if icu![i] { result[i] = true }
+    }
+    return result
+  }
+
+  enum Fast { case noBreak, canBreak, unknown }
+
+  @inline(__always)
+  static func isBreakableSpace(_ c: UInt32) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 }
+
+  @inline(__always)
+  static func isASCIIDigit(_ c: UInt32) -> Bool { c >= 0x30 && c <= 0x39 }
+
+  @inline(__always)
+  static func isASCIIAlnum(_ c: UInt32) -> Bool {
+    isASCIIDigit(c) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+  }
+
+  @inline(__always)
+  static func fastBreak(_ lastLast: UInt32, _ last: UInt32, _ cur: UInt32) -> Fast {
+    if last < 0x21 || cur < 0x21 { return .noBreak }
+    if last == 0x2D && isASCIIDigit(cur) { return isASCIIAlnum(lastLast) ? .canBreak : .noBreak }
+    guard last <= 0xFF && cur <= 0xFF else { return .unknown }
+    if last <= 0x7F && cur <= 0x7F { return asciiPair(last, cur) ? .canBreak : .noBreak }
+    return Latin1Pairs.shared.breaks(last, cur) ? .canBreak : .noBreak
+  }
+
+  /// Chromium's ASCII pair rules (compatible with other browsers rather than with UAX #14).
+  static func asciiPair(_ a: UInt32, _ b: UInt32) -> Bool {
+    let u = UInt8(a)
+    let v = UInt8(b)
+    switch u {
+    case UInt8(ascii: "$"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: "/"),
+      UInt8(ascii: "<"), UInt8(ascii: "@"), UInt8(ascii: "["), UInt8(ascii: "{"), 0x5E...0x60, 0x7F,
+      0x30...0x39, 0x41...0x5A, 0x61...0x7A:
+      return false
+    default: break
+    }
+    switch v {
+    case UInt8(ascii: "!"), UInt8(ascii: ")"), UInt8(ascii: ","), UInt8(ascii: "."),
+      UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: ";"), UInt8(ascii: "?"), UInt8(ascii: "]"),
+      UInt8(ascii: "}"):
+      return false
+    default: break
+    }
+    if u == UInt8(ascii: "-") { return v != UInt8(ascii: "$") && !(0x30...0x39).contains(v) }
+    if u == UInt8(ascii: "?") { return v != UInt8(ascii: "\"") && v != UInt8(ascii: "'") }
+    return v == UInt8(ascii: "(") || v == UInt8(ascii: "<") || v == UInt8(ascii: "[")
+      || v == UInt8(ascii: "{")
+  }
+
+  /// General category as Chromium sees it through UTF-16: a supplementary code point shows
+  /// as a surrogate.
+  @inline(__always)
+  static func isLetterOrNumber(_ c: UInt32) -> Bool {
+    guard c < 0x10000, let s = Unicode.Scalar(c) else { return false }
+    switch s.properties.generalCategory {
+    case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+      .decimalNumber, .letterNumber, .otherNumber:
+      return true
+    default: return false
+    }
+  }
+
+  @inline(__always)
+  static func isMark(_ c: UInt32) -> Bool {
+    guard c < 0x10000, let s = Unicode.Scalar(c) else { return false }
+    switch s.properties.generalCategory {
+    case .nonspacingMark, .spacingMark, .enclosingMark: return true
+    default: return false
+    }
+  }
+
+  static let complexContext: Int32 = 24  // U_LB_COMPLEX_CONTEXT
+
+  static func keepAfterKeepAll(_ lastLast: UInt32, _ last: UInt32, _ cur: UInt32) -> Bool {
+    let pre = isMark(last) ? lastLast : last
+    return isLetterOrNumber(pre) && galley_line_break_class(pre) != complexContext
+      && isLetterOrNumber(cur) && galley_line_break_class(cur) != complexContext
+  }
+
+  /// `word-break: break-all`: letters and numbers of every script break like ideographs.
+  static func breakAllPair(_ last: UInt32, _ cur: UInt32, before: UInt32?) -> Bool {
+    let a = isMark(last) ? (before ?? last) : last
+    if isMark(cur) || cur == 0x200D || (0xFE00...0xFE0F).contains(cur) { return false }
+    return isLetterOrNumber(a) && isLetterOrNumber(cur)
+  }
+
+  /// ICU's line boundaries for the whole text, indexed by code point.
+  static func icuBoundaries(_ scalars: [UInt32], locale: String) throws -> [Bool] {
+    var utf16: [UInt16] = []
+    utf16.reserveCapacity(scalars.count + 8)
+    var unitToScalar: [Int32] = []
+    unitToScalar.reserveCapacity(scalars.count + 9)
+    for (i, c) in scalars.enumerated() {
+      if c >= 0x10000 {
+        let v = c - 0x10000
+        utf16.append(UInt16(0xD800 + (v >> 10)))
+        utf16.append(UInt16(0xDC00 + (v & 0x3FF)))
+        unitToScalar.append(Int32(i))
+        unitToScalar.append(-1)
+      } else if c >= 0xD800 && c <= 0xDFFF {
+        utf16.append(0xFFFD)
+        unitToScalar.append(Int32(i))
+      } else {
+        utf16.append(UInt16(c))
+        unitToScalar.append(Int32(i))
+      }
+    }
+    unitToScalar.append(Int32(scalars.count))
+    var offsets = [Int32](repeating: 0, count: utf16.count + 1)
+    var hard = [UInt8](repeating: 0, count: utf16.count + 1)
+    let count = galley_line_breaks_utf16(
+      utf16, Int32(utf16.count), locale, &offsets, &hard, Int32(offsets.count))
+    guard count >= 0 else { throw TypesettingError.icu(function: "ubrk_open", code: count) }
+    var result = [Bool](repeating: false, count: scalars.count + 1)
+    for k in 0..<Int(count) {
+      let s = unitToScalar[Int(offsets[k])]
+      if s >= 0 { result[Int(s)] = true }
+    }
+    return result
+  }
+}
+
+/// ICU's verdict for pairs of Latin-1 characters standing alone, computed on first use.
+final class Latin1Pairs: @unchecked Sendable {
+  // @unchecked: `table` is only read and written under `lock`.
+  static let shared = Latin1Pairs()
+  private let lock = NSLock()
+  private var table = [UInt8](repeating: 0, count: 256 * 256)
+
+  func breaks(_ a: UInt32, _ b: UInt32) -> Bool {
+    let key = Int(a) << 8 | Int(b)
+    lock.lock()
+    defer { lock.unlock() }
+    if table[key] == 0 {
+      table[key] = galley_pair_breaks(a, b) == 1 ? 2 : 1
+    }
+    return table[key] == 2
+  }
+}

@@ -1,0 +1,182 @@
+import Foundation
+
+/// One measurement request in the JSON Lines case format (`conformance/README.md`): a text, a
+/// style and a width. Unknown fields and wrong types are errors; labels (`category`, `sub`,
+/// `script`, `source`, …) are carried but not used.
+public struct TextCase: Sendable {
+  public var id: String
+  public var text: String
+  public var fontNames: [String]?
+  public var width: Double
+  public var style: TextStyle
+
+  /// Fields that only label a case for reports.
+  public static let labelFields: Set<String> = [
+    "category", "sub", "script", "source", "uncovered", "approx", "note", "tags",
+  ]
+  /// Every field the format defines.
+  public static let styleFields: Set<String> = [
+    "id", "text", "fonts", "size", "width", "lineHeight", "whiteSpace", "wordBreak", "overflowWrap",
+    "lang", "maxLines", "truncation", "letterSpacing", "tabSize", "direction", "profile", "features",
+    "minimumLineHeight", "maximumLineHeight", "lineSpacing",
+  ]
+
+  /// Decodes a case from one JSON object. Font names resolve in `library`; a case without `fonts`
+  /// uses the library's default stack.
+  /// - Throws: ``CaseError`` naming the field.
+  public init(json object: [String: Any], library: FontLibrary) throws {
+    for key in object.keys where !TextCase.styleFields.contains(key) && !TextCase.labelFields.contains(key) {
+      throw CaseError.unknownField(key)
+    }
+    let reader = FieldReader(object)
+    id = try reader.string("id") ?? ""
+    guard let text = try reader.string("text") else { throw CaseError.missingField("text") }
+    self.text = text
+    guard let width = try reader.number("width") else { throw CaseError.missingField("width") }
+    self.width = width
+    let size = try reader.number("size") ?? 17
+    fontNames = try reader.stringArray("fonts")
+    let stack: FontStack
+    do {
+      if let names = fontNames {
+        guard !names.isEmpty else { throw CaseError.invalidValue("fonts", "an empty list") }
+        stack = try library.stack(names)
+      } else {
+        stack = try library.defaultStack()
+      }
+    } catch let e as TypesettingError {
+      throw CaseError.font(e.description)
+    }
+    var style = TextStyle(fonts: stack, size: size)
+    try TextCase.applyStyleFields(reader, to: &style)
+    self.style = style
+  }
+
+  /// Reads the style fields shared by cases and cell styles into `style`.
+  public static func applyStyleFields(_ object: [String: Any], to style: inout TextStyle) throws {
+    try applyStyleFields(FieldReader(object), to: &style)
+  }
+
+  static func applyStyleFields(_ reader: FieldReader, to style: inout TextStyle) throws {
+    if let size = try reader.number("size") { style.size = size }
+    if let v = reader.raw("lineHeight") {
+      if let s = v as? String {
+        guard s == "normal" else { throw CaseError.invalidValue("lineHeight", "\"\(s)\"") }
+        style.lineHeight = .normal
+      } else if let n = FieldReader.asNumber(v) {
+        style.lineHeight = .points(n)
+      } else {
+        throw CaseError.wrongType("lineHeight", "\"normal\" or a number")
+      }
+    }
+    if let v = try reader.enumValue("whiteSpace", TextStyle.WhiteSpace.self) { style.whiteSpace = v }
+    if let v = try reader.enumValue("wordBreak", TextStyle.WordBreak.self) { style.wordBreak = v }
+    if let v = try reader.enumValue("overflowWrap", TextStyle.OverflowWrap.self) {
+      style.overflowWrap = v
+    }
+    if let v = try reader.string("lang") { style.language = v }
+    if let v = try reader.integer("maxLines") { style.maxLines = v }
+    if let v = try reader.enumValue("truncation", TextStyle.Truncation.self) { style.truncation = v }
+    if let v = try reader.number("letterSpacing") { style.letterSpacing = v }
+    if let v = try reader.integer("tabSize") { style.tabSize = v }
+    if let v = try reader.enumValue("direction", TextStyle.Direction.self) { style.direction = v }
+    if let v = try reader.enumValue("profile", TextStyle.Profile.self) { style.profile = v }
+    if let v = try reader.number("minimumLineHeight") { style.minimumLineHeight = v }
+    if let v = try reader.number("maximumLineHeight") { style.maximumLineHeight = v }
+    if let v = try reader.number("lineSpacing") { style.lineSpacing = v }
+    if let v = reader.raw("features") {
+      guard let dict = v as? [String: Any] else {
+        throw CaseError.wrongType("features", "an object of tag: number")
+      }
+      var features: [String: UInt32] = [:]
+      for (k, value) in dict {
+        guard k.utf8.count == 4, let n = FieldReader.asNumber(value), n >= 0, n == n.rounded() else {
+          throw CaseError.invalidValue("features.\(k)", "a 4-letter tag with a whole number >= 0")
+        }
+        features[k] = UInt32(n)
+      }
+      style.features = features
+    }
+    do {
+      try style.validate()
+    } catch let e as TypesettingError {
+      throw CaseError.font(e.description)
+    }
+  }
+}
+
+/// Why a JSON case or cell could not be used.
+public enum CaseError: Error, Equatable, Sendable, CustomStringConvertible {
+  case unknownField(String)
+  case missingField(String)
+  case wrongType(String, String)
+  case invalidValue(String, String)
+  case font(String)
+
+  public var description: String {
+    switch self {
+    case .unknownField(let f): return "unknown field \"\(f)\""
+    case .missingField(let f): return "missing field \"\(f)\""
+    case .wrongType(let f, let expected): return "field \"\(f)\" must be \(expected)"
+    case .invalidValue(let f, let got): return "field \"\(f)\" has an invalid value: \(got)"
+    case .font(let message): return message
+    }
+  }
+}
+
+/// Typed access to the fields of a JSON object, with errors that name the field.
+struct FieldReader {
+  let object: [String: Any]
+  init(_ object: [String: Any]) { self.object = object }
+
+  func raw(_ key: String) -> Any? {
+    guard let v = object[key], !(v is NSNull) else { return nil }
+    return v
+  }
+
+  static func asNumber(_ v: Any) -> Double? {
+    // JSON true/false arrive as a boolean NSNumber, which must not pass for 1/0.
+    guard let n = v as? NSNumber, String(describing: type(of: n)) != "__NSCFBoolean" else {
+      return nil
+    }
+    return n.doubleValue
+  }
+
+  func string(_ key: String) throws -> String? {
+    guard let v = raw(key) else { return nil }
+    guard let s = v as? String else { throw CaseError.wrongType(key, "a string") }
+    return s
+  }
+
+  func number(_ key: String) throws -> Double? {
+    guard let v = raw(key) else { return nil }
+    guard let n = FieldReader.asNumber(v) else { throw CaseError.wrongType(key, "a number") }
+    return n
+  }
+
+  func integer(_ key: String) throws -> Int? {
+    guard let n = try number(key) else { return nil }
+    guard n.isFinite, n == n.rounded(), abs(n) < 1e9 else {
+      throw CaseError.wrongType(key, "a whole number")
+    }
+    return Int(n)
+  }
+
+  func stringArray(_ key: String) throws -> [String]? {
+    guard let v = raw(key) else { return nil }
+    guard let a = v as? [Any], a.allSatisfy({ $0 is String }) else {
+      throw CaseError.wrongType(key, "a list of strings")
+    }
+    return a.map { $0 as! String }
+  }
+
+  func enumValue<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type) throws -> E?
+  where E.RawValue == String {
+    guard let s = try string(key) else { return nil }
+    guard let v = E(rawValue: s) else {
+      let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+      throw CaseError.invalidValue(key, "\"\(s)\" (expected one of \(allowed))")
+    }
+    return v
+  }
+}

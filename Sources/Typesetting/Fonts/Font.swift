@@ -1,0 +1,179 @@
+import CFreeType
+import CHarfBuzz
+import Foundation
+
+/// One face of a font file, ready for shaping on any thread.
+///
+/// Galley shapes with HarfBuzz's own OpenType functions (`hb_ot`), whose fonts are immutable once
+/// made and so may be shared across threads. Vertical metrics are read once, in font units.
+///
+/// ```swift
+/// let inter = try Font(contentsOf: "fonts/Inter-Regular.otf")
+/// let cjk = try Font(contentsOf: "fonts/NotoSansCJK-Regular.ttc", faceIndex: 0)
+/// ```
+public final class Font: @unchecked Sendable {
+  // @unchecked: the HarfBuzz blob, face and font are never mutated after `init`
+  // (`hb_face_make_immutable`, `hb_font_make_immutable`), which makes them thread-safe to read.
+
+  /// The file name (or the name given for in-memory data), used in error messages and reports.
+  public let name: String
+  /// The face index inside a collection (0 for a plain TTF/OTF).
+  public let faceIndex: Int
+  /// Design units per em.
+  public let unitsPerEm: Int
+  /// Ascender above the baseline, in em (positive).
+  public let ascender: Double
+  /// Descender below the baseline, in em (positive).
+  public let descender: Double
+  /// Line gap, in em.
+  public let lineGap: Double
+  /// Whether the font draws colour glyphs (CBDT/sbix bitmaps, COLR layers or SVG).
+  public let hasColorGlyphs: Bool
+  /// For a font made only of bitmap strikes (e.g. Noto Color Emoji), the strike's pixels per em.
+  public let bitmapStrikePPEM: Int?
+
+  let hbFont: OpaquePointer
+  private let hbFace: OpaquePointer
+  private let hbBlob: OpaquePointer
+  /// Advances in strike pixels for bitmap-only fonts, indexed by glyph id (how Skia measures them).
+  let bitmapAdvances: [Double]
+
+  /// Loads face `faceIndex` of the font file at `path`.
+  /// - Throws: ``TypesettingError`` naming the file when it is missing, unreadable or not a font.
+  public convenience init(contentsOf path: String, faceIndex: Int = 0) throws {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw TypesettingError.fontFileUnreadable(path: path, reason: "no such file")
+    }
+    if isDirectory.boolValue {
+      throw TypesettingError.fontFileUnreadable(path: path, reason: "is a directory")
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw TypesettingError.fontFileUnreadable(path: path, reason: "cannot be read")
+    }
+    try self.init(data: data, name: (path as NSString).lastPathComponent, faceIndex: faceIndex)
+  }
+
+  /// Loads face `faceIndex` of a font held in memory (TTF, OTF or TTC bytes).
+  public init(data: Data, name: String, faceIndex: Int = 0) throws {
+    self.name = name
+    self.faceIndex = faceIndex
+    guard data.count >= 12 else {
+      throw TypesettingError.fontInvalid(name: name, reason: "\(data.count) bytes is too short")
+    }
+    guard faceIndex >= 0 else {
+      throw TypesettingError.fontFaceIndexOutOfRange(name: name, index: faceIndex, count: 0)
+    }
+    let blob: OpaquePointer = data.withUnsafeBytes { raw in
+      hb_blob_create(
+        raw.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(raw.count),
+        HB_MEMORY_MODE_DUPLICATE, nil, nil)
+    }
+    let faceCount = Int(hb_face_count(blob))
+    guard faceCount > 0 else {
+      hb_blob_destroy(blob)
+      throw TypesettingError.fontInvalid(name: name, reason: "not an OpenType font or collection")
+    }
+    guard faceIndex < faceCount else {
+      hb_blob_destroy(blob)
+      throw TypesettingError.fontFaceIndexOutOfRange(
+        name: name, index: faceIndex, count: faceCount)
+    }
+    let face = hb_face_create(blob, UInt32(faceIndex))!
+    let glyphCount = hb_face_get_glyph_count(face)
+    func table(_ tag: String) -> Int {
+      let t = Font.tag(tag)
+      let b = hb_face_reference_table(face, t)
+      defer { hb_blob_destroy(b) }
+      return Int(hb_blob_get_length(b))
+    }
+    let problem: String? =
+      glyphCount == 0
+      ? "no glyphs (truncated or corrupt)"
+      : table("cmap") == 0 ? "no character map (cmap table)" : nil
+    if let problem {
+      hb_face_destroy(face)
+      hb_blob_destroy(blob)
+      throw TypesettingError.fontInvalid(name: name, reason: problem)
+    }
+    hb_face_make_immutable(face)
+    let upem = Int(hb_face_get_upem(face))
+    let font = hb_font_create(face)!
+    hb_font_set_scale(font, Int32(upem), Int32(upem))
+    hb_font_make_immutable(font)
+    var extents = hb_font_extents_t()
+    hb_font_get_h_extents(font, &extents)
+    self.unitsPerEm = upem
+    self.ascender = Double(extents.ascender) / Double(upem)
+    self.descender = Double(-extents.descender) / Double(upem)
+    self.lineGap = Double(extents.line_gap) / Double(upem)
+    self.hasColorGlyphs =
+      hb_ot_color_has_png(face) != 0 || hb_ot_color_has_layers(face) != 0
+      || hb_ot_color_has_svg(face) != 0
+    self.hbBlob = blob
+    self.hbFace = face
+    self.hbFont = font
+    let hasOutlines = table("glyf") > 0 || table("CFF ") > 0 || table("CFF2") > 0
+    if !hasOutlines && (table("CBDT") > 0 || table("sbix") > 0) {
+      let strike = Font.bitmapStrike(data: data, faceIndex: faceIndex, glyphs: Int(glyphCount))
+      self.bitmapStrikePPEM = strike?.ppem
+      self.bitmapAdvances = strike?.advances ?? []
+    } else {
+      self.bitmapStrikePPEM = nil
+      self.bitmapAdvances = []
+    }
+  }
+
+  deinit {
+    hb_font_destroy(hbFont)
+    hb_face_destroy(hbFace)
+    hb_blob_destroy(hbBlob)
+  }
+
+  /// The glyph for a code point from the font's `cmap`, or nil when the font does not cover it.
+  /// - Complexity: O(log n) in the size of the cmap subtable.
+  @inline(__always)
+  public func glyph(for scalar: UInt32) -> UInt32? {
+    var glyph: hb_codepoint_t = 0
+    return hb_font_get_nominal_glyph(hbFont, scalar, &glyph) != 0 ? glyph : nil
+  }
+
+  /// Whether the font has a glyph for the code point.
+  @inline(__always)
+  public func covers(_ scalar: UInt32) -> Bool { glyph(for: scalar) != nil }
+
+  static func tag(_ s: String) -> hb_tag_t {
+    var v: UInt32 = 0
+    for b in s.utf8.prefix(4) { v = (v << 8) | UInt32(b) }
+    return v
+  }
+
+  /// Reads the first bitmap strike with FreeType: its size and every glyph's advance in whole
+  /// pixels of that strike, which is how Skia (and so Chromium) measures bitmap-only fonts.
+  private static func bitmapStrike(data: Data, faceIndex: Int, glyphs: Int) -> (
+    ppem: Int, advances: [Double]
+  )? {
+    var library: FT_Library?
+    guard FT_Init_FreeType(&library) == 0, let library else { return nil }
+    defer { FT_Done_FreeType(library) }
+    return data.withUnsafeBytes { raw -> (Int, [Double])? in
+      var face: FT_Face?
+      guard
+        FT_New_Memory_Face(
+          library, raw.baseAddress!.assumingMemoryBound(to: FT_Byte.self), raw.count,
+          FT_Long(faceIndex), &face) == 0, let face
+      else { return nil }
+      defer { FT_Done_Face(face) }
+      guard face.pointee.num_fixed_sizes > 0, FT_Select_Size(face, 0) == 0 else { return nil }
+      let ppem = Int(face.pointee.size.pointee.metrics.x_ppem)
+      var advances = [Double](repeating: 0, count: glyphs)
+      for g in 0..<glyphs {
+        var adv: FT_Fixed = 0
+        if FT_Get_Advance(face, FT_UInt(g), FT_Int32(FT_LOAD_DEFAULT), &adv) == 0 {
+          advances[g] = Double(adv) / 65536.0
+        }
+      }
+      return (ppem, advances)
+    }
+  }
+}

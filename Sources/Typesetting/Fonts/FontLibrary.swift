@@ -1,0 +1,83 @@
+import Foundation
+
+/// Loads fonts by file name from a directory and keeps each loaded face, so that a 19 MB
+/// collection is read once per process however many styles name it.
+///
+/// ```swift
+/// let library = FontLibrary(directory: "fonts")
+/// let stack = try library.stack(["Inter-Regular.otf", "NanumGothic.ttf"])
+/// ```
+public final class FontLibrary: @unchecked Sendable {
+  // @unchecked: the cache is guarded by `lock`; `Font` values are immutable.
+  /// The directory that font names resolve in.
+  public let directory: String
+  private let lock = NSLock()
+  private var cache: [String: Font] = [:]
+
+  /// A library reading fonts from `directory`.
+  public init(directory: String) {
+    self.directory = directory
+  }
+
+  /// The fonts bundled with Galley, found in `fonts/` next to the working directory, next to the
+  /// executable, or at `$GALLEY_FONTS`.
+  public static func bundledDirectory() -> String {
+    if let env = ProcessInfo.processInfo.environment["GALLEY_FONTS"], !env.isEmpty { return env }
+    let fm = FileManager.default
+    var candidates = [fm.currentDirectoryPath + "/fonts"]
+    var exe = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
+    for _ in 0..<5 {
+      exe = exe.deletingLastPathComponent()
+      candidates.append(exe.path + "/fonts")
+    }
+    var sourceDir = URL(fileURLWithPath: #filePath)
+    for _ in 0..<4 { sourceDir = sourceDir.deletingLastPathComponent() }
+    candidates.append(sourceDir.path + "/fonts")
+    for c in candidates where fm.fileExists(atPath: c + "/NotoSans-Regular.ttf") { return c }
+    return candidates[0]
+  }
+
+  /// A shared library over ``bundledDirectory()``.
+  public static let bundled = FontLibrary(directory: bundledDirectory())
+
+  /// The font named `name` (a file name in ``directory``, optionally `name#index` for a face of a
+  /// collection), loading it on first use.
+  /// - Throws: ``TypesettingError/fontNotFound(name:directory:)`` or a loading error naming the file.
+  public func font(named name: String) throws -> Font {
+    lock.lock()
+    if let f = cache[name] {
+      lock.unlock()
+      return f
+    }
+    lock.unlock()
+    var file = name
+    var index = 0
+    if let hash = name.lastIndex(of: "#"), let i = Int(name[name.index(after: hash)...]) {
+      file = String(name[..<hash])
+      index = i
+    }
+    guard !file.isEmpty, !file.contains("/") || file.hasPrefix("/") else {
+      throw TypesettingError.fontNotFound(name: name, directory: directory)
+    }
+    let path = file.hasPrefix("/") ? file : directory + "/" + file
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw TypesettingError.fontNotFound(name: name, directory: directory)
+    }
+    let font = try Font(contentsOf: path, faceIndex: index)
+    lock.lock()
+    defer { lock.unlock() }
+    if let f = cache[name] { return f }
+    cache[name] = font
+    return font
+  }
+
+  /// A font stack from names, in fallback order.
+  public func stack(_ names: [String]) throws -> FontStack {
+    try FontStack(names.map { try font(named: $0) })
+  }
+
+  /// The default stack: Latin, Korean, Japanese/Chinese, Arabic, Hebrew, Thai, Devanagari and emoji.
+  public func defaultStack() throws -> FontStack {
+    try stack(FontStack.defaultNames)
+  }
+}

@@ -1,0 +1,37 @@
+/// Every failure the text engine reports. Each case names what was wrong, so that a batch run can
+/// write it as an error record and go on.
+public enum TypesettingError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// A font file could not be read (missing, unreadable, a directory).
+  case fontFileUnreadable(path: String, reason: String)
+  /// Font data was read but is not a usable font (truncated, corrupt, no glyphs, no `cmap`).
+  case fontInvalid(name: String, reason: String)
+  /// A face index beyond the number of faces in a collection.
+  case fontFaceIndexOutOfRange(name: String, index: Int, count: Int)
+  /// A font name that is not in the font directory.
+  case fontNotFound(name: String, directory: String)
+  /// A style with no font in its stack.
+  case emptyFontStack
+  /// A font size that is not a finite number greater than zero.
+  case invalidFontSize(Double)
+  /// A layout width that is NaN, infinite, zero or negative.
+  case invalidWidth(Double)
+  /// A style value that is out of range (negative line height, tab size 0, …).
+  case invalidStyle(String)
+  /// An ICU call failed.
+  case icu(function: String, code: Int32)
+
+  public var description: String {
+    switch self {
+    case .fontFileUnreadable(let path, let reason): return "cannot read font file \(path): \(reason)"
+    case .fontInvalid(let name, let reason): return "invalid font \(name): \(reason)"
+    case .fontFaceIndexOutOfRange(let name, let index, let count):
+      return "font \(name) has \(count) face(s); face index \(index) is out of range"
+    case .fontNotFound(let name, let directory): return "font \(name) not found in \(directory)"
+    case .emptyFontStack: return "the font stack is empty"
+    case .invalidFontSize(let size): return "font size must be a finite number > 0 (got \(size))"
+    case .invalidWidth(let width): return "width must be a finite number > 0 (got \(width))"
+    case .invalidStyle(let message): return "invalid style: \(message)"
+    case .icu(let function, let code): return "ICU \(function) failed with code \(code)"
+    }
+  }
+}

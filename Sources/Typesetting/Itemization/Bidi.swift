@@ -1,0 +1,50 @@
+import CICUShims
+
+/// Bidi embedding levels (UAX #9, by ICU's `ubidi`).
+enum Bidi {
+  /// Whether any code point is right-to-left or a bidi control, i.e. whether `levels` can differ
+  /// from all zeros for a left-to-right paragraph.
+  static func needsResolution(_ scalars: [UInt32]) -> Bool {
+    for c in scalars where c >= 0x590 {
+      if (0x590...0x8FF).contains(c) || (0xFB1D...0xFDFF).contains(c) || (0xFE70...0xFEFF).contains(c)
+        || (0x10800...0x10FFF).contains(c) || (0x1E800...0x1EFFF).contains(c)
+        || (0x200E...0x200F).contains(c) || (0x202A...0x202E).contains(c)
+        || (0x2066...0x2069).contains(c)
+      {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// One level per code point, and the paragraph level.
+  static func levels(_ scalars: [UInt32], direction: TextStyle.Direction) -> (levels: [UInt8], paragraph: UInt8) {
+    let base: UInt8 = direction == .rightToLeft ? 1 : 0
+    guard !scalars.isEmpty, direction == .rightToLeft || needsResolution(scalars) else {
+      return ([UInt8](repeating: base, count: scalars.count), base)
+    }
+    var utf16: [UInt16] = []
+    utf16.reserveCapacity(scalars.count)
+    var owner: [Int32] = []
+    owner.reserveCapacity(scalars.count)
+    for (i, c) in scalars.enumerated() {
+      if c >= 0x10000 {
+        let v = c - 0x10000
+        utf16.append(UInt16(0xD800 + (v >> 10)))
+        utf16.append(UInt16(0xDC00 + (v & 0x3FF)))
+        owner.append(Int32(i))
+        owner.append(Int32(i))
+      } else {
+        utf16.append(UInt16(c))
+        owner.append(Int32(i))
+      }
+    }
+    var u16Levels = [UInt8](repeating: 0, count: utf16.count)
+    let dir: Int32 = direction == .auto ? -1 : direction == .rightToLeft ? 1 : 0
+    let para = galley_bidi_levels(utf16, Int32(utf16.count), dir, &u16Levels)
+    guard para >= 0 else { return ([UInt8](repeating: base, count: scalars.count), base) }
+    var levels = [UInt8](repeating: 0, count: scalars.count)
+    for (k, i) in owner.enumerated() { levels[Int(i)] = u16Levels[k] }
+    return (levels, UInt8(para))
+  }
+}

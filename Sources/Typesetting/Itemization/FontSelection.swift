@@ -1,0 +1,53 @@
+/// Chooses a font of the stack for each grapheme cluster, as Chromium's font fallback does: the
+/// first font that has every visible code point of the cluster; an emoji in emoji presentation
+/// tries the colour fonts of the stack first.
+enum FontSelection {
+  /// Code points that need no glyph of their own (HarfBuzz hides them).
+  @inline(__always)
+  static func isIgnorable(_ c: UInt32) -> Bool {
+    switch c {
+    case 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x206F, 0xFE00...0xFE0F,
+      0xFEFF, 0x00AD, 0x034F, 0x061C, 0x180B...0x180F, 0xE0000...0xE0FFF, 0x2028, 0x2029:
+      return true
+    default:
+      return false
+    }
+  }
+
+  /// Whether a cluster is shown as a colour emoji.
+  static func isEmojiPresentation(_ cluster: ArraySlice<UInt32>) -> Bool {
+    guard let first = cluster.first else { return false }
+    if cluster.contains(0xFE0E) { return false }
+    if cluster.contains(0xFE0F) || cluster.contains(0x20E3) && cluster.count > 2 { return true }
+    if (0x1F1E6...0x1F1FF).contains(first) { return true }
+    guard let s = Unicode.Scalar(first) else { return false }
+    if s.properties.isEmojiPresentation { return true }
+    if cluster.count > 1 && s.properties.isEmoji {
+      for c in cluster.dropFirst() {
+        if c == 0x200D || (0x1F3FB...0x1F3FF).contains(c) { return true }
+      }
+    }
+    return false
+  }
+
+  /// The index in `stack` of the font for the cluster `scalars[range]`.
+  static func font(for cluster: ArraySlice<UInt32>, in fonts: [Font]) -> Int {
+    if isEmojiPresentation(cluster) {
+      for (i, f) in fonts.enumerated() where f.hasColorGlyphs && covers(f, cluster) { return i }
+    }
+    for (i, f) in fonts.enumerated() where covers(f, cluster) { return i }
+    // Nothing covers every code point: the first font with the base character, else the primary.
+    if let first = cluster.first(where: { !isIgnorable($0) }) {
+      for (i, f) in fonts.enumerated() where f.covers(first) { return i }
+    }
+    return 0
+  }
+
+  @inline(__always)
+  static func covers(_ font: Font, _ cluster: ArraySlice<UInt32>) -> Bool {
+    for c in cluster where !isIgnorable(c) && c != 0x200D && c != 0x0A && c != 0x09 {
+      if !font.covers(c) { return false }
+    }
+    return true
+  }
+}

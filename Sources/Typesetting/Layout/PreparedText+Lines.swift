@@ -1,0 +1,68 @@
+extension PreparedText {
+  /// Turns greedy lines into line boxes: metrics, heights, offsets in the original text.
+  func makeLayout(
+    _ raw: [RawLine], width: Double, truncated: Bool, visibleEnd: Int, ellipsisOffset: Double?
+  ) -> TextLayout {
+    var lines: [TextLayout.Line] = []
+    lines.reserveCapacity(raw.count)
+    var top = 0.0
+    var widest = 0.0
+    let apple = style.profile == .apple
+    let strutA = fontAscent[0]
+    let strutD = fontDescent[0]
+    let strutGap = fontLineGap[0]
+    for (i, r) in raw.enumerated() {
+      var a: Double
+      var d: Double
+      var h: Double
+      switch style.lineHeight {
+      case .normal:
+        a = strutA + strutGap / 2
+        d = strutD + strutGap / 2
+        var m = r.fonts
+        while m != 0 {
+          let f = m.trailingZeroBitCount
+          m &= m - 1
+          if f < fontAscent.count {
+            a = max(a, fontAscent[f] + fontLineGap[f] / 2)
+            d = max(d, fontDescent[f] + fontLineGap[f] / 2)
+          }
+        }
+        h = a + d
+      case .points(let l):
+        h = l
+        let half = (l - (strutA + strutD)) / 2
+        a = strutA + half
+        d = strutD + half
+      case .multiple(let m):
+        h = m * style.size
+        let half = (h - (strutA + strutD)) / 2
+        a = strutA + half
+        d = strutD + half
+      }
+      if let lo = style.minimumLineHeight, h < lo {
+        a += (lo - h) / 2
+        d += (lo - h) / 2
+        h = lo
+      }
+      if let hi = style.maximumLineHeight, hi > 0, h > hi {
+        a -= (h - hi) / 2
+        d -= (h - hi) / 2
+        h = hi
+      }
+      if i > 0 && apple { top += style.lineSpacing }
+      let startG = min(r.reportStart, graphemeAdvance.count)
+      let startScalar = Int(source[Int(graphemeStart[startG])])
+      let endScalar = Int(source[Int(graphemeStart[min(r.visibleEnd, graphemeAdvance.count)])])
+      lines.append(
+        TextLayout.Line(
+          start: startScalar, startUTF16: Int(utf16Offsets[startScalar]), end: endScalar,
+          width: r.width, ascent: a, descent: d, top: top, height: h, baseline: top + a))
+      top += h
+      widest = max(widest, r.width)
+    }
+    return TextLayout(
+      width: width, lines: lines, height: top, widest: widest, isTruncated: truncated,
+      visibleRange: 0..<visibleEnd, ellipsisOffset: ellipsisOffset)
+  }
+}

@@ -1,0 +1,60 @@
+/// A paragraph shaped and segmented once, ready to be laid out at any width.
+///
+/// Everything that does not depend on the width — itemization, font fallback, shaping, break
+/// opportunities, segment widths — is done by ``Typesetter/prepare(_:style:)`` and stored here in
+/// flat arrays; ``layout(width:)`` is then arithmetic over those arrays.
+///
+/// Offsets: *processed* code points are those left after white-space processing; every
+/// reported offset is converted back to the original text.
+public struct PreparedText: Sendable {
+  /// The original text.
+  public let text: String
+  /// The style it was prepared with.
+  public let style: TextStyle
+
+  // Processed code point → original code point index (one extra entry: the original length).
+  let source: [Int32]
+  // Original code point index → UTF-16 offset (one extra entry: the UTF-16 length).
+  let utf16Offsets: [Int32]
+
+  // Graphemes of the processed text.
+  let graphemeStart: [Int32]  // processed code point index; one extra entry at the end
+  let graphemeAdvance: [Double]
+  let graphemeFlags: [UInt8]
+  let graphemeFont: [UInt8]
+
+  // Segments: runs of graphemes between soft wrap opportunities.
+  let segmentEnd: [Int32]  // grapheme index, exclusive
+  let segmentContentEnd: [Int32]  // grapheme index where the trailing white space starts
+  let segmentContent: [Double]  // advance of the content (before trailing white space)
+  let segmentTrailing: [Double]  // advance of trailing spaces (tabs: computed at layout)
+  let segmentFlags: [UInt8]
+  let segmentFonts: [UInt64]  // bit i: font i of the stack is used in the segment
+
+  // Line metrics, per font of the stack, in points: (ascent, descent) as the profile rounds them.
+  let fontAscent: [Double]
+  let fontDescent: [Double]
+  let fontLineGap: [Double]
+  /// Advance of a space of the primary font (tab stops), and of the ellipsis.
+  let spaceAdvance: Double
+  let ellipsisAdvance: Double
+  let hyphenAdvance: Double
+
+  /// Number of grapheme clusters after white-space processing.
+  public var graphemeCount: Int { graphemeAdvance.count }
+
+  enum GraphemeFlag {
+    static let space: UInt8 = 1  // a breakable space that hangs at the end of a line
+    static let tab: UInt8 = 2
+    static let forcedBreak: UInt8 = 4
+    static let reportWhitespace: UInt8 = 8  // left out of reported line widths (CSSOM trim set)
+    static let softHyphen: UInt8 = 16
+  }
+
+  enum SegmentFlag {
+    static let hasTab: UInt8 = 1
+    static let forcedBreak: UInt8 = 2
+    static let softHyphen: UInt8 = 4  // the content ends with a soft hyphen
+    static let allReportWhitespace: UInt8 = 8
+  }
+}

@@ -1,0 +1,334 @@
+import CHarfBuzz
+import Foundation
+
+/// Prepares paragraphs: white-space processing, bidi, font fallback, shaping and break
+/// opportunities. Thread-safe; keeps a bounded cache of prepared texts and a pool of shaping
+/// buffers.
+///
+/// ```swift
+/// let fonts = try FontLibrary.bundled.stack(["Inter-Regular.otf", "NanumGothic.ttf"])
+/// var style = TextStyle(fonts: fonts, size: 17)
+/// style.language = "ko"
+/// let prepared = try Typesetter.shared.prepare("오늘 저녁 7시에 만나요", style: style)
+/// let layout = try prepared.layout(width: 240)
+/// print(layout.lineCount, layout.height)
+/// ```
+public final class Typesetter: @unchecked Sendable {
+  // @unchecked: the cache and the shaper pool are only touched under `lock`.
+  /// A process-wide typesetter.
+  public static let shared = Typesetter()
+
+  private let lock = NSLock()
+  private var shapers: [Shaper] = []
+  private var cache: [CacheKey: PreparedText] = [:]
+  private var cacheOrder: [CacheKey] = []
+  private var cacheHead = 0
+  /// The most prepared texts kept; the oldest is dropped first.
+  public let cacheCapacity: Int
+
+  struct CacheKey: Hashable {
+    var text: String
+    var style: TextStyle
+  }
+
+  /// A typesetter whose cache keeps at most `cacheCapacity` prepared texts (0 disables it).
+  public init(cacheCapacity: Int = 2048) {
+    self.cacheCapacity = max(0, cacheCapacity)
+  }
+
+  /// Drops every cached prepared text.
+  public func clearCache() {
+    lock.lock()
+    cache.removeAll()
+    cacheOrder.removeAll()
+    cacheHead = 0
+    lock.unlock()
+  }
+
+  /// Number of prepared texts in the cache.
+  public var cachedCount: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return cache.count
+  }
+
+  /// Shapes and segments `text` for `style`; the result can be laid out at any width.
+  /// - Throws: ``TypesettingError`` for an invalid style.
+  /// - Complexity: O(n) in the length of the text (shaping included); O(1) for a cached text.
+  public func prepare(_ text: String, style: TextStyle) throws -> PreparedText {
+    try style.validate()
+    let key = CacheKey(text: text, style: style)
+    if cacheCapacity > 0 {
+      lock.lock()
+      if let hit = cache[key] {
+        lock.unlock()
+        return hit
+      }
+      lock.unlock()
+    }
+    let shaper = takeShaper()
+    defer { giveBack(shaper) }
+    let prepared = try build(text, style: style, shaper: shaper)
+    if cacheCapacity > 0 {
+      lock.lock()
+      if cache[key] == nil {
+        if cacheOrder.count < cacheCapacity {
+          cacheOrder.append(key)
+        } else {
+          cache[cacheOrder[cacheHead]] = nil
+          cacheOrder[cacheHead] = key
+          cacheHead = (cacheHead + 1) % cacheCapacity
+        }
+        cache[key] = prepared
+      }
+      lock.unlock()
+    }
+    return prepared
+  }
+
+  private func takeShaper() -> Shaper {
+    lock.lock()
+    defer { lock.unlock() }
+    return shapers.popLast() ?? Shaper()
+  }
+
+  private func giveBack(_ shaper: Shaper) {
+    lock.lock()
+    if shapers.count < 64 { shapers.append(shaper) }
+    lock.unlock()
+  }
+
+  // MARK: - Building
+
+  private func build(_ text: String, style: TextStyle, shaper: Shaper) throws -> PreparedText {
+    let fonts = style.fonts.fonts
+    let apple = style.profile == .apple
+    var original: [UInt32] = []
+    original.reserveCapacity(text.utf8.count)
+    var utf16Offsets: [Int32] = []
+    utf16Offsets.reserveCapacity(text.utf8.count + 1)
+    var u16: Int32 = 0
+    for s in text.unicodeScalars {
+      original.append(s.value)
+      utf16Offsets.append(u16)
+      u16 += s.value >= 0x10000 ? 2 : 1
+    }
+    utf16Offsets.append(u16)
+
+    let processed = ProcessedText(
+      original, whiteSpace: style.whiteSpace, breakAtLineSeparators: apple)
+    let scalars = processed.scalars
+    var source = processed.source
+    source.append(Int32(original.count))
+    let n = scalars.count
+
+    // Graphemes and their fonts.
+    let bounds = Graphemes.boundaries(of: scalars)
+    let gCount = bounds.count - 1
+    var gFont = [UInt8](repeating: 0, count: gCount)
+    var gFlags = [UInt8](repeating: 0, count: gCount)
+    var scalarFont = [UInt8](repeating: 0, count: n)
+    for g in 0..<gCount {
+      let a = Int(bounds[g])
+      let b = Int(bounds[g + 1])
+      let cluster = scalars[a..<b]
+      let f = UInt8(min(FontSelection.font(for: cluster, in: fonts), 255))
+      gFont[g] = f
+      for k in a..<b { scalarFont[k] = f }
+      gFlags[g] = Typesetter.flags(of: cluster)
+    }
+
+    // Bidi levels and script runs; then shaping, run by run.
+    let (levels, _) = Bidi.levels(scalars, direction: style.direction)
+    var scripts = [hb_script_t](repeating: HB_SCRIPT_COMMON, count: n)
+    var lastReal: hb_script_t? = nil
+    for i in 0..<n {
+      let s = Shaper.script(of: scalars[i])
+      if Shaper.isCommonOrInherited(s) {
+        scripts[i] = lastReal ?? HB_SCRIPT_COMMON
+      } else {
+        scripts[i] = s
+        if lastReal == nil {
+          for k in 0..<i { scripts[k] = s }
+        }
+        lastReal = s
+      }
+    }
+    var advances = [Double](repeating: 0, count: n)
+    let language = style.language.isEmpty ? nil : hb_language_from_string(style.language, -1)
+    let features = Shaper.features(style.features)
+    var runStart = 0
+    while runStart < n {
+      var runEnd = runStart + 1
+      while runEnd < n && scalarFont[runEnd] == scalarFont[runStart]
+        && levels[runEnd] == levels[runStart] && scripts[runEnd] == scripts[runStart]
+        && scalars[runEnd] != ProcessedText.lineFeed && scalars[runEnd] != 0x09
+        && scalars[runEnd - 1] != ProcessedText.lineFeed && scalars[runEnd - 1] != 0x09
+      {
+        runEnd += 1
+      }
+      let c = scalars[runStart]
+      if runEnd - runStart == 1 && (c == ProcessedText.lineFeed || c == 0x09) {
+        // Forced breaks take no space; tabs are sized at layout time.
+      } else {
+        shaper.shape(
+          scalars,
+          run: .init(
+            start: runStart, end: runEnd, font: fonts[Int(scalarFont[runStart])],
+            rtl: levels[runStart] & 1 == 1, script: scripts[runStart]),
+          size: style.size, language: language, features: features, into: &advances)
+      }
+      runStart = runEnd
+    }
+    // Characters Chromium shows with no width.
+    for i in 0..<n where scalars[i] == 0x2028 || scalars[i] == 0x2029 { advances[i] = 0 }
+
+    var gAdvance = [Double](repeating: 0, count: gCount)
+    for g in 0..<gCount {
+      var w = 0.0
+      for k in Int(bounds[g])..<Int(bounds[g + 1]) { w += advances[k] }
+      if style.letterSpacing != 0 && gFlags[g] & PreparedText.GraphemeFlag.forcedBreak == 0 {
+        w += style.letterSpacing
+      }
+      gAdvance[g] = w
+    }
+
+    // Soft wrap opportunities, at grapheme boundaries only.
+    let opportunities = try BreakOpportunities.compute(
+      scalars, locale: Typesetter.breakLocale(style.language), wordBreak: style.wordBreak)
+
+    // Segments.
+    var segEnd: [Int32] = []
+    var segContentEnd: [Int32] = []
+    var segContent: [Double] = []
+    var segTrailing: [Double] = []
+    var segFlags: [UInt8] = []
+    var segFonts: [UInt64] = []
+    var g = 0
+    while g < gCount {
+      let a = g
+      g += 1
+      while g < gCount {
+        if gFlags[g - 1] & PreparedText.GraphemeFlag.forcedBreak != 0 { break }
+        if opportunities[Int(bounds[g])] { break }
+        g += 1
+      }
+      // [a, g) is a segment; find its trailing white space.
+      var t = g
+      while t > a
+        && gFlags[t - 1]
+          & (PreparedText.GraphemeFlag.space | PreparedText.GraphemeFlag.tab
+            | PreparedText.GraphemeFlag.forcedBreak) != 0
+      {
+        t -= 1
+      }
+      var content = 0.0
+      var trailing = 0.0
+      var flags: UInt8 = 0
+      var mask: UInt64 = 0
+      var allWS = true
+      for k in a..<g {
+        let f = gFlags[k]
+        if k < t {
+          content += gAdvance[k]
+          if f & PreparedText.GraphemeFlag.reportWhitespace == 0 { allWS = false }
+        } else if f & PreparedText.GraphemeFlag.tab != 0 {
+          flags |= PreparedText.SegmentFlag.hasTab
+        } else {
+          trailing += gAdvance[k]
+        }
+        if f & PreparedText.GraphemeFlag.forcedBreak != 0 {
+          flags |= PreparedText.SegmentFlag.forcedBreak
+        } else {
+          mask |= 1 << UInt64(min(Int(gFont[k]), 63))
+        }
+      }
+      if t > a && gFlags[t - 1] & PreparedText.GraphemeFlag.softHyphen != 0 {
+        flags |= PreparedText.SegmentFlag.softHyphen
+      }
+      if allWS { flags |= PreparedText.SegmentFlag.allReportWhitespace }
+      segEnd.append(Int32(g))
+      segContentEnd.append(Int32(t))
+      segContent.append(content)
+      segTrailing.append(trailing)
+      segFlags.append(flags)
+      segFonts.append(mask)
+    }
+
+    // Per-font line metrics.
+    var asc: [Double] = []
+    var desc: [Double] = []
+    var gap: [Double] = []
+    for f in fonts {
+      let m = LineMetrics.of(f, size: style.size, profile: style.profile)
+      asc.append(m.ascent)
+      desc.append(m.descent)
+      gap.append(m.lineGap)
+    }
+    let space = Typesetter.advance(of: [0x20], fonts: fonts, style: style, shaper: shaper)
+    let ellipsis = Typesetter.advance(of: [0x2026], fonts: fonts, style: style, shaper: shaper)
+    let hyphen = Typesetter.advance(
+      of: [fonts[0].covers(0x2010) ? 0x2010 : 0x2D], fonts: fonts, style: style, shaper: shaper)
+
+    return PreparedText(
+      text: text, style: style, source: source, utf16Offsets: utf16Offsets,
+      graphemeStart: bounds, graphemeAdvance: gAdvance, graphemeFlags: gFlags,
+      graphemeFont: gFont, segmentEnd: segEnd, segmentContentEnd: segContentEnd,
+      segmentContent: segContent, segmentTrailing: segTrailing, segmentFlags: segFlags,
+      segmentFonts: segFonts, fontAscent: asc, fontDescent: desc, fontLineGap: gap,
+      spaceAdvance: space + style.letterSpacing, ellipsisAdvance: ellipsis, hyphenAdvance: hyphen)
+  }
+
+  /// The ICU locale for line breaking: Chromium's `line-break: auto` is ICU's `normal` for Japanese
+  /// (breaks before small kana and the prolonged sound mark).
+  static func breakLocale(_ language: String) -> String {
+    let lang = language.lowercased()
+    if lang == "ja" || lang.hasPrefix("ja-") || lang.hasPrefix("ja_") {
+      return language + "@lb=normal"
+    }
+    return language.isEmpty ? "en" : language
+  }
+
+  /// The advance of a short string in the first font of the stack that covers it.
+  static func advance(of scalars: [UInt32], fonts: [Font], style: TextStyle, shaper: Shaper) -> Double {
+    let fi = FontSelection.font(for: scalars[...], in: fonts)
+    var adv = [Double](repeating: 0, count: scalars.count)
+    let lang = style.language.isEmpty ? nil : hb_language_from_string(style.language, -1)
+    shaper.shape(
+      scalars,
+      run: .init(
+        start: 0, end: scalars.count, font: fonts[fi], rtl: false,
+        script: Shaper.script(of: scalars[0])), size: style.size, language: lang,
+      features: Shaper.features(style.features), into: &adv)
+    return adv.reduce(0, +)
+  }
+
+  /// Whether a grapheme cluster is white space that hangs, a tab, a forced break, a soft hyphen,
+  /// or white space left out of reported widths.
+  static func flags(of cluster: ArraySlice<UInt32>) -> UInt8 {
+    guard let first = cluster.first else { return 0 }
+    var f: UInt8 = 0
+    if cluster.count == 1 {
+      switch first {
+      case 0x20: f |= PreparedText.GraphemeFlag.space
+      case 0x09: f |= PreparedText.GraphemeFlag.tab
+      case ProcessedText.lineFeed: f |= PreparedText.GraphemeFlag.forcedBreak
+      case 0xAD: f |= PreparedText.GraphemeFlag.softHyphen
+      default: break
+      }
+    }
+    if cluster.allSatisfy(isReportWhitespace) { f |= PreparedText.GraphemeFlag.reportWhitespace }
+    return f
+  }
+
+  /// White space that measured line widths leave out at the end of a line.
+  @inline(__always)
+  static func isReportWhitespace(_ c: UInt32) -> Bool {
+    switch c {
+    case 0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C, 0x2028, 0x2029, 0x3000, 0x200B, 0x1680,
+      0x2000...0x2006, 0x2008...0x200A, 0x205F:
+      return true
+    default: return false
+    }
+  }
+}

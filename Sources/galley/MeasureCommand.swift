@@ -1,0 +1,123 @@
+import Dispatch
+import Foundation
+import Typesetting
+
+/// `galley measure [FILE|-]`: text cases in, one result per input line out, same order.
+enum MeasureCommand {
+  static let help = """
+    usage: galley measure [FILE|-] [--fonts-dir DIR] [-o OUT] [--jobs N] [--quiet]
+
+    Measures text cases (JSON Lines, the format of conformance/README.md: id, text, fonts, size,
+    width, lineHeight, whiteSpace, wordBreak, overflowWrap, lang, maxLines, …) and writes one result
+    per input line, in input order: {"id", "lines", "height", "widest", "lineStarts",
+    "lineStartsU16", "lineWidths"}, or {"id", "line", "error"} for a line that cannot be measured.
+
+    Font names resolve in --fonts-dir (default: the bundled fonts/); a case without "fonts" uses
+    the default stack. Reads standard input when FILE is - or absent.
+
+    examples:
+      galley measure Examples/cases.jsonl
+      echo '{"id":"a","text":"Hello 세계","width":120,"size":17}' | galley measure -
+
+    exit status: 0 all measured, 1 some records were errors, 64 usage, 66 unreadable input.
+    """
+
+  static func run(_ args: ArraySlice<String>) throws -> Int32 {
+    let opts = try Options(
+      args, valued: ["fonts-dir", "output", "jobs", "template"], flags: ["quiet", "help"])
+    if opts.flags.contains("help") {
+      print(help)
+      return 0
+    }
+    let library = FontLibrary(directory: opts.values["fonts-dir"] ?? FontLibrary.bundledDirectory())
+    let input = try Streams.input(opts.positionals.first)
+    let output = try Streams.output(opts.values["output"])
+    let jobs = try opts.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+    guard jobs >= 1 else { throw CLIError.usage("--jobs must be at least 1") }
+    let reader = LineReader(handle: input)
+    var anyError = false
+    let typesetter = Typesetter(cacheCapacity: 0)
+    try Batches.process(reader: reader, jobs: jobs, output: output) { line, data in
+      let r = measureRecord(data, line: line, library: library, typesetter: typesetter)
+      return r
+    } onResult: { isError in
+      if isError { anyError = true }
+    }
+    return anyError ? 1 : 0
+  }
+
+  /// One input line → one output line (never throws: errors become records).
+  static func measureRecord(
+    _ data: Data, line: Int, library: FontLibrary, typesetter: Typesetter
+  ) -> (String, Bool) {
+    var id: String? = nil
+    func failure(_ message: String) -> (String, Bool) {
+      var pairs: [(String, String)] = []
+      if let id { pairs.append(("id", JSONWriter.string(id))) }
+      pairs.append(("line", String(line)))
+      pairs.append(("error", JSONWriter.string(message)))
+      return (JSONWriter.object(pairs), true)
+    }
+    let object: [String: Any]
+    switch Records.parseObject(data) {
+    case .failure(let message): return failure(message)
+    case .success(let o): object = o
+    }
+    id = object["id"] as? String
+    do {
+      let c = try TextCase(json: object, library: library)
+      guard c.width.isFinite, c.width > 0 else {
+        return failure(TypesettingError.invalidWidth(c.width).description)
+      }
+      let prepared = try typesetter.prepare(c.text, style: c.style)
+      let layout = try prepared.layout(width: c.width)
+      return (format(id: c.id, layout), false)
+    } catch let e as CaseError {
+      return failure(e.description)
+    } catch let e as TypesettingError {
+      return failure(e.description)
+    } catch {
+      return failure("\(error)")
+    }
+  }
+
+  static func format(id: String, _ layout: TextLayout) -> String {
+    var pairs: [(String, String)] = [
+      ("id", JSONWriter.string(id)),
+      ("lines", String(layout.lineCount)),
+      ("height", JSONWriter.number(layout.height)),
+      ("widest", JSONWriter.number(layout.widest)),
+      ("lineStarts", JSONWriter.ints(layout.lines.map(\.start))),
+      ("lineStartsU16", JSONWriter.ints(layout.lines.map(\.startUTF16))),
+      ("lineWidths", JSONWriter.numbers(layout.lines.map(\.width))),
+    ]
+    if layout.isTruncated {
+      pairs.append(("truncated", "true"))
+      pairs.append(("visibleEnd", String(layout.visibleRange.upperBound)))
+    }
+    return JSONWriter.object(pairs)
+  }
+}
+
+/// Parsing one JSON Lines record.
+enum Records {
+  enum Parsed {
+    case success([String: Any])
+    case failure(String)
+  }
+
+  static func parseObject(_ data: Data) -> Parsed {
+    if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .failure("empty line") }
+    guard String(data: data, encoding: .utf8) != nil else {
+      return .failure("invalid UTF-8")
+    }
+    let any: Any
+    do {
+      any = try JSONSerialization.jsonObject(with: data, options: [])
+    } catch {
+      return .failure("invalid JSON")
+    }
+    guard let object = any as? [String: Any] else { return .failure("not a JSON object") }
+    return .success(object)
+  }
+}

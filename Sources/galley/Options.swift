@@ -1,0 +1,91 @@
+/// A tiny command-line option parser: `--name value`, `--name=value`, `--flag`, positionals.
+struct Options {
+  var positionals: [String] = []
+  var values: [String: String] = [:]
+  var flags: Set<String> = []
+
+  /// - Parameters:
+  ///   - valued: options that take a value; every other `--x` is a flag.
+  ///   - known: every option name accepted (valued and flags); others are an error.
+  init(_ args: ArraySlice<String>, valued: Set<String>, flags knownFlags: Set<String>) throws {
+    var i = args.startIndex
+    while i < args.endIndex {
+      let a = args[i]
+      if a == "--" {
+        positionals += args[(i + 1)...]
+        break
+      }
+      if a.hasPrefix("--") && a.count > 2 {
+        var name = String(a.dropFirst(2))
+        var value: String? = nil
+        if let eq = name.firstIndex(of: "=") {
+          value = String(name[name.index(after: eq)...])
+          name = String(name[..<eq])
+        }
+        if valued.contains(name) {
+          if value == nil {
+            i += 1
+            guard i < args.endIndex else { throw CLIError.usage("--\(name) needs a value") }
+            value = args[i]
+          }
+          values[name] = value
+        } else if knownFlags.contains(name) {
+          guard value == nil else { throw CLIError.usage("--\(name) takes no value") }
+          flags.insert(name)
+        } else {
+          throw CLIError.usage("unknown option --\(name)")
+        }
+      } else if a.hasPrefix("-") && a != "-" && a.count == 2 {
+        let map: [Character: String] = ["o": "output", "j": "jobs", "q": "quiet", "h": "help"]
+        guard let long = map[a.last!] else { throw CLIError.usage("unknown option \(a)") }
+        if valued.contains(long) {
+          i += 1
+          guard i < args.endIndex else { throw CLIError.usage("\(a) needs a value") }
+          values[long] = args[i]
+        } else if knownFlags.contains(long) {
+          flags.insert(long)
+        } else {
+          throw CLIError.usage("unknown option \(a)")
+        }
+      } else {
+        positionals.append(a)
+      }
+      i += 1
+    }
+  }
+
+  func int(_ name: String) throws -> Int? {
+    guard let v = values[name] else { return nil }
+    guard let n = Int(v) else { throw CLIError.usage("--\(name) must be a whole number (got \(v))") }
+    return n
+  }
+
+  func double(_ name: String) throws -> Double? {
+    guard let v = values[name] else { return nil }
+    guard let n = Double(v), n.isFinite else {
+      throw CLIError.usage("--\(name) must be a number (got \(v))")
+    }
+    return n
+  }
+}
+
+/// Errors that end a command, with their exit codes.
+enum CLIError: Error {
+  /// Wrong arguments: exit 64 (EX_USAGE).
+  case usage(String)
+  /// Unusable input (unreadable file, a directory): exit 66 (EX_NOINPUT) or 2.
+  case input(String)
+
+  var exitCode: Int32 {
+    switch self {
+    case .usage: return 64
+    case .input: return 66
+    }
+  }
+
+  var message: String {
+    switch self {
+    case .usage(let m), .input(let m): return m
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Where a command reads and writes.
+enum Streams {
+  static func input(_ path: String?) throws -> FileHandle {
+    guard let path, path != "-" else { return FileHandle.standardInput }
+    var isDir: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+      throw CLIError.input("\(path): no such file")
+    }
+    if isDir.boolValue { throw CLIError.input("\(path): is a directory, not a file") }
+    guard let h = FileHandle(forReadingAtPath: path) else {
+      throw CLIError.input("\(path): cannot be read (permission denied?)")
+    }
+    return h
+  }
+
+  static func output(_ path: String?) throws -> OutputStream {
+    guard let path, path != "-" else { return OutputStream(fd: 1) }
+    guard let fd = Optional(open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)), fd >= 0 else {
+      throw CLIError.input("\(path): cannot be written")
+    }
+    return OutputStream(fd: fd)
+  }
+}
+
+/// A buffered writer to a file descriptor that exits quietly on a broken pipe.
+final class OutputStream {
+  private let fd: Int32
+  init(fd: Int32) { self.fd = fd }
+
+  func write(_ s: String) {
+    var s = s
+    s.withUTF8 { buf in
+      var off = 0
+      while off < buf.count {
+        let n = Foundation.write(fd, buf.baseAddress! + off, buf.count - off)
+        if n < 0 {
+          if errno == EINTR { continue }
+          if errno == EPIPE { exit(141 - 128 + 128) }
+          FileHandle.standardError.write("galley: write failed: errno \(errno)\n".data(using: .utf8)!)
+          exit(74)
+        }
+        off += n
+      }
+    }
+  }
+}
