@@ -152,7 +152,8 @@ extension PreparedText {
       if flags & SegmentFlag.hasTab != 0 {
         (fixedTrail, hangTrail) = trailingWithTabs(segment: s, position: x + content)
       }
-      let fits = x + content + fixedTrail <= limit
+      // Trailing spaces and tabs hang: only the content has to fit.
+      let fits = x + content <= limit
       if !wraps || fits || (lineEmpty && !breakWords) {
         placeContent(a, t, width: content)
         fonts |= segmentFonts[s]
@@ -172,8 +173,8 @@ extension PreparedText {
         continue
       }
       // Alone on its line and still too wide: break between grapheme clusters (overflow-wrap).
-      if content + fixedTrail <= limit || a >= t {
-        // Only the tab part overflowed, or there is no content: place it anyway.
+      if content <= limit || a >= t {
+        // There is no content to break: place it anyway.
         placeContent(a, t, width: content)
         fonts |= segmentFonts[s]
         x += fixedTrail + hangTrail

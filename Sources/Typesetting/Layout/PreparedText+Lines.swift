@@ -52,17 +52,28 @@ extension PreparedText {
       }
       if i > 0 && apple { top += style.lineSpacing }
       let startG = min(r.reportStart, graphemeAdvance.count)
-      let startScalar = Int(source[Int(graphemeStart[startG])])
+      // The first line starts at the start of the text, whatever white space opens it.
+      let startScalar = i == 0 ? 0 : Int(source[Int(graphemeStart[startG])])
       let endScalar = Int(source[Int(graphemeStart[min(r.visibleEnd, graphemeAdvance.count)])])
       lines.append(
         TextLayout.Line(
           start: startScalar, startUTF16: Int(utf16Offsets[startScalar]), end: endScalar,
-          width: r.width, ascent: a, descent: d, top: top, height: h, baseline: top + a))
+          width: snap(r.width), ascent: a, descent: d, top: top, height: h, baseline: top + a))
       top += h
-      widest = max(widest, r.width)
+      widest = max(widest, snap(r.width))
     }
     return TextLayout(
       width: width, lines: lines, height: top, widest: widest, isTruncated: truncated,
       visibleRange: 0..<visibleEnd, ellipsisOffset: ellipsisOffset)
+  }
+}
+
+extension PreparedText {
+  /// Line widths as the profile reports them: Chromium snaps the end of a run to the next 1/64 px
+  /// (measured: a width of exactly 238 px is reported as 238.015625); Apple reports exact values.
+  @inline(__always)
+  func snap(_ w: Double) -> Double {
+    guard style.profile == .browser, w > 0 else { return w }
+    return ((w * 64 + 1e-4).rounded(.down) + 1) / 64
   }
 }
