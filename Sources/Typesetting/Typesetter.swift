@@ -164,7 +164,10 @@ public final class Typesetter: @unchecked Sendable {
         && levels[runEnd] == levels[runStart] && scripts[runEnd] == scripts[runStart]
         && scalars[runEnd] != ProcessedText.lineFeed && scalars[runEnd] != 0x09
         && scalars[runEnd - 1] != ProcessedText.lineFeed && scalars[runEnd - 1] != 0x09
+        && !(scalars[runEnd - 1] == 0xFE0F && (0x1F3FB...0x1F3FF).contains(scalars[runEnd]))
       {
+        // (A skin tone after VS16, as in ✌️🏾, is not part of an emoji modifier sequence:
+        // Chromium draws the base and the swatch as two glyphs.)
         runEnd += 1
       }
       let c = scalars[runStart]

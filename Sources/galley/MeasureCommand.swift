@@ -5,7 +5,7 @@ import Typesetting
 /// `galley measure [FILE|-]`: text cases in, one result per input line out, same order.
 enum MeasureCommand {
   static let help = """
-    usage: galley measure [FILE|-] [--fonts-dir DIR] [-o OUT] [--jobs N] [--quiet]
+    usage: galley measure [FILE|-] [--fonts-dir DIR] [-o OUT] [--jobs N] [--quiet] [--explain]
 
     Measures text cases (JSON Lines, the format of conformance/README.md: id, text, fonts, size,
     width, lineHeight, whiteSpace, wordBreak, overflowWrap, lang, maxLines, …) and writes one result
@@ -13,7 +13,8 @@ enum MeasureCommand {
     "lineStartsU16", "lineWidths"}, or {"id", "line", "error"} for a line that cannot be measured.
 
     Font names resolve in --fonts-dir (default: the bundled fonts/); a case without "fonts" uses
-    the default stack. Reads standard input when FILE is - or absent.
+    the default stack. Reads standard input when FILE is - or absent. --explain writes each
+    case's segments, graphemes, advances and fonts to standard error.
 
     examples:
       galley measure Examples/cases.jsonl
@@ -24,7 +25,7 @@ enum MeasureCommand {
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let opts = try Options(
-      args, valued: ["fonts-dir", "output", "jobs", "template"], flags: ["quiet", "help"])
+      args, valued: ["fonts-dir", "output", "jobs", "template"], flags: ["quiet", "help", "explain"])
     if opts.flags.contains("help") {
       print(help)
       return 0
@@ -37,9 +38,9 @@ enum MeasureCommand {
     let reader = LineReader(handle: input)
     var anyError = false
     let typesetter = Typesetter(cacheCapacity: 0)
+    let explain = opts.flags.contains("explain")
     try Batches.process(reader: reader, jobs: jobs, output: output) { line, data in
-      let r = measureRecord(data, line: line, library: library, typesetter: typesetter)
-      return r
+      measureRecord(data, line: line, library: library, typesetter: typesetter, explain: explain)
     } onResult: { isError in
       if isError { anyError = true }
     }
@@ -48,7 +49,7 @@ enum MeasureCommand {
 
   /// One input line → one output line (never throws: errors become records).
   static func measureRecord(
-    _ data: Data, line: Int, library: FontLibrary, typesetter: Typesetter
+    _ data: Data, line: Int, library: FontLibrary, typesetter: Typesetter, explain: Bool = false
   ) -> (String, Bool) {
     var id: String? = nil
     func failure(_ message: String) -> (String, Bool) {
@@ -71,6 +72,9 @@ enum MeasureCommand {
       }
       let prepared = try typesetter.prepare(c.text, style: c.style)
       let layout = try prepared.layout(width: c.width)
+      if explain {
+        FileHandle.standardError.write((c.id + "\n" + prepared.explanation).data(using: .utf8)!)
+      }
       return (format(id: c.id, layout), false)
     } catch let e as CaseError {
       return failure(e.description)
