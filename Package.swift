@@ -18,9 +18,11 @@ let package = Package(
       name: "CICUShims",
       linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
     .target(name: "Typesetting", dependencies: ["CHarfBuzz", "CFreeType", "CICUShims"]),
-    .executableTarget(name: "galley", dependencies: ["Typesetting"]),
+    .target(name: "GalleyCLI", dependencies: ["Typesetting"]),
+    .executableTarget(name: "galley", dependencies: ["GalleyCLI"]),
     .testTarget(
       name: "TypesettingTests", dependencies: ["Typesetting"],
       exclude: ["Fixtures"]),
+    .testTarget(name: "GalleyCLITests", dependencies: ["GalleyCLI", "Typesetting"]),
   ]
 )

@@ -120,9 +120,12 @@ public struct TextStyle: Sendable, Hashable {
     }
     guard tabSize >= 0 else { throw TypesettingError.invalidStyle("tabSize must be >= 0") }
     if let m = maxLines, m < 0 { throw TypesettingError.invalidStyle("maxLines must be >= 0") }
-    for v in [minimumLineHeight, maximumLineHeight].compactMap({ $0 }) where !(v.isFinite && v >= 0) {
+    for v in [minimumLineHeight, maximumLineHeight].compactMap({ $0 }) where !(v.isFinite && v >= 0)
+    {
       throw TypesettingError.invalidStyle("minimum/maximum line height must be finite and >= 0")
     }
-    guard lineSpacing.isFinite else { throw TypesettingError.invalidStyle("lineSpacing must be finite") }
+    guard lineSpacing.isFinite else {
+      throw TypesettingError.invalidStyle("lineSpacing must be finite")
+    }
   }
 }

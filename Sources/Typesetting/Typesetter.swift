@@ -293,7 +293,9 @@ public final class Typesetter: @unchecked Sendable {
   }
 
   /// The advance of a short string in the first font of the stack that covers it.
-  static func advance(of scalars: [UInt32], fonts: [Font], style: TextStyle, shaper: Shaper) -> Double {
+  static func advance(of scalars: [UInt32], fonts: [Font], style: TextStyle, shaper: Shaper)
+    -> Double
+  {
     let fi = FontSelection.font(for: scalars[...], in: fonts)
     var adv = [Double](repeating: 0, count: scalars.count)
     let lang = style.language.isEmpty ? nil : hb_language_from_string(style.language, -1)

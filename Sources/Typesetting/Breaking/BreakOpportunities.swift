@@ -51,6 +51,8 @@ enum BreakOpportunities {
 
   enum Fast { case noBreak, canBreak, unknown }
 
+  static var unicodeVersion: String { String(cString: galley_unicode_version()) }
+
   @inline(__always)
   static func isBreakableSpace(_ c: UInt32) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 }
 

@@ -17,7 +17,8 @@ public struct TextCase: Sendable {
   /// Every field the format defines.
   public static let styleFields: Set<String> = [
     "id", "text", "fonts", "size", "width", "lineHeight", "whiteSpace", "wordBreak", "overflowWrap",
-    "lang", "maxLines", "truncation", "letterSpacing", "tabSize", "direction", "profile", "features",
+    "lang", "maxLines", "truncation", "letterSpacing", "tabSize", "direction", "profile",
+    "features",
     "minimumLineHeight", "maximumLineHeight", "lineSpacing",
   ]
 
@@ -25,7 +26,8 @@ public struct TextCase: Sendable {
   /// uses the library's default stack.
   /// - Throws: ``CaseError`` naming the field.
   public init(json object: [String: Any], library: FontLibrary) throws {
-    for key in object.keys where !TextCase.styleFields.contains(key) && !TextCase.labelFields.contains(key) {
+    for key in object.keys
+    where !TextCase.styleFields.contains(key) && !TextCase.labelFields.contains(key) {
       throw CaseError.unknownField(key)
     }
     let reader = FieldReader(object)
@@ -69,14 +71,18 @@ public struct TextCase: Sendable {
         throw CaseError.wrongType("lineHeight", "\"normal\" or a number")
       }
     }
-    if let v = try reader.enumValue("whiteSpace", TextStyle.WhiteSpace.self) { style.whiteSpace = v }
+    if let v = try reader.enumValue("whiteSpace", TextStyle.WhiteSpace.self) {
+      style.whiteSpace = v
+    }
     if let v = try reader.enumValue("wordBreak", TextStyle.WordBreak.self) { style.wordBreak = v }
     if let v = try reader.enumValue("overflowWrap", TextStyle.OverflowWrap.self) {
       style.overflowWrap = v
     }
     if let v = try reader.string("lang") { style.language = v }
     if let v = try reader.integer("maxLines") { style.maxLines = v }
-    if let v = try reader.enumValue("truncation", TextStyle.Truncation.self) { style.truncation = v }
+    if let v = try reader.enumValue("truncation", TextStyle.Truncation.self) {
+      style.truncation = v
+    }
     if let v = try reader.number("letterSpacing") { style.letterSpacing = v }
     if let v = try reader.integer("tabSize") { style.tabSize = v }
     if let v = try reader.enumValue("direction", TextStyle.Direction.self) { style.direction = v }
@@ -90,7 +96,8 @@ public struct TextCase: Sendable {
       }
       var features: [String: UInt32] = [:]
       for (k, value) in dict {
-        guard k.utf8.count == 4, let n = FieldReader.asNumber(value), n >= 0, n == n.rounded() else {
+        guard k.utf8.count == 4, let n = FieldReader.asNumber(value), n >= 0, n == n.rounded()
+        else {
           throw CaseError.invalidValue("features.\(k)", "a 4-letter tag with a whole number >= 0")
         }
         features[k] = UInt32(n)

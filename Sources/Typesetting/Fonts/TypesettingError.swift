@@ -22,7 +22,8 @@ public enum TypesettingError: Error, Equatable, Sendable, CustomStringConvertibl
 
   public var description: String {
     switch self {
-    case .fontFileUnreadable(let path, let reason): return "cannot read font file \(path): \(reason)"
+    case .fontFileUnreadable(let path, let reason):
+      return "cannot read font file \(path): \(reason)"
     case .fontInvalid(let name, let reason): return "invalid font \(name): \(reason)"
     case .fontFaceIndexOutOfRange(let name, let index, let count):
       return "font \(name) has \(count) face(s); face index \(index) is out of range"

@@ -6,7 +6,8 @@ enum Bidi {
   /// from all zeros for a left-to-right paragraph.
   static func needsResolution(_ scalars: [UInt32]) -> Bool {
     for c in scalars where c >= 0x590 {
-      if (0x590...0x8FF).contains(c) || (0xFB1D...0xFDFF).contains(c) || (0xFE70...0xFEFF).contains(c)
+      if (0x590...0x8FF).contains(c) || (0xFB1D...0xFDFF).contains(c)
+        || (0xFE70...0xFEFF).contains(c)
         || (0x10800...0x10FFF).contains(c) || (0x1E800...0x1EFFF).contains(c)
         || (0x200E...0x200F).contains(c) || (0x202A...0x202E).contains(c)
         || (0x2066...0x2069).contains(c)
@@ -18,7 +19,9 @@ enum Bidi {
   }
 
   /// One level per code point, and the paragraph level.
-  static func levels(_ scalars: [UInt32], direction: TextStyle.Direction) -> (levels: [UInt8], paragraph: UInt8) {
+  static func levels(_ scalars: [UInt32], direction: TextStyle.Direction) -> (
+    levels: [UInt8], paragraph: UInt8
+  ) {
     let base: UInt8 = direction == .rightToLeft ? 1 : 0
     guard !scalars.isEmpty, direction == .rightToLeft || needsResolution(scalars) else {
       return ([UInt8](repeating: base, count: scalars.count), base)

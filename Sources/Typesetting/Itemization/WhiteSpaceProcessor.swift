@@ -51,7 +51,9 @@ struct ProcessedText {
           i += (i + 1 < n && original[i + 1] == 0x0A) ? 2 : 1
           continue
         }
-        if breakAtLineSeparators && (c == 0x2028 || c == 0x2029 || c == 0x0B || c == 0x0C || c == 0x85) {
+        if breakAtLineSeparators
+          && (c == 0x2028 || c == 0x2029 || c == 0x0B || c == 0x0C || c == 0x85)
+        {
           append(ProcessedText.lineFeed, i)
           i += 1
           continue

@@ -12,7 +12,8 @@ struct LineMetrics {
     let g = font.lineGap * size
     switch profile {
     case .apple: return LineMetrics(ascent: a, descent: d, lineGap: g)
-    case .browser: return LineMetrics(ascent: a.rounded(), descent: d.rounded(), lineGap: g.rounded())
+    case .browser:
+      return LineMetrics(ascent: a.rounded(), descent: d.rounded(), lineGap: g.rounded())
     }
   }
 }

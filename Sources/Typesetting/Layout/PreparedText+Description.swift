@@ -7,7 +7,8 @@ extension PreparedText {
     var start = 0
     for s in 0..<segmentEnd.count {
       let end = Int(segmentEnd[s])
-      out += "segment \(s): content \(segmentContent[s]) trailing \(segmentTrailing[s]) flags \(segmentFlags[s])\n"
+      out +=
+        "segment \(s): content \(segmentContent[s]) trailing \(segmentTrailing[s]) flags \(segmentFlags[s])\n"
       for g in start..<end {
         let a = Int(graphemeStart[g])
         let b = Int(graphemeStart[g + 1])

@@ -26,7 +26,9 @@ extension PreparedText {
       ellipsisOffset = t.ellipsisOffset
       visibleEnd = t.visibleEnd
     }
-    return makeLayout(raw, width: width, truncated: truncated, visibleEnd: visibleEnd, ellipsisOffset: ellipsisOffset)
+    return makeLayout(
+      raw, width: width, truncated: truncated, visibleEnd: visibleEnd,
+      ellipsisOffset: ellipsisOffset)
   }
 
   /// Number of lines and height at `width`, without building line records.

@@ -56,7 +56,9 @@ struct Options {
 
   func int(_ name: String) throws -> Int? {
     guard let v = values[name] else { return nil }
-    guard let n = Int(v) else { throw CLIError.usage("--\(name) must be a whole number (got \(v))") }
+    guard let n = Int(v) else {
+      throw CLIError.usage("--\(name) must be a whole number (got \(v))")
+    }
     return n
   }
 

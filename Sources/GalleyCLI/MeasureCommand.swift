@@ -25,7 +25,8 @@ enum MeasureCommand {
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let opts = try Options(
-      args, valued: ["fonts-dir", "output", "jobs", "template"], flags: ["quiet", "help", "explain"])
+      args, valued: ["fonts-dir", "output", "jobs", "template"],
+      flags: ["quiet", "help", "explain"])
     if opts.flags.contains("help") {
       print(help)
       return 0

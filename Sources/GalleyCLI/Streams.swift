@@ -38,7 +38,8 @@ final class OutputStream {
         if n < 0 {
           if errno == EINTR { continue }
           if errno == EPIPE { exit(141 - 128 + 128) }
-          FileHandle.standardError.write("galley: write failed: errno \(errno)\n".data(using: .utf8)!)
+          FileHandle.standardError.write(
+            "galley: write failed: errno \(errno)\n".data(using: .utf8)!)
           exit(74)
         }
         off += n

@@ -1,0 +1,59 @@
+import Foundation
+
+/// The `galley` command line: `GalleyCLI.run(arguments)` returns the exit status.
+public enum GalleyCLI {
+  static let usage = """
+    galley — exact text and cell sizes, offline
+
+    usage: galley COMMAND [options]
+
+    commands:
+      measure   measure text cases (JSON Lines) → lines, height, widths
+      help      show this help, or `galley help COMMAND`
+      version   print the version
+
+    Run `galley COMMAND --help` for a command's options and examples.
+    """
+
+  /// Runs one command; `arguments[0]` is the program name.
+  public static func run(_ arguments: [String]) -> Int32 {
+    // SIGPIPE would kill the process mid-line; handle EPIPE on write instead.
+    signal(SIGPIPE, SIG_IGN)
+    let args = arguments
+    guard args.count >= 2 else {
+      print(usage)
+      return 0
+    }
+    let rest = args[2...]
+    do {
+      switch args[1] {
+      case "measure": return try MeasureCommand.run(rest)
+      case "help", "--help", "-h":
+        if let topic = rest.first {
+          switch topic {
+          case "measure": print(MeasureCommand.help)
+          default:
+            FileHandle.standardError.write("galley: no help for '\(topic)'\n".data(using: .utf8)!)
+            return 64
+          }
+        } else {
+          print(usage)
+        }
+        return 0
+      case "version", "--version":
+        print("galley 0.1.0")
+        return 0
+      default:
+        FileHandle.standardError.write(
+          "galley: unknown command '\(args[1])'\n\n\(usage)\n".data(using: .utf8)!)
+        return 64
+      }
+    } catch let e as CLIError {
+      FileHandle.standardError.write("galley: \(e.message)\n".data(using: .utf8)!)
+      return e.exitCode
+    } catch {
+      FileHandle.standardError.write("galley: \(error)\n".data(using: .utf8)!)
+      return 1
+    }
+  }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import Typesetting
+
+/// Paths and shared objects for the tests: the project's own fonts and fixtures only.
+enum Fixtures {
+  static let testsDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  static let root = testsDir.deletingLastPathComponent().deletingLastPathComponent()
+  static let fontsDir = root.appendingPathComponent("fonts").path
+  static let library = FontLibrary(directory: fontsDir)
+
+  static func url(_ name: String) -> URL { testsDir.appendingPathComponent("Fixtures/\(name)") }
+
+  static func jsonLines(_ name: String) throws -> [[String: Any]] {
+    let text = try String(contentsOf: url(name), encoding: .utf8)
+    return try text.split(separator: "\n").map {
+      try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+    }
+  }
+
+  static func style(_ fonts: [String], size: Double = 17) throws -> TextStyle {
+    TextStyle(fonts: try library.stack(fonts), size: size)
+  }
+}
