@@ -67,7 +67,8 @@ final class ConformanceTests: XCTestCase {
     for (k, s) in groups {
       let floor = ConformanceTests.startsFloor[k] ?? 95.0
       XCTAssertGreaterThanOrEqual(
-        s.pct(s.starts), floor, "line starts of \(k) below \(floor)%\n" + failures.joined(separator: "\n"))
+        s.pct(s.starts), floor,
+        "line starts of \(k) below \(floor)%\n" + failures.joined(separator: "\n"))
     }
   }
 }

@@ -43,7 +43,9 @@ final class LineBreakConformanceTests: XCTestCase {
   ///   with a leading separator whole (and so breaks before " .35" at the space, not after ".").
   static let knownICUDeviations: [Int: String] = {
     var d: [Int: String] = [:]
-    for l in [2265, 2267, 2421, 2423, 2425, 2427, 2429, 2431] { d[l] = "LB20a (15.1) word-initial hyphen" }
+    for l in [2265, 2267, 2421, 2423, 2425, 2427, 2429, 2431] {
+      d[l] = "LB20a (15.1) word-initial hyphen"
+    }
     for l in [2873, 2875, 7477, 7576, 7577, 7578, 7579, 7580, 7581, 7583, 7584, 7585, 7586, 7587] {
       d[l] = "ICU LB25 tailoring: IS × NU"
     }
@@ -69,7 +71,8 @@ final class LineBreakConformanceTests: XCTestCase {
       "LineBreakTest.txt vs ICU (Unicode \(LineBreaker.unicodeVersion)): \(exact)/\(cases.count) identical, "
         + "\(known) known ICU deviations, \(failures.count) unexplained")
     XCTAssertEqual(
-      failures.count, 0, "\(failures.count) deviations:\n" + failures.prefix(30).joined(separator: "\n"))
+      failures.count, 0,
+      "\(failures.count) deviations:\n" + failures.prefix(30).joined(separator: "\n"))
   }
 
   /// The browser rules deviate from UAX #14 on purpose (Chromium's tailoring). Count the

@@ -25,7 +25,8 @@ public enum LineBreaker {
     guard !scalars.isEmpty else { return [] }
     switch rules {
     case .unicode:
-      let b = try BreakOpportunities.icuBoundaries(scalars, locale: language.isEmpty ? "en" : language)
+      let b = try BreakOpportunities.icuBoundaries(
+        scalars, locale: language.isEmpty ? "en" : language)
       return (1...scalars.count).filter { b[$0] }
     case .browser:
       let soft = try BreakOpportunities.compute(

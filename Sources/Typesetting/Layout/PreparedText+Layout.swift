@@ -137,18 +137,14 @@ extension PreparedText {
 
     var s = 0
     var partial = -1  // grapheme where a segment broken by overflow-wrap resumes
+    var consumed = 0.0  // advance of the part of that segment already placed
     while s < segCount {
       let a = partial >= 0 ? partial : (s == 0 ? 0 : Int(segmentEnd[s - 1]))
       let t = Int(segmentContentEnd[s])
       let e = Int(segmentEnd[s])
       let flags = segmentFlags[s]
-      var content: Double
-      if partial >= 0 {
-        content = 0
-        for g in a..<t { content += graphemeAdvance[g] }
-      } else {
-        content = segmentContent[s]
-      }
+      // What is left of the segment's content (all of it unless overflow-wrap split it).
+      let content = partial >= 0 ? max(0, segmentContent[s] - consumed) : segmentContent[s]
       var fixedTrail = 0.0
       var hangTrail = segmentTrailing[s]
       if flags & SegmentFlag.hasTab != 0 {
@@ -205,6 +201,8 @@ extension PreparedText {
       for g in a..<k { fonts |= 1 << UInt64(min(Int(graphemeFont[g]), 63)) }
       hyphenAtEnd = false
       endLine(at: k)
+      if partial < 0 { consumed = 0 }
+      consumed += w
       partial = k
     }
     if !lineEmpty || lineStart < graphemeAdvance.count { endLine(at: graphemeAdvance.count) }
