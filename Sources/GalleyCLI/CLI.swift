@@ -9,6 +9,7 @@ public enum GalleyCLI {
 
     commands:
       measure   measure text cases (JSON Lines) → lines, height, widths
+      bench     speed figures of the text engine (build with -c release)
       help      show this help, or `galley help COMMAND`
       version   print the version
 
@@ -28,10 +29,12 @@ public enum GalleyCLI {
     do {
       switch args[1] {
       case "measure": return try MeasureCommand.run(rest)
+      case "bench": return try BenchCommand.run(rest)
       case "help", "--help", "-h":
         if let topic = rest.first {
           switch topic {
           case "measure": print(MeasureCommand.help)
+          case "bench": print(BenchCommand.help)
           default:
             FileHandle.standardError.write("galley: no help for '\(topic)'\n".data(using: .utf8)!)
             return 64

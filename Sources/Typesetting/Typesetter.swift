@@ -100,7 +100,21 @@ public final class Typesetter: @unchecked Sendable {
 
   // MARK: - Building
 
-  private func build(_ text: String, style: TextStyle, shaper: Shaper) throws -> PreparedText {
+  /// The HarfBuzz runs that preparing these texts shapes, for timing `hb_shape` alone against
+  /// the whole of `prepare` (benchmarks).
+  public func shapingBaseline(_ texts: [(String, TextStyle)]) throws -> ShapingBaseline {
+    let shaper = Shaper()
+    var items: [ShapingBaseline.Item] = []
+    shaper.recorder = { items.append($0) }
+    for (text, style) in texts {
+      try style.validate()
+      _ = try build(text, style: style, shaper: shaper)
+    }
+    shaper.recorder = nil
+    return ShapingBaseline(items: items)
+  }
+
+  func build(_ text: String, style: TextStyle, shaper: Shaper) throws -> PreparedText {
     let fonts = style.fonts.fonts
     let apple = style.profile == .apple
     var original: [UInt32] = []
@@ -230,11 +244,16 @@ public final class Typesetter: @unchecked Sendable {
       var flags: UInt8 = 0
       var mask: UInt64 = 0
       var allWS = true
+      var anyWS = false
       for k in a..<g {
         let f = gFlags[k]
         if k < t {
           content += gAdvance[k]
-          if f & PreparedText.GraphemeFlag.reportWhitespace == 0 { allWS = false }
+          if f & PreparedText.GraphemeFlag.reportWhitespace == 0 {
+            allWS = false
+          } else {
+            anyWS = true
+          }
         } else if f & PreparedText.GraphemeFlag.tab != 0 {
           flags |= PreparedText.SegmentFlag.hasTab
         } else {
@@ -250,6 +269,7 @@ public final class Typesetter: @unchecked Sendable {
         flags |= PreparedText.SegmentFlag.softHyphen
       }
       if allWS { flags |= PreparedText.SegmentFlag.allReportWhitespace }
+      if t > a && !anyWS { flags |= PreparedText.SegmentFlag.plain }
       segEnd.append(Int32(g))
       segContentEnd.append(Int32(t))
       segContent.append(content)

@@ -167,11 +167,11 @@ public final class Font: @unchecked Sendable {
       guard face.pointee.num_fixed_sizes > 0, FT_Select_Size(face, 0) == 0 else { return nil }
       let ppem = Int(face.pointee.size.pointee.metrics.x_ppem)
       var advances = [Double](repeating: 0, count: glyphs)
-      for g in 0..<glyphs {
-        var adv: FT_Fixed = 0
-        if FT_Get_Advance(face, FT_UInt(g), FT_Int32(FT_LOAD_DEFAULT), &adv) == 0 {
-          advances[g] = Double(adv) / 65536.0
-        }
+      // Metrics only: decoding thousands of PNG strikes would take a noticeable time.
+      let flags =
+        FT_Int32(FT_LOAD_DEFAULT) | FT_Int32(FT_LOAD_BITMAP_METRICS_ONLY) | FT_Int32(FT_LOAD_COLOR)
+      for g in 0..<glyphs where FT_Load_Glyph(face, FT_UInt(g), flags) == 0 {
+        advances[g] = Double(face.pointee.glyph.pointee.advance.x) / 64.0
       }
       return (ppem, advances)
     }

@@ -8,48 +8,8 @@ extension PreparedText {
     var top = 0.0
     var widest = 0.0
     let apple = style.profile == .apple
-    let strutA = fontAscent[0]
-    let strutD = fontDescent[0]
-    let strutGap = fontLineGap[0]
     for (i, r) in raw.enumerated() {
-      var a: Double
-      var d: Double
-      var h: Double
-      switch style.lineHeight {
-      case .normal:
-        a = strutA + strutGap / 2
-        d = strutD + strutGap / 2
-        var m = r.fonts
-        while m != 0 {
-          let f = m.trailingZeroBitCount
-          m &= m - 1
-          if f < fontAscent.count {
-            a = max(a, fontAscent[f] + fontLineGap[f] / 2)
-            d = max(d, fontDescent[f] + fontLineGap[f] / 2)
-          }
-        }
-        h = a + d
-      case .points(let l):
-        h = l
-        let half = (l - (strutA + strutD)) / 2
-        a = strutA + half
-        d = strutD + half
-      case .multiple(let m):
-        h = m * style.size
-        let half = (h - (strutA + strutD)) / 2
-        a = strutA + half
-        d = strutD + half
-      }
-      if let lo = style.minimumLineHeight, h < lo {
-        a += (lo - h) / 2
-        d += (lo - h) / 2
-        h = lo
-      }
-      if let hi = style.maximumLineHeight, hi > 0, h > hi {
-        a -= (h - hi) / 2
-        d -= (h - hi) / 2
-        h = hi
-      }
+      let (a, d, h) = lineBox(fonts: r.fonts)
       if i > 0 && apple { top += style.lineSpacing }
       let startG = min(r.reportStart, graphemeAdvance.count)
       // The first line starts at the start of the text, whatever white space opens it.
@@ -75,5 +35,56 @@ extension PreparedText {
   func snap(_ w: Double) -> Double {
     guard style.profile == .browser, w > 0 else { return w }
     return ((w * 64 + 1e-4).rounded(.down) + 1) / 64
+  }
+}
+
+extension PreparedText {
+  /// Ascent, descent and height of a line box that uses the fonts in the mask (bit i: font i).
+  /// Browser: `normal` takes the largest rounded ascent and descent of the primary font (the
+  /// strut) and every font used; a fixed height centres the strut in it.
+  @inline(__always)
+  func lineBox(fonts mask: UInt64) -> (ascent: Double, descent: Double, height: Double) {
+    let strutA = fontAscent[0]
+    let strutD = fontDescent[0]
+    var a: Double
+    var d: Double
+    var h: Double
+    switch style.lineHeight {
+    case .normal:
+      let strutGap = fontLineGap[0]
+      a = strutA + strutGap / 2
+      d = strutD + strutGap / 2
+      var m = mask
+      while m != 0 {
+        let f = m.trailingZeroBitCount
+        m &= m - 1
+        if f < fontAscent.count {
+          a = max(a, fontAscent[f] + fontLineGap[f] / 2)
+          d = max(d, fontDescent[f] + fontLineGap[f] / 2)
+        }
+      }
+      h = a + d
+    case .points(let l):
+      h = l
+      let half = (l - (strutA + strutD)) / 2
+      a = strutA + half
+      d = strutD + half
+    case .multiple(let m):
+      h = m * style.size
+      let half = (h - (strutA + strutD)) / 2
+      a = strutA + half
+      d = strutD + half
+    }
+    if let lo = style.minimumLineHeight, h < lo {
+      a += (lo - h) / 2
+      d += (lo - h) / 2
+      h = lo
+    }
+    if let hi = style.maximumLineHeight, hi > 0, h > hi {
+      a -= (h - hi) / 2
+      d -= (h - hi) / 2
+      h = hi
+    }
+    return (a, d, h)
   }
 }

@@ -6,7 +6,12 @@
 ///
 /// Offsets: *processed* code points are those left after white-space processing; every
 /// reported offset is converted back to the original text.
-public struct PreparedText: Sendable {
+///
+/// A final class of constants: passing it around costs one reference count, and any number of
+/// threads may lay it out at once.
+public final class PreparedText: @unchecked Sendable {
+  // @unchecked: `fast` is a `var` only so that it can be computed from the other fields at the
+  // end of `init`; it is never written afterwards.
   /// The original text.
   public let text: String
   /// The style it was prepared with.
@@ -40,6 +45,54 @@ public struct PreparedText: Sendable {
   let ellipsisAdvance: Double
   let hyphenAdvance: Double
 
+  init(
+    text: String,
+    style: TextStyle,
+    source: [Int32],
+    utf16Offsets: [Int32],
+    graphemeStart: [Int32],
+    graphemeAdvance: [Double],
+    graphemeFlags: [UInt8],
+    graphemeFont: [UInt8],
+    segmentEnd: [Int32],
+    segmentContentEnd: [Int32],
+    segmentContent: [Double],
+    segmentTrailing: [Double],
+    segmentFlags: [UInt8],
+    segmentFonts: [UInt64],
+    fontAscent: [Double],
+    fontDescent: [Double],
+    fontLineGap: [Double],
+    spaceAdvance: Double,
+    ellipsisAdvance: Double,
+    hyphenAdvance: Double
+  ) {
+    self.text = text
+    self.style = style
+    self.source = source
+    self.utf16Offsets = utf16Offsets
+    self.graphemeStart = graphemeStart
+    self.graphemeAdvance = graphemeAdvance
+    self.graphemeFlags = graphemeFlags
+    self.graphemeFont = graphemeFont
+    self.segmentEnd = segmentEnd
+    self.segmentContentEnd = segmentContentEnd
+    self.segmentContent = segmentContent
+    self.segmentTrailing = segmentTrailing
+    self.segmentFlags = segmentFlags
+    self.segmentFonts = segmentFonts
+    self.fontAscent = fontAscent
+    self.fontDescent = fontDescent
+    self.fontLineGap = fontLineGap
+    self.spaceAdvance = spaceAdvance
+    self.ellipsisAdvance = ellipsisAdvance
+    self.hyphenAdvance = hyphenAdvance
+    self.fast = FastIndex(self)
+  }
+
+  /// Prefix sums for measuring by binary search (nil when the text needs the segment walk).
+  private(set) var fast: FastIndex? = nil
+
   /// Number of grapheme clusters after white-space processing.
   public var graphemeCount: Int { graphemeAdvance.count }
 
@@ -56,5 +109,6 @@ public struct PreparedText: Sendable {
     static let forcedBreak: UInt8 = 2
     static let softHyphen: UInt8 = 4  // the content ends with a soft hyphen
     static let allReportWhitespace: UInt8 = 8
+    static let plain: UInt8 = 16  // non-empty content with no white space at its ends to trim
   }
 }

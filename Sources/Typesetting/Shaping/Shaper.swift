@@ -6,6 +6,8 @@ import CHarfBuzz
 /// one per thread).
 final class Shaper {
   private let buffer: OpaquePointer
+  /// When set, every shaped run is recorded (for ``ShapingBaseline``).
+  var recorder: ((ShapingBaseline.Item) -> Void)? = nil
 
   init() {
     buffer = hb_buffer_create()!
@@ -30,6 +32,12 @@ final class Shaper {
     _ text: [UInt32], run: Run, size: Double, language: hb_language_t?, features: [hb_feature_t],
     into advances: inout [Double]
   ) {
+    if let recorder {
+      recorder(
+        .init(
+          text: Array(text[run.start..<run.end]), font: run.font, rtl: run.rtl, script: run.script,
+          language: language, features: features))
+    }
     hb_buffer_clear_contents(buffer)
     text.withUnsafeBufferPointer { p in
       hb_buffer_add_utf32(

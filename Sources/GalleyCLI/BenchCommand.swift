@@ -1,0 +1,161 @@
+import Dispatch
+import Foundation
+import Typesetting
+
+/// `galley bench`: speed figures, each with a baseline measured in the same run (the machine is
+/// shared and noisy, so ratios are what to compare between runs).
+enum BenchCommand {
+  static let help = """
+    usage: galley bench [--corpus FILE] [--json] [--repeat N]
+
+    Times the text engine on a corpus of cases (default: the conformance corpus in
+    Tests/TypesettingTests/Fixtures/corpus.jsonl) and prints:
+      coldMicrosPerCase      prepare + layout of a text never seen (no cache), µs per case
+      rawShapingMicrosPerCase  hb_shape alone on the same runs, µs per case (baseline)
+      coldRatioToHarfBuzz    cold / raw shaping
+      prepareMicrosPerText   prepare alone, µs per text
+      preparedWarmMicros     prepare of an already-seen message of ≤ 80 characters (cache hit), µs
+      layoutMicrosPerText    layout of a prepared text at a new width, µs per text
+      casesPerSecond1, casesPerSecondAll, parallelSpeedup   cold cases/s on 1 core, on all cores
+    Build with `swift build -c release` first: a debug build is several times slower.
+
+    examples:
+      galley bench
+      galley bench --json --repeat 5
+    """
+
+  static func run(_ args: ArraySlice<String>) throws -> Int32 {
+    let opts = try Options(
+      args, valued: ["corpus", "repeat", "fonts-dir", "only"], flags: ["json", "help"])
+    if opts.flags.contains("help") {
+      print(help)
+      return 0
+    }
+    let path = opts.values["corpus"] ?? "Tests/TypesettingTests/Fixtures/corpus.jsonl"
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw CLIError.input("\(path): no such file (give a corpus with --corpus FILE)")
+    }
+    let repeats = max(1, try opts.int("repeat") ?? 3)
+    let library = FontLibrary(directory: opts.values["fonts-dir"] ?? FontLibrary.bundledDirectory())
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    let cases: [TextCase] = text.split(separator: "\n").compactMap { line in
+      guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+        let c = try? TextCase(json: o, library: library), c.width > 0
+      else { return nil }
+      return c
+    }
+    guard !cases.isEmpty else { throw CLIError.input("\(path): no usable cases") }
+    let n = Double(cases.count)
+    var log = ""
+    #if DEBUG
+      log += "warning: debug build; run `swift build -c release` for real figures\n"
+    #endif
+
+    let only = opts.values["only"]
+    if only == "layout" {
+      let prepared = cases.compactMap {
+        try? Typesetter(cacheCapacity: 0).prepare($0.text, style: $0.style)
+      }
+      var sink = 0.0
+      let t =
+        best(repeats) {
+          for f in 0..<50 {
+            for (p, c) in zip(prepared, cases) {
+              sink += (try? p.measure(width: c.width * (0.8 + 0.01 * Double(f))))?.height ?? 0
+            }
+          }
+        } / (Double(prepared.count) * 50)
+      print("layoutMicrosPerText \(t) (\(sink > 0))")
+      return 0
+    }
+    // Raw HarfBuzz on the same runs.
+    let baseline = try Typesetter(cacheCapacity: 0).shapingBaseline(
+      cases.map { ($0.text, $0.style) })
+    let raw = best(repeats) { _ = baseline.shapeAll() } / n
+
+    // Cold: prepare + layout of unseen text.
+    let cold =
+      best(repeats) {
+        let t = Typesetter(cacheCapacity: 0)
+        for c in cases { _ = try? t.prepare(c.text, style: c.style).measure(width: c.width) }
+      } / n
+    let prepareOnly =
+      best(repeats) {
+        let t = Typesetter(cacheCapacity: 0)
+        for c in cases { _ = try? t.prepare(c.text, style: c.style) }
+      } / n
+
+    // Warm: an already-seen message of at most 80 characters.
+    let warmTypesetter = Typesetter(cacheCapacity: 8192)
+    let short = cases.filter { $0.text.count <= 80 }
+    for c in short { _ = try? warmTypesetter.prepare(c.text, style: c.style) }
+    let warm =
+      best(repeats) {
+        for c in short { _ = try? warmTypesetter.prepare(c.text, style: c.style) }
+      } / Double(max(1, short.count))
+
+    // Layout at a new width from prepared text.
+    let prepared = cases.compactMap {
+      try? Typesetter(cacheCapacity: 0).prepare($0.text, style: $0.style)
+    }
+    let widths = (0..<8).map { 0.83 + 0.05 * Double($0) }
+    var sink = 0.0
+    let layout =
+      best(repeats) {
+        for f in widths {
+          for (p, c) in zip(prepared, cases) {
+            sink += (try? p.measure(width: c.width * f))?.height ?? 0
+          }
+        }
+      } / (Double(prepared.count) * Double(widths.count))
+
+    // Cold throughput on one core and on all cores.
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    func throughput(_ threads: Int) -> Double {
+      let seconds =
+        best(repeats) {
+          let t = Typesetter(cacheCapacity: 0)
+          DispatchQueue.concurrentPerform(iterations: threads) { k in
+            var i = k
+            while i < cases.count {
+              _ = try? t.prepare(cases[i].text, style: cases[i].style).measure(
+                width: cases[i].width)
+              i += threads
+            }
+          }
+        } / 1e6
+      return n / seconds
+    }
+    let one = throughput(1)
+    let all = throughput(cores)
+
+    let figures: [(String, Double)] = [
+      ("cases", n), ("coldMicrosPerCase", cold), ("rawShapingMicrosPerCase", raw),
+      ("coldRatioToHarfBuzz", cold / raw), ("prepareMicrosPerText", prepareOnly),
+      ("preparedWarmMicros", warm), ("layoutMicrosPerText", layout), ("cores", Double(cores)),
+      ("casesPerSecond1", one), ("casesPerSecondAll", all), ("parallelSpeedup", all / one),
+    ]
+    if sink.isNaN { log += "" }
+    FileHandle.standardError.write(log.data(using: .utf8)!)
+    if opts.flags.contains("json") {
+      print(
+        JSONWriter.object(figures.map { ($0.0, JSONWriter.number(($0.1 * 1000).rounded() / 1000)) })
+      )
+    } else {
+      for (k, v) in figures { print(String(format: "%-26@ %12.3f", k as NSString, v)) }
+    }
+    return 0
+  }
+
+  /// The best of `repeats` timings of `body`, in microseconds.
+  static func best(_ repeats: Int, _ body: () throws -> Void) rethrows -> Double {
+    var bestTime = Double.infinity
+    for _ in 0..<repeats {
+      let start = DispatchTime.now().uptimeNanoseconds
+      try body()
+      let t = Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
+      bestTime = min(bestTime, t)
+    }
+    return bestTime
+  }
+}

@@ -1,0 +1,230 @@
+/// Receives the lines found by ``GreedyBreaker``.
+protocol LineSink {
+  mutating func add(_ line: PreparedText.RawLine)
+}
+
+/// First-fit line breaking over a prepared text's segments, as browsers and TextKit do it:
+/// a segment goes on the current line when its content fits (trailing spaces and tabs hang);
+/// otherwise the line ends before it; a segment alone on its line that is still too wide is
+/// broken between grapheme clusters when `overflow-wrap` allows.
+///
+/// A struct with mutating methods (no closures) so that the hot loop allocates nothing.
+struct GreedyBreaker {
+  let p: PreparedText
+  let wraps: Bool
+  let breakWords: Bool
+  let collapse: Bool
+  let limit: Double
+
+  var x = 0.0
+  var lineStart = 0
+  var lineEmpty = true
+  var fonts: UInt64 = 0
+  var reportStartX = 0.0
+  var hasReportStart = false
+  var reportStartG = -1
+  var reportEndX = 0.0
+  var hasReportEnd = false
+  var visibleEnd = 0
+  var hyphenAtEnd = false
+
+  init(_ p: PreparedText, width: Double) {
+    self.p = p
+    let ws = p.style.whiteSpace
+    wraps = ws == .normal || ws == .preWrap
+    breakWords = p.style.overflowWrap != .normal
+    collapse = ws == .normal || ws == .nowrap
+    // Positions snap to 1/64 px in Chromium; a tolerance below that absorbs float noise.
+    limit = width + 1.0 / 512.0
+    hasReportStart = !collapse
+  }
+
+  mutating func endLine<S: LineSink>(at end: Int, _ sink: inout S) {
+    var w = 0.0
+    if hasReportEnd { w = max(0, reportEndX - (hasReportStart ? reportStartX : 0)) }
+    if hyphenAtEnd { w += p.hyphenAdvance }
+    sink.add(
+      PreparedText.RawLine(
+        start: lineStart, end: end, width: w, fonts: fonts,
+        reportStart: reportStartG >= 0 ? reportStartG : lineStart,
+        visibleEnd: max(visibleEnd, lineStart)))
+    x = 0
+    lineStart = end
+    lineEmpty = true
+    fonts = 0
+    reportStartX = 0
+    hasReportStart = !collapse
+    reportStartG = -1
+    hasReportEnd = false
+    visibleEnd = end
+    hyphenAtEnd = false
+  }
+
+  /// Places graphemes [a, t) of content at x.
+  @inline(__always)
+  mutating func placeContent(_ a: Int, _ t: Int, width contentWidth: Double, plain: Bool) {
+    if a < t {
+      if plain {
+        if !hasReportStart {
+          reportStartX = x
+          hasReportStart = true
+        }
+        if reportStartG < 0 { reportStartG = a }
+        reportEndX = x + contentWidth
+        hasReportEnd = true
+        visibleEnd = t
+      } else {
+        placeTrimmed(a, t, width: contentWidth)
+      }
+    }
+    x += contentWidth
+    lineEmpty = false
+  }
+
+  /// The slow path: content that starts or ends with white space left out of reported widths.
+  mutating func placeTrimmed(_ a: Int, _ t: Int, width contentWidth: Double) {
+    let ws = PreparedText.GraphemeFlag.reportWhitespace
+    var lo = a
+    var loX = x
+    while lo < t && p.graphemeFlags[lo] & ws != 0 {
+      loX += p.graphemeAdvance[lo]
+      lo += 1
+    }
+    if lo < t {
+      var hi = t
+      var hiX = x + contentWidth
+      while hi > lo && p.graphemeFlags[hi - 1] & ws != 0 {
+        hi -= 1
+        hiX -= p.graphemeAdvance[hi]
+      }
+      if !hasReportStart {
+        reportStartX = loX
+        hasReportStart = true
+      }
+      if reportStartG < 0 { reportStartG = lo }
+      reportEndX = hiX
+      hasReportEnd = true
+      visibleEnd = hi
+    }
+    if !collapse && reportStartG < 0 { reportStartG = a }
+  }
+
+  mutating func run<S: LineSink>(_ sink: inout S) {
+    let segCount = p.segmentEnd.count
+    guard segCount > 0 else { return }
+    let plainFlag = PreparedText.SegmentFlag.plain
+    var s = 0
+    var partial = -1  // grapheme where a segment broken by overflow-wrap resumes
+    var consumed = 0.0  // advance of the part of that segment already placed
+    while s < segCount {
+      let a = partial >= 0 ? partial : (s == 0 ? 0 : Int(p.segmentEnd[s - 1]))
+      let t = Int(p.segmentContentEnd[s])
+      let flags = p.segmentFlags[s]
+      // What is left of the segment's content (all of it unless overflow-wrap split it).
+      let content = partial >= 0 ? max(0, p.segmentContent[s] - consumed) : p.segmentContent[s]
+      if !wraps || x + content <= limit
+        || (lineEmpty && (!breakWords || content <= limit || a >= t))
+      {
+        place(s, from: a, content: content, plain: flags & plainFlag != 0 && partial < 0, &sink)
+        partial = -1
+        s += 1
+        continue
+      }
+      if !lineEmpty {
+        endLine(at: a, &sink)
+        continue
+      }
+      // Alone on its line and still too wide: break between grapheme clusters (overflow-wrap).
+      var k = a
+      var w = 0.0
+      while k < t && (k == a || x + w + p.graphemeAdvance[k] <= limit) {
+        w += p.graphemeAdvance[k]
+        k += 1
+      }
+      if k >= t {
+        place(s, from: a, content: w, plain: false, &sink)
+        partial = -1
+        s += 1
+        continue
+      }
+      placeContent(a, k, width: w, plain: false)
+      for g in a..<k { fonts |= 1 << UInt64(min(Int(p.graphemeFont[g]), 63)) }
+      hyphenAtEnd = false
+      endLine(at: k, &sink)
+      if partial < 0 { consumed = 0 }
+      consumed += w
+      partial = k
+    }
+    if !lineEmpty || lineStart < p.graphemeAdvance.count {
+      endLine(at: p.graphemeAdvance.count, &sink)
+    }
+  }
+
+  /// Puts the rest of segment `s` (content from grapheme `a`, then its trailing white space) on
+  /// the current line.
+  @inline(__always)
+  mutating func place<S: LineSink>(
+    _ s: Int, from a: Int, content: Double, plain: Bool, _ sink: inout S
+  ) {
+    let flags = p.segmentFlags[s]
+    placeContent(a, Int(p.segmentContentEnd[s]), width: content, plain: plain)
+    fonts |= p.segmentFonts[s]
+    if flags & PreparedText.SegmentFlag.hasTab != 0 {
+      x += p.trailingWithTabs(segment: s, position: x)
+    } else {
+      x += p.segmentTrailing[s]
+    }
+    if !collapse && reportStartG < 0 { reportStartG = a }
+    hyphenAtEnd = flags & PreparedText.SegmentFlag.softHyphen != 0
+    if flags & PreparedText.SegmentFlag.forcedBreak != 0 {
+      hyphenAtEnd = false
+      endLine(at: Int(p.segmentEnd[s]), &sink)
+    }
+  }
+}
+
+extension PreparedText {
+  /// Collects lines into an array.
+  struct LineCollector: LineSink {
+    var lines: [RawLine] = []
+    mutating func add(_ line: RawLine) { lines.append(line) }
+  }
+
+  /// Counts lines and sums their heights without keeping them.
+  struct LineMeasurer: LineSink {
+    let p: PreparedText
+    var count = 0
+    var height = 0.0
+    var widest = 0.0
+    mutating func add(_ line: RawLine) {
+      if count > 0 && p.style.profile == .apple { height += p.style.lineSpacing }
+      height += p.lineBox(fonts: line.fonts).height
+      widest = max(widest, p.snap(line.width))
+      count += 1
+    }
+  }
+
+  func breakLines(width: Double) -> [RawLine] {
+    var sink = LineCollector()
+    var breaker = GreedyBreaker(self, width: width)
+    breaker.run(&sink)
+    return sink.lines
+  }
+
+  /// Width of the trailing white space of a segment that holds tabs, starting at `position`.
+  func trailingWithTabs(segment s: Int, position: Double) -> Double {
+    var pos = position
+    for g in Int(segmentContentEnd[s])..<Int(segmentEnd[s]) {
+      pos += graphemeFlags[g] & GraphemeFlag.tab != 0 ? tabAdvance(at: pos) : graphemeAdvance[g]
+    }
+    return pos - position
+  }
+
+  func tabAdvance(at position: Double) -> Double {
+    let base = Double(style.tabSize) * spaceAdvance
+    guard base > 0 else { return style.letterSpacing }
+    var distance = base - position.truncatingRemainder(dividingBy: base)
+    if distance < spaceAdvance / 2 { distance += base }
+    return distance
+  }
+}
