@@ -170,7 +170,13 @@ public final class Typesetter: @unchecked Sendable {
     }
     var advances = [Double](repeating: 0, count: n)
     let language = style.language.isEmpty ? nil : hb_language_from_string(style.language, -1)
-    let features = Shaper.features(style.features)
+    var features = Shaper.features(style.features)
+    if style.profile == .browser {
+      for i in PunctuationTrim.halved(scalars, language: style.language) {
+        features.append(
+          hb_feature_t(tag: PunctuationTrim.halt, value: 1, start: UInt32(i), end: UInt32(i + 1)))
+      }
+    }
     var runStart = 0
     while runStart < n {
       var runEnd = runStart + 1

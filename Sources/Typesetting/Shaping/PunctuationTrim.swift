@@ -1,0 +1,56 @@
+import CHarfBuzz
+
+/// CSS `text-spacing-trim: normal` (Chromium's default since version 123), the part that changes
+/// widths inside a line: adjacent fullwidth punctuation collapses its spacing ("trim-adjacent").
+/// A fullwidth opening bracket after an opening bracket, a closing one, a middle dot or U+3000
+/// loses its leading half; a closing bracket or comma/full stop before closing punctuation or a
+/// middle dot loses its trailing half. The half-width forms come from the font's `halt` feature.
+enum PunctuationTrim {
+  enum Kind { case opening, closing, middle, ideographicSpace, other }
+
+  static func kind(_ c: UInt32, closingDots: Bool) -> Kind {
+    switch c {
+    case 0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x3016, 0x3018, 0x301A, 0x301D, 0xFF08,
+      0xFF3B, 0xFF5B, 0xFF5F:
+      return .opening
+    case 0x3009, 0x300B, 0x300D, 0x300F, 0x3011, 0x3015, 0x3017, 0x3019, 0x301B, 0x301E, 0x301F,
+      0xFF09, 0xFF3D, 0xFF5D, 0xFF60:
+      return .closing
+    case 0x3001, 0x3002, 0xFF0C, 0xFF0E:
+      // Japanese and Simplified Chinese set these at the start of the em, like closing marks.
+      return closingDots ? .closing : .other
+    case 0x30FB, 0xFF1A, 0xFF1B: return .middle
+    case 0x3000: return .ideographicSpace
+    default: return .other
+    }
+  }
+
+  /// Code point indices whose glyph is set half-width.
+  static func halved(_ scalars: [UInt32], language: String) -> [Int] {
+    var any = false
+    for c in scalars where c >= 0x3000 && (c <= 0x30FF || c >= 0xFF00) {
+      any = true
+      break
+    }
+    guard any else { return [] }
+    let lang = language.lowercased()
+    let closingDots = !(lang.hasPrefix("zh-hant") || lang == "zh-tw" || lang == "zh-hk" || lang.hasPrefix("ko"))
+    var result: [Int] = []
+    let n = scalars.count
+    for i in 0..<n {
+      let k = kind(scalars[i], closingDots: closingDots)
+      switch k {
+      case .opening where i > 0:
+        let p = kind(scalars[i - 1], closingDots: closingDots)
+        if p != .other { result.append(i) }
+      case .closing where i + 1 < n:
+        let q = kind(scalars[i + 1], closingDots: closingDots)
+        if q == .closing || q == .middle { result.append(i) }
+      default: break
+      }
+    }
+    return result
+  }
+
+  static let halt: hb_tag_t = Font.tag("halt")
+}
