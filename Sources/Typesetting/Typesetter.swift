@@ -203,8 +203,6 @@ public final class Typesetter: @unchecked Sendable {
       }
       runStart = runEnd
     }
-    // Characters Chromium shows with no width.
-    for i in 0..<n where scalars[i] == 0x2028 || scalars[i] == 0x2029 { advances[i] = 0 }
 
     var gAdvance = [Double](repeating: 0, count: gCount)
     for g in 0..<gCount {

@@ -66,7 +66,8 @@ struct ProcessedText {
 
   @inline(__always)
   private mutating func append(_ c: UInt32, _ at: Int) {
-    scalars.append(c)
+    // Where they do not end lines (Chromium), U+2028 and U+2029 are set as a space.
+    scalars.append(c == 0x2028 || c == 0x2029 ? 0x20 : c)
     source.append(Int32(at))
   }
 }

@@ -11,10 +11,11 @@ enum PunctuationTrim {
   static func kind(_ c: UInt32, closingDots: Bool) -> Kind {
     switch c {
     case 0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x3016, 0x3018, 0x301A, 0x301D, 0xFF08,
-      0xFF3B, 0xFF5B, 0xFF5F:
+      0xFF3B, 0xFF5B, 0xFF5F, 0x2018, 0x201C:
+      // (Curly quotes are fullwidth only in CJK fonts, the only ones with `halt`.)
       return .opening
     case 0x3009, 0x300B, 0x300D, 0x300F, 0x3011, 0x3015, 0x3017, 0x3019, 0x301B, 0x301E, 0x301F,
-      0xFF09, 0xFF3D, 0xFF5D, 0xFF60:
+      0xFF09, 0xFF3D, 0xFF5D, 0xFF60, 0x2019, 0x201D:
       return .closing
     case 0x3001, 0x3002, 0xFF0C, 0xFF0E:
       // Japanese and Simplified Chinese set these at the start of the em, like closing marks.
@@ -28,7 +29,7 @@ enum PunctuationTrim {
   /// Code point indices whose glyph is set half-width.
   static func halved(_ scalars: [UInt32], language: String) -> [Int] {
     var any = false
-    for c in scalars where c >= 0x3000 && (c <= 0x30FF || c >= 0xFF00) {
+    for c in scalars where (c >= 0x3000 && (c <= 0x30FF || c >= 0xFF00)) || (0x2018...0x201D).contains(c) {
       any = true
       break
     }
