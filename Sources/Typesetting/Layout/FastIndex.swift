@@ -1,8 +1,8 @@
 /// Prefix sums over a prepared text's segments, so that measuring at a width finds each line's
 /// end by binary search instead of walking every segment.
 ///
-/// Built only for texts whose segments are *plain* (no tabs, no white space to trim inside the
-/// content); others take the segment walk of ``GreedyBreaker``. Both give the same lines (tested).
+/// Built only for texts whose segments are *plain* (no tabs, no soft hyphens, no white space to
+/// trim inside the content); others take the segment walk of ``GreedyBreaker``. Both give the same lines (tested).
 final class FastIndex: Sendable {
   /// x at the end of segment s, trailing white space included.
   let endX: [Double]
@@ -30,7 +30,9 @@ final class FastIndex: Sendable {
     var mask: UInt64 = 0
     for s in 0..<n {
       let flags = p.segmentFlags[s]
-      if flags & PreparedText.SegmentFlag.hasTab != 0 { return nil }
+      if flags & (PreparedText.SegmentFlag.hasTab | PreparedText.SegmentFlag.softHyphen) != 0 {
+        return nil
+      }
       let hasContent = p.segmentContentEnd[s] > (s == 0 ? 0 : p.segmentEnd[s - 1])
       if hasContent && flags & PreparedText.SegmentFlag.plain == 0 { return nil }
       contentEndX[s] = x + p.segmentContent[s]
@@ -97,13 +99,7 @@ final class FastIndex: Sendable {
           for k in a...s { m |= p.segmentFonts[k] }
           height += p.lineBox(fonts: m).height
         }
-        var w = max(0, lastContentEndX[s] - base)
-        let flags = p.segmentFlags[s]
-        if flags & PreparedText.SegmentFlag.softHyphen != 0
-          && flags & PreparedText.SegmentFlag.forcedBreak == 0
-        {
-          w += p.hyphenAdvance
-        }
+        let w = max(0, lastContentEndX[s] - base)
         widest = max(widest, p.snap(w))
         lines += 1
         a = s + 1

@@ -28,6 +28,24 @@ struct GreedyBreaker {
   var visibleEnd = 0
   var hyphenAtEnd = false
 
+  /// The line as it was before its last segment, when that segment ends with a soft hyphen: a
+  /// break there shows a hyphen, which must fit too.
+  struct Snapshot {
+    var segment = -1
+    var start = 0
+    var x = 0.0
+    var lineEmpty = true
+    var fonts: UInt64 = 0
+    var reportStartX = 0.0
+    var hasReportStart = false
+    var reportStartG = -1
+    var reportEndX = 0.0
+    var hasReportEnd = false
+    var visibleEnd = 0
+    var hyphenAtEnd = false
+  }
+  var beforeHyphenated = Snapshot()
+
   init(_ p: PreparedText, width: Double) {
     self.p = p
     let ws = p.style.whiteSpace
@@ -131,6 +149,17 @@ struct GreedyBreaker {
         continue
       }
       if !lineEmpty {
+        let snap = beforeHyphenated
+        if hyphenAtEnd && snap.segment == s - 1 && !snap.lineEmpty
+          && reportEndX + p.hyphenAdvance > limit
+        {
+          // The hyphen would not fit: break before the hyphenated segment instead.
+          restore(snap)
+          endLine(at: snap.start, &sink)
+          s = snap.segment
+          partial = -1
+          continue
+        }
         endLine(at: a, &sink)
         continue
       }
@@ -156,8 +185,22 @@ struct GreedyBreaker {
       partial = k
     }
     if !lineEmpty || lineStart < p.graphemeAdvance.count {
+      hyphenAtEnd = false  // the paragraph ends here: no hyphen
       endLine(at: p.graphemeAdvance.count, &sink)
     }
+  }
+
+  mutating func restore(_ snap: Snapshot) {
+    x = snap.x
+    lineEmpty = snap.lineEmpty
+    fonts = snap.fonts
+    reportStartX = snap.reportStartX
+    hasReportStart = snap.hasReportStart
+    reportStartG = snap.reportStartG
+    reportEndX = snap.reportEndX
+    hasReportEnd = snap.hasReportEnd
+    visibleEnd = snap.visibleEnd
+    hyphenAtEnd = snap.hyphenAtEnd
   }
 
   /// Puts the rest of segment `s` (content from grapheme `a`, then its trailing white space) on
@@ -167,6 +210,12 @@ struct GreedyBreaker {
     _ s: Int, from a: Int, content: Double, plain: Bool, _ sink: inout S
   ) {
     let flags = p.segmentFlags[s]
+    if flags & PreparedText.SegmentFlag.softHyphen != 0 {
+      beforeHyphenated = Snapshot(
+        segment: s, start: a, x: x, lineEmpty: lineEmpty, fonts: fonts, reportStartX: reportStartX,
+        hasReportStart: hasReportStart, reportStartG: reportStartG, reportEndX: reportEndX,
+        hasReportEnd: hasReportEnd, visibleEnd: visibleEnd, hyphenAtEnd: hyphenAtEnd)
+    }
     placeContent(a, Int(p.segmentContentEnd[s]), width: content, plain: plain)
     fonts |= p.segmentFonts[s]
     if flags & PreparedText.SegmentFlag.hasTab != 0 {

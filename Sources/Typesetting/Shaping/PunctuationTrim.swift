@@ -29,13 +29,15 @@ enum PunctuationTrim {
   /// Code point indices whose glyph is set half-width.
   static func halved(_ scalars: [UInt32], language: String) -> [Int] {
     var any = false
-    for c in scalars where (c >= 0x3000 && (c <= 0x30FF || c >= 0xFF00)) || (0x2018...0x201D).contains(c) {
+    for c in scalars
+    where (c >= 0x3000 && (c <= 0x30FF || c >= 0xFF00)) || (0x2018...0x201D).contains(c) {
       any = true
       break
     }
     guard any else { return [] }
     let lang = language.lowercased()
-    let closingDots = !(lang.hasPrefix("zh-hant") || lang == "zh-tw" || lang == "zh-hk" || lang.hasPrefix("ko"))
+    let closingDots =
+      !(lang.hasPrefix("zh-hant") || lang == "zh-tw" || lang == "zh-hk" || lang.hasPrefix("ko"))
     var result: [Int] = []
     let n = scalars.count
     for i in 0..<n {
