@@ -174,3 +174,22 @@ final class LayoutTests: XCTestCase {
     XCTAssertEqual(spaced - plain, 10, accuracy: 0.05)
   }
 }
+
+final class LineOffsetTests: XCTestCase {
+  func testLineStartsInScalarsUTF16AndCharacters() throws {
+    var s = try Fixtures.style(["NotoSans-Regular.ttf", "NotoColorEmoji.ttf"], size: 17)
+    s.whiteSpace = .preWrap
+    let text = "👩‍👩‍👧 e\u{301}\nsecond 😀\nthird"
+    let l = try Typesetter.shared.prepare(text, style: s).layout(width: 500)
+    XCTAssertEqual(l.lineCount, 3)
+    let scalars = Array(text.unicodeScalars)
+    let chars = Array(text)
+    for line in l.lines {
+      // The same position in three units.
+      let prefixScalars = String(String.UnicodeScalarView(scalars[..<line.start]))
+      XCTAssertEqual(prefixScalars.utf16.count, line.startUTF16)
+      XCTAssertEqual(String(chars[..<line.startCharacter]), prefixScalars)
+    }
+    XCTAssertEqual(l.lines.map(\.startCharacter), [0, 4, 13])
+  }
+}

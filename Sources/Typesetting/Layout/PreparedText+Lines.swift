@@ -17,10 +17,30 @@ extension PreparedText {
       let endScalar = Int(source[Int(graphemeStart[min(r.visibleEnd, graphemeAdvance.count)])])
       lines.append(
         TextLayout.Line(
-          start: startScalar, startUTF16: Int(utf16Offsets[startScalar]), end: endScalar,
+          start: startScalar, startUTF16: Int(utf16Offsets[startScalar]), startCharacter: 0,
+          end: endScalar,
           width: snap(r.width), ascent: a, descent: d, top: top, height: h, baseline: top + a))
       top += h
       widest = max(widest, snap(r.width))
+    }
+    // Character offsets of the line starts, in one pass over the text.
+    if !lines.isEmpty {
+      var k = 0
+      var scalar = 0
+      var character = 0
+      for ch in text {
+        while k < lines.count && lines[k].start <= scalar {
+          lines[k].startCharacter = character
+          k += 1
+        }
+        if k == lines.count { break }
+        scalar += ch.unicodeScalars.count
+        character += 1
+      }
+      while k < lines.count {
+        lines[k].startCharacter = character
+        k += 1
+      }
     }
     return TextLayout(
       width: width, lines: lines, height: top, widest: widest, isTruncated: truncated,
