@@ -5,6 +5,8 @@ let package = Package(
   name: "Galley",
   products: [
     .library(name: "Typesetting", targets: ["Typesetting"]),
+    .library(name: "CompositionalLayout", targets: ["CompositionalLayout"]),
+    .library(name: "SelfSizing", targets: ["SelfSizing"]),
     .executable(name: "galley", targets: ["galley"]),
   ],
   targets: [
@@ -18,11 +20,15 @@ let package = Package(
       name: "CICUShims",
       linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
     .target(name: "Typesetting", dependencies: ["CHarfBuzz", "CFreeType", "CICUShims"]),
-    .target(name: "GalleyCLI", dependencies: ["Typesetting"]),
+    .target(name: "CompositionalLayout"),
+    .target(name: "SelfSizing", dependencies: ["Typesetting", "CompositionalLayout"]),
+    .target(name: "GalleyCLI", dependencies: ["Typesetting", "CompositionalLayout", "SelfSizing"]),
     .executableTarget(name: "galley", dependencies: ["GalleyCLI"]),
     .testTarget(
       name: "TypesettingTests", dependencies: ["Typesetting"],
       exclude: ["Fixtures"]),
     .testTarget(name: "GalleyCLITests", dependencies: ["GalleyCLI", "Typesetting"]),
+    .testTarget(name: "CompositionalLayoutTests", dependencies: ["CompositionalLayout"]),
+    .testTarget(name: "SelfSizingTests", dependencies: ["SelfSizing", "Typesetting", "CompositionalLayout"]),
   ]
 )

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import CompositionalLayout
 import Typesetting
 
 /// `galley bench`: speed figures, each with a baseline measured in the same run (the machine is
@@ -17,6 +18,10 @@ enum BenchCommand {
       preparedWarmMicros     prepare of an already-seen message of ≤ 80 characters (cache hit), µs
       layoutMicrosPerText    layout of a prepared text at a new width, µs per text
       casesPerSecond1, casesPerSecondAll, parallelSpeedup   cold cases/s on 1 core, on all cores
+      layout100kMillis       initial layout of a 100k-item chat and grid on estimates (the slower), ms
+      queryMicros            elements(in:) for one screen, µs
+      updateMicros1M         one height update with its offset correction at 1M items, µs
+      bytesPerItem           memory of a 1M-item chat layout per item
     Build with `swift build -c release` first: a debug build is several times slower.
 
     examples:
@@ -129,20 +134,27 @@ enum BenchCommand {
     let one = throughput(1)
     let all = throughput(cores)
 
-    let figures: [(String, Double)] = [
+    var figures: [(String, Double)] = [
       ("cases", n), ("coldMicrosPerCase", cold), ("rawShapingMicrosPerCase", raw),
       ("coldRatioToHarfBuzz", cold / raw), ("prepareMicrosPerText", prepareOnly),
       ("preparedWarmMicros", warm), ("layoutMicrosPerText", layout), ("cores", Double(cores)),
       ("casesPerSecond1", one), ("casesPerSecondAll", all), ("parallelSpeedup", all / one),
     ]
     if sink.isNaN { log += "" }
+    // The layout model (no text): 100k-item chat and grid, queries, updates at 1M items.
+    let layoutFigures = LayoutBenchmark.run()
+    figures += ["layout100kMillis", "queryMicros", "updateMicros1M", "bytesPerItem"].compactMap { k in
+      layoutFigures[k].map { (k, $0) }
+    }
     FileHandle.standardError.write(log.data(using: .utf8)!)
     if opts.flags.contains("json") {
       print(
         JSONWriter.object(figures.map { ($0.0, JSONWriter.number(($0.1 * 1000).rounded() / 1000)) })
       )
     } else {
-      for (k, v) in figures { print(String(format: "%-26@ %12.3f", k as NSString, v)) }
+      for (k, v) in figures {
+        print(k.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%12.3f", v))
+      }
     }
     return 0
   }

@@ -9,7 +9,8 @@ public enum GalleyCLI {
 
     commands:
       measure   measure text cases (JSON Lines) → lines, height, widths
-      bench     speed figures of the text engine (build with -c release)
+      layout    frames of a compositional layout spec (JSON), cells measured
+      bench     speed figures of the text engine and the layout model (build with -c release)
       help      show this help, or `galley help COMMAND`
       version   print the version
 
@@ -30,11 +31,13 @@ public enum GalleyCLI {
       switch args[1] {
       case "measure": return try MeasureCommand.run(rest)
       case "bench": return try BenchCommand.run(rest)
+      case "layout": return try LayoutCommand.run(rest)
       case "help", "--help", "-h":
         if let topic = rest.first {
           switch topic {
           case "measure": print(MeasureCommand.help)
           case "bench": print(BenchCommand.help)
+          case "layout": print(LayoutCommand.help)
           default:
             FileHandle.standardError.write("galley: no help for '\(topic)'\n".data(using: .utf8)!)
             return 64

@@ -15,6 +15,11 @@ enum Streams {
     return h
   }
 
+  /// Writes a line to standard error.
+  static func error(_ message: String) {
+    FileHandle.standardError.write((message + "\n").data(using: .utf8)!)
+  }
+
   static func output(_ path: String?) throws -> OutputStream {
     guard let path, path != "-" else { return OutputStream(fd: 1) }
     guard let fd = Optional(open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)), fd >= 0 else {

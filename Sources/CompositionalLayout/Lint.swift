@@ -1,0 +1,113 @@
+/// Static checks of a section's description, reported as warnings with JSON-like paths.
+enum Lint {
+  /// The warnings for section `index` whose outermost group resolves against `container`.
+  /// - Complexity: O(size of the description), independent of the item count.
+  static func warnings(section: Section, index: Int, container: Size) -> [String] {
+    var out: [String] = []
+    let ortho = section.orthogonalScrollingBehavior != .none
+    var orthoReported = false
+    func axisName(_ a: Axis) -> String { a == .horizontal ? "width" : "height" }
+
+    func checkSize(_ size: LayoutSize, path: String, parent: (w: Bool, h: Bool)) {
+      if parent.h, case .fractionalHeight = size.height {
+        out.append(
+          "\(path).size.height: fractionalHeight inside a group with an estimated height (resolved against the estimate)"
+        )
+      }
+      if parent.w, case .fractionalWidth = size.width {
+        out.append(
+          "\(path).size.width: fractionalWidth inside a group with an estimated width (resolved against the estimate)"
+        )
+      }
+      if ortho && !orthoReported && (size.width.isEstimated || size.height.isEstimated) {
+        orthoReported = true
+        let axis = size.width.isEstimated ? "width" : "height"
+        out.append(
+          "\(path).size.\(axis): estimated size in an orthogonally scrolling section (self-sizing there is unreliable in UIKit)"
+        )
+      }
+    }
+
+    func footprint(_ child: GroupChild, in container: Size, axis: Axis) -> Double {
+      switch child {
+      case .item(let item):
+        let s = item.size.resolve(in: container)
+        let sp = item.edgeSpacing
+        return axis == .horizontal
+          ? (sp?.leading?.minimum ?? 0) + s.width + (sp?.trailing?.minimum ?? 0)
+          : (sp?.top?.minimum ?? 0) + s.height + (sp?.bottom?.minimum ?? 0)
+      case .group(let g):
+        let s = g.size.resolve(in: container)
+        let sp = g.edgeSpacing
+        return axis == .horizontal
+          ? (sp?.leading?.minimum ?? 0) + s.width + (sp?.trailing?.minimum ?? 0)
+          : (sp?.top?.minimum ?? 0) + s.height + (sp?.bottom?.minimum ?? 0)
+      }
+    }
+
+    func visit(_ g: Group, path: String, container: Size, parent: (w: Bool, h: Bool)) {
+      checkSize(g.size, path: path, parent: parent)
+      let size = g.size.resolve(in: container)
+      let est = (w: g.size.width.isEstimated, h: g.size.height.isEstimated)
+      let axis: Axis
+      switch g.layout {
+      case .horizontal: axis = .horizontal
+      case .vertical: axis = .vertical
+      case .custom: return
+      }
+      let mainEstimated = axis == .horizontal ? est.w : est.h
+      let mainLength = axis == .horizontal ? size.width : size.height
+      let gap = g.interItemSpacing?.minimum ?? 0
+      if !mainEstimated && !g.subitems.isEmpty {
+        switch g.repetition {
+        case .fill:
+          var used = 0.0
+          for (j, child) in g.subitems.enumerated() {
+            used += (j == 0 ? 0 : gap) + footprint(child, in: size, axis: axis)
+            if used > mainLength + 1e-9 {
+              out.append(
+                j == 0
+                  ? "\(path).subitems[0]: \(fmt(used)) pt does not fit the group's \(axisName(axis)) of \(fmt(mainLength)) pt; it overflows"
+                  : "\(path).subitems[\(j)]: does not fit after the subitems before it (\(fmt(used)) > \(fmt(mainLength)) pt); it is never placed"
+              )
+              break
+            }
+          }
+        case .repeating(let n):
+          var used = 0.0
+          for k in 0..<Swift.max(0, n) {
+            used +=
+              (k == 0 ? 0 : gap) + footprint(g.subitems[k % g.subitems.count], in: size, axis: axis)
+          }
+          if used > mainLength + 1e-9 {
+            out.append(
+              "\(path): repeatingCount \(n) needs \(fmt(used)) pt but the group's \(axisName(axis)) is \(fmt(mainLength)) pt; the items overflow"
+            )
+          }
+        case .count(let n):
+          if Double(n - 1) * gap > mainLength + 1e-9 {
+            out.append("\(path): count \(n) with spacing \(fmt(gap)) leaves no room for the items")
+          }
+        }
+      }
+      for (j, child) in g.subitems.enumerated() {
+        let p = "\(path).subitems[\(j)]"
+        switch child {
+        case .group(let sub): visit(sub, path: p, container: size, parent: est)
+        case .item(let item):
+          checkSize(item.size, path: p, parent: est)
+          let i = item.contentInsets
+          if item.size.height.isEstimated && (i.top != 0 || i.bottom != 0) {
+            out.append("\(p).contentInsets: ignored on the estimated height axis")
+          }
+          if item.size.width.isEstimated && (i.leading != 0 || i.trailing != 0) {
+            out.append("\(p).contentInsets: ignored on the estimated width axis")
+          }
+        }
+      }
+    }
+    visit(
+      section.group, path: "sections[\(index)].group", container: container, parent: (false, false))
+    return out
+  }
+}

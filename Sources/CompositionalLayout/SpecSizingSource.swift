@@ -1,0 +1,37 @@
+import Foundation
+
+/// Sizes for a spec: `itemSizes` first, then measured `cells`.
+final class SpecSizingSource: SizingSource {
+  let sections: [LayoutSpec.SpecSection]
+  let measure: ((CellRequest) throws -> Size)?
+  var error: Error?
+  /// Which axes were estimated for the items that have `itemSizes`.
+  var asked: [ItemPath: (width: Bool, height: Bool)] = [:]
+
+  init(sections: [LayoutSpec.SpecSection], measure: ((CellRequest) throws -> Size)?) {
+    self.sections = sections
+    self.measure = measure
+  }
+
+  func size(for indexPath: ItemPath, proposed: ProposedSize) -> Size? {
+    let s = sections[indexPath.section]
+    if let m = s.itemSizes[indexPath.item] {
+      asked[indexPath] = (proposed.widthIsEstimated, proposed.heightIsEstimated)
+      return Size(width: m.width ?? proposed.width, height: m.height ?? proposed.height)
+    }
+    guard error == nil, let cell = s.cells[indexPath.item], let measure else { return nil }
+    let template =
+      ((try? JSONSerialization.jsonObject(with: cell)) as? [String: Any])?["template"] as? String
+      ?? ""
+    do {
+      return try measure(
+        CellRequest(
+          indexPath: indexPath, proposedWidth: proposed.width, proposedHeight: proposed.height,
+          template: template,
+          cell: cell))
+    } catch {
+      self.error = error
+      return nil
+    }
+  }
+}

@@ -1,0 +1,43 @@
+extension LayoutResult {
+  /// A text dump of one section's geometry for debugging (like UIKit's `visualDescription`): the section frame,
+  /// orthogonal scrolling, then every element with its frame and zIndex, plus a coarse sketch of the cells.
+  public func visualDescription(section: Int, sketchColumns: Int = 40) -> String {
+    guard section >= 0, section < numberOfSections else { return "no section \(section)\n" }
+    let frame = sectionFrames[section]
+    var out = "section \(section) frame \(frame) items \(numberOfItems(inSection: section))\n"
+    if let o = orthogonalSections.first(where: { $0.section == section }) {
+      out += "  orthogonal \(o.behavior.rawValue) contentWidth \(fmt(o.contentWidth)) pageOffsets ["
+      out += o.pageOffsets.map(fmt).joined(separator: ", ") + "]\n"
+    }
+    for a in supplementaryElements(inSection: section) {
+      let label =
+        a.scope == .item
+        ? "\(a.category.rawValue) \(a.kind) \(a.indexPath)" : "\(a.category.rawValue) \(a.kind)"
+      out += "  \(label) \(a.frame) z\(a.zIndex)\n"
+    }
+    for a in cells[sectionCellStart[section]..<sectionCellStart[section + 1]] {
+      out += "  cell \(a.indexPath) \(a.frame)\n"
+    }
+    // Sketch: one character column per (width / columns) points, one row per distinct cell top.
+    let unit = frame.width / Double(Swift.max(1, sketchColumns))
+    guard unit > 0 else { return out }
+    let sectionCells = cells[sectionCellStart[section]..<sectionCellStart[section + 1]]
+    var rows: [Double: [LayoutAttributes]] = [:]
+    for a in sectionCells { rows[a.frame.minY, default: []].append(a) }
+    for y in rows.keys.sorted().prefix(50) {
+      var line = [Character](repeating: ".", count: sketchColumns)
+      for a in rows[y]! {
+        let lo = Int(((a.frame.minX - frame.minX) / unit).rounded())
+        let hi = Int(((a.frame.maxX - frame.minX) / unit).rounded())
+        let first = Swift.max(0, lo)
+        let end = Swift.min(sketchColumns, Swift.max(lo + 1, hi))
+        guard first < end else { continue }  // off the visible width (orthogonal sections)
+        for c in first..<end {
+          line[c] = c == first ? "[" : (c == hi - 1 ? "]" : "=")
+        }
+      }
+      out += "  |" + String(line) + "| y=\(fmt(y))\n"
+    }
+    return out
+  }
+}

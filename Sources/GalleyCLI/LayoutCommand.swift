@@ -1,0 +1,76 @@
+import CompositionalLayout
+import Foundation
+import SelfSizing
+import Typesetting
+
+/// `galley layout SPEC.json`: the frames of a compositional layout described in JSON.
+enum LayoutCommand {
+  static let help = """
+    usage: galley layout SPEC.json|- [-o OUT] [--fonts-dir DIR]
+
+    Reads a layout spec (sections › groups › items with absolute, fractional and estimated
+    dimensions, spacing, insets, headers, orthogonal sections — the format of LAYOUT-SPEC.md) and
+    writes one JSON object: contentSize, every element's frame [x, y, width, height] and zIndex,
+    orthogonal sections' content widths and page offsets, and lint warnings.
+
+    Items may carry cells to measure ("cells": [{"template": "bubble", "text": "…"}, …]); they are
+    measured with the text engine at the width the layout offers them (see `galley measure --help`
+    for the cell fields). Unknown fields and wrong types are errors naming the JSON path.
+
+    examples:
+      galley layout Examples/home-screen.json
+      galley layout Examples/chat-screen.json -o frames.json
+
+    exit status: 0 laid out, 2 invalid spec or cell, 64 usage, 66 unreadable input.
+    """
+
+  static func run(_ args: ArraySlice<String>) throws -> Int32 {
+    let opts = try Options(args, valued: ["output", "fonts-dir"], flags: ["help"])
+    if opts.flags.contains("help") {
+      print(help)
+      return 0
+    }
+    guard opts.positionals.count <= 1 else { throw CLIError.usage("one spec at a time") }
+    let handle = try Streams.input(opts.positionals.first)
+    let data = handle.readDataToEndOfFile()
+    let library = FontLibrary(directory: opts.values["fonts-dir"] ?? FontLibrary.bundledDirectory())
+    let sizer = CellSizer(typesetter: Typesetter.shared)
+    do {
+      let out = try runLayoutSpec(data) { request in
+        try measureCell(request, library: library, sizer: sizer)
+      }
+      let output = try Streams.output(opts.values["output"])
+      output.write(String(decoding: out, as: UTF8.self) + "\n")
+      return 0
+    } catch let e as LayoutSpecError {
+      Streams.error("galley layout: \(e.description)")
+      return 2
+    } catch let e as CellMeasureError {
+      Streams.error("galley layout: \(e.description)")
+      return 2
+    }
+  }
+
+  struct CellMeasureError: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// Measures the cell of a layout item at the width the layout proposes.
+  static func measureCell(_ r: CellRequest, library: FontLibrary, sizer: CellSizer) throws -> Size {
+    let where_ = "sections[\(r.indexPath.section)].cells[\(r.indexPath.item)]"
+    do {
+      guard let o = try JSONSerialization.jsonObject(with: r.cell) as? [String: Any] else {
+        throw CellMeasureError(description: "\(where_): not an object")
+      }
+      let record = try CellRecord(json: o, library: library, proposedWidth: r.proposedWidth)
+      let m: CellMeasurement
+      switch record.cell {
+      case .bubble(let b): m = try sizer.measure(b)
+      case .productCard(let c): m = try sizer.measure(c)
+      }
+      return Size(width: m.size.width, height: m.size.height)
+    } catch let e as CellError {
+      throw CellMeasureError(description: "\(where_): \(e.description)")
+    }
+  }
+}

@@ -1,0 +1,84 @@
+/// Insets of a cell's content, in points.
+public struct Padding: Hashable, Sendable {
+  public var top: Double
+  public var leading: Double
+  public var bottom: Double
+  public var trailing: Double
+
+  public init(top: Double = 0, leading: Double = 0, bottom: Double = 0, trailing: Double = 0) {
+    self.top = top
+    self.leading = leading
+    self.bottom = bottom
+    self.trailing = trailing
+  }
+
+  /// The same inset on every edge.
+  public init(all v: Double) { self.init(top: v, leading: v, bottom: v, trailing: v) }
+
+  var horizontal: Double { leading + trailing }
+  var vertical: Double { top + bottom }
+  var isValid: Bool {
+    [top, leading, bottom, trailing].allSatisfy { $0.isFinite && $0 >= 0 }
+  }
+}
+
+/// A width and a height in points.
+public struct CellSize: Hashable, Sendable {
+  public var width: Double
+  public var height: Double
+  public init(width: Double, height: Double) {
+    self.width = width
+    self.height = height
+  }
+}
+
+/// What measuring a cell found.
+public struct CellMeasurement: Hashable, Sendable {
+  /// The cell's size, rounded up to whole device pixels (1/scale).
+  public var size: CellSize
+  /// Lines of the main text.
+  public var lines: Int
+  /// Height of the main text, exact.
+  public var textHeight: Double
+  /// Whether `maxLines` cut the main text.
+  public var truncated: Bool
+  /// Where the timestamp went, for a bubble that has one.
+  public var timestampPlacement: TimestampPlacement?
+}
+
+/// Where a bubble's timestamp sits.
+public enum TimestampPlacement: String, Hashable, Sendable {
+  /// On the last line of the text, after it, when there is room (as common messengers do).
+  case inline
+  /// On a line of its own below the text.
+  case below
+}
+
+/// Why a cell cannot be measured.
+public enum CellError: Error, Equatable, Sendable, CustomStringConvertible {
+  case missingField(String)
+  case unknownField(String)
+  case wrongType(String, String)
+  case invalidValue(String, String)
+  case unknownTemplate(String)
+  case text(String)
+
+  public var description: String {
+    switch self {
+    case .missingField(let f): return "missing field \"\(f)\""
+    case .unknownField(let f): return "unknown field \"\(f)\""
+    case .wrongType(let f, let t): return "field \"\(f)\" must be \(t)"
+    case .invalidValue(let f, let why): return "field \"\(f)\": \(why)"
+    case .unknownTemplate(let t):
+      return "unknown template \"\(t)\" (expected \"bubble\" or \"productCard\")"
+    case .text(let m): return m
+    }
+  }
+}
+
+/// `value` rounded up to a multiple of 1/scale (float noise below 1e-6 pt ignored).
+@inline(__always)
+func roundUp(_ value: Double, scale: Double) -> Double {
+  guard scale > 0 else { return value }
+  return (value * scale - 1e-6).rounded(.up) / scale
+}

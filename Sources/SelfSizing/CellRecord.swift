@@ -1,0 +1,197 @@
+import Foundation
+import Typesetting
+
+/// A cell to size: a chat bubble or a product card.
+public enum Cell: Sendable, Hashable {
+  case bubble(BubbleCell)
+  case productCard(ProductCardCell)
+
+  /// The label for reports (`category`), if any.
+  public var category: String? {
+    switch self {
+    case .bubble(let b): return b.category
+    case .productCard(let p): return p.category
+    }
+  }
+}
+
+/// One line of a cells file (`CELLS-SPEC.md`): an identifier, a cell, and optionally the app's
+/// estimate of its size.
+public struct CellRecord: Sendable {
+  public var id: String
+  public var cell: Cell
+  public var estimatedHeight: Double?
+  public var estimatedWidth: Double?
+
+  public init(id: String, cell: Cell, estimatedHeight: Double? = nil, estimatedWidth: Double? = nil) {
+    self.id = id
+    self.cell = cell
+    self.estimatedHeight = estimatedHeight
+    self.estimatedWidth = estimatedWidth
+  }
+
+  static let common: Set<String> = [
+    "id", "template", "scale", "textScale", "category", "estimatedHeight", "estimatedWidth", "padding",
+  ]
+  static let bubbleFields: Set<String> = common.union([
+    "text", "style", "containerWidth", "maxWidthFraction", "maxWidth", "minSize", "sender",
+    "senderName", "nameStyle", "timestamp", "timestampStyle", "replyName", "replyText", "replyStyle",
+  ])
+  static let cardFields: Set<String> = common.union([
+    "width", "imageAspectRatio", "title", "titleStyle", "price", "priceStyle", "originalPrice",
+    "originalPriceStyle", "badge", "badgeStyle", "spacing",
+  ])
+
+  /// Decodes a record. `template` names the kind (`bubble` or `productCard`); a record without
+  /// one takes `defaultTemplate`. Unknown fields, wrong types and bad values are errors that name
+  /// the field.
+  /// `proposedWidth` stands in for a missing `containerWidth` (bubble) or `width` (card): the
+  /// width a layout offers the cell.
+  public init(
+    json o: [String: Any], library: FontLibrary, defaultTemplate: String? = nil,
+    proposedWidth: Double? = nil
+  ) throws {
+    let r = Fields(o)
+    id = try r.string("id") ?? ""
+    guard let template = try r.string("template") ?? defaultTemplate else {
+      throw CellError.missingField("template")
+    }
+    estimatedHeight = try r.number("estimatedHeight")
+    estimatedWidth = try r.number("estimatedWidth")
+    switch template {
+    case "bubble":
+      for k in o.keys where !CellRecord.bubbleFields.contains(k) { throw CellError.unknownField(k) }
+      guard let text = try r.string("text") else { throw CellError.missingField("text") }
+      let style = try r.style("style", library: library, defaultSize: 17) ?? TextStyle(fonts: try defaultFonts(library), size: 17)
+      var containerWidth = try r.number("containerWidth") ?? proposedWidth
+      let maxWidth = try r.number("maxWidth")
+      if containerWidth == nil {
+        guard let m = maxWidth else { throw CellError.missingField("containerWidth") }
+        containerWidth = m
+      }
+      var b = BubbleCell(text: text, style: style, containerWidth: containerWidth!)
+      b.maxWidthFraction = try r.number("maxWidthFraction")
+      b.maxWidth = maxWidth
+      if let p = try r.padding("padding") { b.padding = p }
+      if let m = try r.object("minSize") {
+        let f = Fields(m, path: "minSize")
+        for k in m.keys where k != "width" && k != "height" { throw CellError.unknownField("minSize.\(k)") }
+        b.minSize = CellSize(width: try f.number("width") ?? 0, height: try f.number("height") ?? 0)
+      }
+      if let s = try r.string("sender") {
+        guard let v = BubbleCell.Sender(rawValue: s) else {
+          throw CellError.invalidValue("sender", "\"\(s)\" (expected \"me\" or \"other\")")
+        }
+        b.sender = v
+      }
+      b.senderName = try r.string("senderName")
+      b.nameStyle = try r.style("nameStyle", library: library, defaultSize: style.size * 0.85)
+      b.timestamp = try r.string("timestamp")
+      b.timestampStyle = try r.style("timestampStyle", library: library, defaultSize: 11)
+      b.replyName = try r.string("replyName")
+      b.replyText = try r.string("replyText")
+      b.replyStyle = try r.style("replyStyle", library: library, defaultSize: style.size * 0.85)
+      if let v = try r.number("scale") { b.scale = v }
+      if let v = try r.number("textScale") { b.textScale = v }
+      b.category = try r.string("category")
+      try b.validate()
+      cell = .bubble(b)
+    case "productCard":
+      for k in o.keys where !CellRecord.cardFields.contains(k) { throw CellError.unknownField(k) }
+      guard let width = try r.number("width") ?? proposedWidth else { throw CellError.missingField("width") }
+      guard let title = try r.string("title") else { throw CellError.missingField("title") }
+      let titleStyle = try r.style("titleStyle", library: library, defaultSize: 15) ?? TextStyle(fonts: try defaultFonts(library), size: 15)
+      var c = ProductCardCell(width: width, title: title, titleStyle: titleStyle)
+      if let v = try r.number("imageAspectRatio") { c.imageAspectRatio = v }
+      c.price = try r.string("price")
+      c.priceStyle = try r.style("priceStyle", library: library, defaultSize: titleStyle.size + 1)
+      c.originalPrice = try r.string("originalPrice")
+      c.originalPriceStyle = try r.style("originalPriceStyle", library: library, defaultSize: titleStyle.size - 2)
+      c.badge = try r.string("badge")
+      c.badgeStyle = try r.style("badgeStyle", library: library, defaultSize: 12)
+      if let p = try r.padding("padding") { c.padding = p }
+      if let v = try r.number("spacing") { c.spacing = v }
+      if let v = try r.number("scale") { c.scale = v }
+      if let v = try r.number("textScale") { c.textScale = v }
+      c.category = try r.string("category")
+      try c.validate()
+      cell = .productCard(c)
+    default:
+      throw CellError.unknownTemplate(template)
+    }
+  }
+}
+
+func defaultFonts(_ library: FontLibrary) throws -> FontStack {
+  do { return try library.defaultStack() } catch let e as TypesettingError { throw CellError.text(e.description) }
+}
+
+/// Typed access to a JSON object's fields; errors carry the field's path.
+struct Fields {
+  let o: [String: Any]
+  let path: String
+  init(_ o: [String: Any], path: String = "") {
+    self.o = o
+    self.path = path
+  }
+
+  func name(_ k: String) -> String { path.isEmpty ? k : "\(path).\(k)" }
+
+  func raw(_ k: String) -> Any? {
+    guard let v = o[k], !(v is NSNull) else { return nil }
+    return v
+  }
+
+  func string(_ k: String) throws -> String? {
+    guard let v = raw(k) else { return nil }
+    guard let s = v as? String else { throw CellError.wrongType(name(k), "a string") }
+    return s
+  }
+
+  func number(_ k: String) throws -> Double? {
+    guard let v = raw(k) else { return nil }
+    guard let n = v as? NSNumber, String(describing: type(of: n)) != "__NSCFBoolean" else {
+      throw CellError.wrongType(name(k), "a number")
+    }
+    let d = n.doubleValue
+    guard d.isFinite else { throw CellError.invalidValue(name(k), "must be finite") }
+    return d
+  }
+
+  func object(_ k: String) throws -> [String: Any]? {
+    guard let v = raw(k) else { return nil }
+    guard let d = v as? [String: Any] else { throw CellError.wrongType(name(k), "an object") }
+    return d
+  }
+
+  func padding(_ k: String) throws -> Padding? {
+    guard let d = try object(k) else { return nil }
+    let f = Fields(d, path: name(k))
+    for key in d.keys where !["top", "leading", "bottom", "trailing"].contains(key) {
+      throw CellError.unknownField(f.name(key))
+    }
+    let p = Padding(
+      top: try f.number("top") ?? 0, leading: try f.number("leading") ?? 0,
+      bottom: try f.number("bottom") ?? 0, trailing: try f.number("trailing") ?? 0)
+    for (key, v) in [("top", p.top), ("leading", p.leading), ("bottom", p.bottom), ("trailing", p.trailing)]
+    where v < 0 {
+      throw CellError.invalidValue(f.name(key), "must be >= 0 (got \(v))")
+    }
+    return p
+  }
+
+  func style(_ k: String, library: FontLibrary, defaultSize: Double) throws -> TextStyle? {
+    guard let d = try object(k) else { return nil }
+    do {
+      return try TextCase.style(from: d, library: library, defaultSize: defaultSize)
+    } catch let e as CaseError {
+      switch e {
+      case .unknownField(let f): throw CellError.unknownField(name(k) + "." + f)
+      case .wrongType(let f, let t): throw CellError.wrongType(name(k) + "." + f, t)
+      case .invalidValue(let f, let why): throw CellError.invalidValue(name(k) + "." + f, why)
+      case .missingField(let f): throw CellError.missingField(name(k) + "." + f)
+      case .font(let m): throw CellError.invalidValue(name(k) + ".fonts", m)
+      }
+    }
+  }
+}
