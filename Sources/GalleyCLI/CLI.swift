@@ -10,6 +10,7 @@ public enum GalleyCLI {
     commands:
       measure   measure text cases (JSON Lines) → lines, height, widths
       layout    frames of a compositional layout spec (JSON), cells measured
+      validate  how far an app's estimated cell sizes are from the measured ones
       bench     speed figures of the text engine and the layout model (build with -c release)
       help      show this help, or `galley help COMMAND`
       version   print the version
@@ -32,12 +33,14 @@ public enum GalleyCLI {
       case "measure": return try MeasureCommand.run(rest)
       case "bench": return try BenchCommand.run(rest)
       case "layout": return try LayoutCommand.run(rest)
+      case "validate": return try ValidateCommand.run(rest)
       case "help", "--help", "-h":
         if let topic = rest.first {
           switch topic {
           case "measure": print(MeasureCommand.help)
           case "bench": print(BenchCommand.help)
           case "layout": print(LayoutCommand.help)
+          case "validate": print(ValidateCommand.help)
           default:
             FileHandle.standardError.write("galley: no help for '\(topic)'\n".data(using: .utf8)!)
             return 64

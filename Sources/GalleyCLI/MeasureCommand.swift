@@ -1,23 +1,32 @@
 import Dispatch
 import Foundation
+import SelfSizing
 import Typesetting
 
 /// `galley measure [FILE|-]`: text cases in, one result per input line out, same order.
 enum MeasureCommand {
   static let help = """
-    usage: galley measure [FILE|-] [--fonts-dir DIR] [-o OUT] [--jobs N] [--quiet] [--explain]
+    usage: galley measure [FILE|-] [--template bubble|productCard] [--fonts-dir DIR] [-o OUT]
+                          [--jobs N] [--quiet] [--explain]
 
     Measures text cases (JSON Lines, the format of conformance/README.md: id, text, fonts, size,
     width, lineHeight, whiteSpace, wordBreak, overflowWrap, lang, maxLines, …) and writes one result
     per input line, in input order: {"id", "lines", "height", "widest", "lineStarts",
     "lineStartsU16", "lineWidths"}, or {"id", "line", "error"} for a line that cannot be measured.
 
+    Cells: records with a "template" ("bubble" or "productCard"; --template gives the default)
+    are sized as cells (CELLS-SPEC.md): {"id", "width", "height", "lines", "textHeight",
+    "truncated"}, rounded up to 1/scale. A bubble hugs its widest line, at most
+    containerWidth × maxWidthFraction and maxWidth wide, with padding, sender name, timestamp
+    (inline after the last line when it fits, else below) and reply preview.
+
     Font names resolve in --fonts-dir (default: the bundled fonts/); a case without "fonts" uses
     the default stack. Reads standard input when FILE is - or absent. --explain writes each
     case's segments, graphemes, advances and fonts to standard error.
 
     examples:
-      galley measure Examples/cases.jsonl
+      galley measure Examples/messages.jsonl
+      galley measure --template bubble Examples/transcript.jsonl
       echo '{"id":"a","text":"Hello 세계","width":120,"size":17}' | galley measure -
 
     exit status: 0 all measured, 1 some records were errors, 64 usage, 66 unreadable input.
@@ -40,8 +49,15 @@ enum MeasureCommand {
     var anyError = false
     let typesetter = Typesetter(cacheCapacity: 0)
     let explain = opts.flags.contains("explain")
+    let template = opts.values["template"]
+    if let t = template, t != "bubble" && t != "productCard" {
+      throw CLIError.usage("--template must be bubble or productCard (got \(t))")
+    }
+    let sizer = CellSizer(typesetter: typesetter, cacheCapacity: 0)
     try Batches.process(reader: reader, jobs: jobs, output: output) { line, data in
-      measureRecord(data, line: line, library: library, typesetter: typesetter, explain: explain)
+      measureRecord(
+        data, line: line, library: library, typesetter: typesetter, sizer: sizer, template: template,
+        explain: explain)
     } onResult: { isError in
       if isError { anyError = true }
     }
@@ -50,7 +66,8 @@ enum MeasureCommand {
 
   /// One input line → one output line (never throws: errors become records).
   static func measureRecord(
-    _ data: Data, line: Int, library: FontLibrary, typesetter: Typesetter, explain: Bool = false
+    _ data: Data, line: Int, library: FontLibrary, typesetter: Typesetter, sizer: CellSizer,
+    template: String?, explain: Bool = false
   ) -> (String, Bool) {
     var id: String? = nil
     func failure(_ message: String) -> (String, Bool) {
@@ -66,6 +83,17 @@ enum MeasureCommand {
     case .success(let o): object = o
     }
     id = object["id"] as? String
+    if template != nil || object["template"] != nil {
+      do {
+        let record = try CellRecord(json: object, library: library, defaultTemplate: template)
+        let m = try sizer.measure(record.cell)
+        return (formatCell(id: record.id, m), false)
+      } catch let e as CellError {
+        return failure(e.description)
+      } catch {
+        return failure("\(error)")
+      }
+    }
     do {
       let c = try TextCase(json: object, library: library)
       guard c.width.isFinite, c.width > 0 else {
@@ -84,6 +112,20 @@ enum MeasureCommand {
     } catch {
       return failure("\(error)")
     }
+  }
+
+  /// A cell's size record (CELLS-SPEC.md).
+  static func formatCell(id: String, _ m: CellMeasurement) -> String {
+    var pairs: [(String, String)] = [
+      ("id", JSONWriter.string(id)),
+      ("width", JSONWriter.number(m.size.width)),
+      ("height", JSONWriter.number(m.size.height)),
+      ("lines", String(m.lines)),
+      ("textHeight", JSONWriter.number(m.textHeight)),
+      ("truncated", m.truncated ? "true" : "false"),
+    ]
+    if let p = m.timestampPlacement { pairs.append(("timestamp", JSONWriter.string(p.rawValue))) }
+    return JSONWriter.object(pairs)
   }
 
   static func format(id: String, _ layout: TextLayout) -> String {

@@ -35,6 +35,14 @@ public final class CellSizer: @unchecked Sendable {
     try cached(.bubble(cell)) { try self.size(cell) }
   }
 
+  /// Measures either kind of cell.
+  public func measure(_ cell: Cell) throws -> CellMeasurement {
+    switch cell {
+    case .bubble(let b): return try measure(b)
+    case .productCard(let c): return try measure(c)
+    }
+  }
+
   /// Measures a product card (see ``ProductCardCell`` for the layout rule).
   public func measure(_ cell: ProductCardCell) throws -> CellMeasurement {
     try cached(.card(cell)) { try self.size(cell) }

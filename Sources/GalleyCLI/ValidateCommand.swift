@@ -1,0 +1,185 @@
+import Foundation
+import SelfSizing
+import Typesetting
+
+/// `galley validate ESTIMATES.jsonl`: how far an app's estimated sizes are from the real ones.
+enum ValidateCommand {
+  static let help = """
+    usage: galley validate ESTIMATES.jsonl|- [--max-error PT] [--json] [--template T]
+                           [--fonts-dir DIR] [--jobs N]
+
+    Reads cells (bubble or productCard records, CELLS-SPEC.md), each with the app's
+    "estimatedHeight" (and optionally "estimatedWidth"), measures them, and reports the error
+    actual − estimated: mean absolute error, p50/p95/max, the largest jump a reader would see
+    while scrolling from the top (the largest absolute running sum of signed errors), the worst
+    items, and all of it by "category". --json writes the report as one JSON object.
+
+    examples:
+      galley validate Examples/estimates.jsonl
+      galley validate Examples/estimates.jsonl --max-error 8 --json
+
+    exit status: 0 when max error ≤ --max-error (or no threshold), 1 when over it,
+    2 for unusable input (nothing measurable), 64 usage, 66 unreadable file.
+    """
+
+  static func run(_ args: ArraySlice<String>) throws -> Int32 {
+    let opts = try Options(
+      args, valued: ["max-error", "fonts-dir", "template", "jobs", "html"], flags: ["json", "help"])
+    if opts.flags.contains("help") {
+      print(help)
+      return 0
+    }
+    let maxError = try opts.double("max-error")
+    if let m = maxError, m < 0 { throw CLIError.usage("--max-error must be >= 0") }
+    let library = FontLibrary(directory: opts.values["fonts-dir"] ?? FontLibrary.bundledDirectory())
+    let input = try Streams.input(opts.positionals.first)
+    let jobs = try opts.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+    let template = opts.values["template"]
+    let sizer = CellSizer(typesetter: Typesetter(cacheCapacity: 0), cacheCapacity: 0)
+    let reader = LineReader(handle: input)
+    var lines: [(Int, Data)] = []
+    while let l = reader.next() { lines.append((reader.lineNumber, l)) }
+    let outcomes = parallelOrderedMap(lines, jobs: jobs) { (line, data) -> Outcome in
+      validateRecord(data, line: line, library: library, sizer: sizer, template: template)
+    }
+    var items: [ValidationReport.Item] = []
+    var failures: [ValidationReport.Failure] = []
+    for o in outcomes {
+      switch o {
+      case .item(let i): items.append(i)
+      case .failure(let f): failures.append(f)
+      }
+    }
+    let report = ValidationReport(items: items, failures: failures)
+    let output = try Streams.output(nil)
+    output.write(opts.flags.contains("json") ? json(report) + "\n" : text(report, maxError: maxError))
+    if items.isEmpty { return 2 }
+    if let m = maxError, report.statistics.max > m + 1e-9 { return 1 }
+    return 0
+  }
+
+  enum Outcome: Sendable {
+    case item(ValidationReport.Item)
+    case failure(ValidationReport.Failure)
+  }
+
+  static func validateRecord(
+    _ data: Data, line: Int, library: FontLibrary, sizer: CellSizer, template: String?
+  ) -> Outcome {
+    let object: [String: Any]
+    switch Records.parseObject(data) {
+    case .failure(let m): return .failure(.init(line: line, id: nil, message: m))
+    case .success(let o): object = o
+    }
+    let id = object["id"] as? String
+    do {
+      let record = try CellRecord(json: object, library: library, defaultTemplate: template)
+      guard let estimated = record.estimatedHeight else {
+        return .failure(.init(line: line, id: id, message: "missing field \"estimatedHeight\""))
+      }
+      let m = try sizer.measure(record.cell)
+      return .item(
+        .init(id: record.id, category: record.cell.category, estimated: estimated, actual: m.size.height))
+    } catch let e as CellError {
+      return .failure(.init(line: line, id: id, message: e.description))
+    } catch {
+      return .failure(.init(line: line, id: id, message: "\(error)"))
+    }
+  }
+
+  static func statsPairs(_ s: ErrorStatistics) -> [(String, String)] {
+    [
+      ("count", String(s.count)), ("meanAbsError", JSONWriter.number(s.meanAbsError)),
+      ("p50", JSONWriter.number(s.p50)), ("p95", JSONWriter.number(s.p95)),
+      ("max", JSONWriter.number(s.max)),
+    ]
+  }
+
+  static func json(_ r: ValidationReport) -> String {
+    var pairs: [(String, String)] = [("count", String(r.items.count)), ("errors", String(r.failures.count))]
+    pairs += statsPairs(r.statistics).dropFirst()
+    pairs.append(("maxJump", JSONWriter.number(r.maxJump)))
+    pairs.append(("totalDrift", JSONWriter.number(r.totalDrift)))
+    pairs.append(
+      (
+        "worst",
+        JSONWriter.array(
+          r.worst.map {
+            JSONWriter.object([
+              ("id", JSONWriter.string($0.id)), ("estimated", JSONWriter.number($0.estimated)),
+              ("actual", JSONWriter.number($0.actual)), ("error", JSONWriter.number($0.error)),
+            ])
+          })
+      ))
+    pairs.append(
+      (
+        "byCategory",
+        JSONWriter.object(
+          r.byCategory.sorted { $0.key < $1.key }.map { ($0.key, JSONWriter.object(statsPairs($0.value))) })
+      ))
+    pairs.append(
+      (
+        "failures",
+        JSONWriter.array(
+          r.failures.map { f in
+            var p: [(String, String)] = [("line", String(f.line))]
+            if let id = f.id { p.append(("id", JSONWriter.string(id))) }
+            p.append(("error", JSONWriter.string(f.message)))
+            return JSONWriter.object(p)
+          })
+      ))
+    return JSONWriter.object(pairs)
+  }
+
+  static func text(_ r: ValidationReport, maxError: Double?) -> String {
+    func f(_ v: Double) -> String { String(format: "%.2f", v) }
+    let s = r.statistics
+    var out = "validated \(r.items.count) cells (\(r.failures.count) unusable records)\n"
+    out += "error (actual − estimated), points: mean |e| \(f(s.meanAbsError))  p50 \(f(s.p50))  p95 \(f(s.p95))  max \(f(s.max))\n"
+    out += "largest jump while scrolling: \(f(r.maxJump)) pt   total drift: \(f(r.totalDrift)) pt\n"
+    if !r.byCategory.isEmpty {
+      out += "by category:\n"
+      for (k, v) in r.byCategory.sorted(by: { $0.key < $1.key }) {
+        out += "  \(k.padding(toLength: 14, withPad: " ", startingAt: 0)) n=\(v.count)  mean \(f(v.meanAbsError))  p95 \(f(v.p95))  max \(f(v.max))\n"
+      }
+    }
+    if !r.worst.isEmpty {
+      out += "worst:\n"
+      for w in r.worst.prefix(5) {
+        out += "  \(w.id): estimated \(f(w.estimated)), actual \(f(w.actual)), error \(f(w.error))\n"
+      }
+    }
+    for fl in r.failures.prefix(10) { out += "line \(fl.line)\(fl.id.map { " (\($0))" } ?? ""): \(fl.message)\n" }
+    if let m = maxError {
+      out += s.max <= m + 1e-9 ? "OK: max error ≤ \(f(m))\n" : "FAIL: max error \(f(s.max)) > \(f(m))\n"
+    }
+    return out
+  }
+}
+
+/// `transform` over `items` on `jobs` threads, results in input order.
+func parallelOrderedMap<T: Sendable, R: Sendable>(
+  _ items: [T], jobs: Int, _ transform: @escaping @Sendable (T) -> R
+) -> [R] {
+  guard jobs > 1, items.count > 1 else { return items.map(transform) }
+  let out = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
+  out.initialize(repeating: nil)
+  defer { out.deallocate() }
+  let box = SlotBox(out)
+  DispatchQueue.concurrentPerform(iterations: jobs) { k in
+    var i = k
+    while i < items.count {
+      box.set(i, transform(items[i]))
+      i += jobs
+    }
+  }
+  return out.map { $0! }
+}
+
+/// Lets worker threads write disjoint slots of one buffer.
+final class SlotBox<R>: @unchecked Sendable {
+  // @unchecked: each index is written by exactly one thread, read only after all finish.
+  let buffer: UnsafeMutableBufferPointer<R?>
+  init(_ buffer: UnsafeMutableBufferPointer<R?>) { self.buffer = buffer }
+  func set(_ i: Int, _ v: R) { buffer[i] = v }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import SelfSizing
+import Typesetting
+
+enum Fixtures {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+  static let library = FontLibrary(directory: root.appendingPathComponent("fonts").path)
+
+  /// The conformance corpus (texts measured by Chromium elsewhere; here only the texts are used).
+  // nonisolated(unsafe): read-only once initialised.
+  nonisolated(unsafe) static let corpus: [[String: Any]] = {
+    let url = root.appendingPathComponent("Tests/TypesettingTests/Fixtures/corpus.jsonl")
+    let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+  }()
+
+  /// A real-looking transcript: the corpus texts in turn, with their fonts, sizes and wrapping.
+  static func transcript(_ n: Int, containerWidth: Double = 390) throws -> [BubbleCell] {
+    var cells: [BubbleCell] = []
+    cells.reserveCapacity(n)
+    for i in 0..<n {
+      let o = corpus[i % corpus.count]
+      let c = try TextCase(json: o, library: library)
+      var b = BubbleCell(text: c.text, style: c.style, containerWidth: containerWidth)
+      b.maxWidthFraction = 0.75
+      b.sender = i % 3 == 0 ? .me : .other
+      b.category = o["category"] as? String
+      if i % 4 == 1 { b.timestamp = "19:0\(i % 10)" }
+      cells.append(b)
+    }
+    return cells
+  }
+
+  static func productTitles() -> [(String, String)] {
+    corpus.filter { ($0["category"] as? String) == "product" }.map {
+      ($0["text"] as! String, ($0["lang"] as? String) ?? "")
+    }
+  }
+}
