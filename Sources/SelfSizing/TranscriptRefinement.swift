@@ -36,8 +36,8 @@ public struct TranscriptRefinement {
   public let batchSize: Int
 
   /// Prepares a refinement. Each cell's width limits are set from the layout's configuration
-  /// (container width less insets, and its maximum bubble fraction) so that the text wraps at
-  /// the width the layout will give the bubble.
+  /// (container width less insets, times its maximum bubble fraction, floored to device pixels)
+  /// so that the text wraps at the width the layout will give the bubble.
   public init(
     cells: [BubbleCell], senders: [Int32], days: [Int32], configuration: ChatLayoutConfiguration,
     estimator: BubbleEstimator = BubbleEstimator(), sizer: CellSizer = .shared, batchSize: Int = 4096
@@ -48,12 +48,16 @@ public struct TranscriptRefinement {
     let content =
       configuration.containerSize.width - configuration.contentInsets.leading
       - configuration.contentInsets.trailing
+    // The layout caps bubbles at a whole number of device pixels; wrap the text at that cap so
+    // that a measured size never conflicts with the width the layout allows.
+    let scale = configuration.displayScale > 0 ? configuration.displayScale : 1
+    let cap = (content * configuration.maxBubbleWidthFraction * scale + 1e-9).rounded(.down) / scale
     self.cells = cells.map { c in
       var c = c
       c.containerWidth = content
-      c.maxWidthFraction = configuration.maxBubbleWidthFraction
-      c.maxWidth = nil
-      c.scale = configuration.displayScale
+      c.maxWidthFraction = nil
+      c.maxWidth = cap
+      c.scale = scale
       return c
     }
     for c in self.cells { try c.validate() }
