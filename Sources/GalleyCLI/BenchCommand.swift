@@ -1,6 +1,6 @@
+import CompositionalLayout
 import Dispatch
 import Foundation
-import CompositionalLayout
 import Typesetting
 
 /// `galley bench`: speed figures, each with a baseline measured in the same run (the machine is
@@ -143,7 +143,8 @@ enum BenchCommand {
     if sink.isNaN { log += "" }
     // The layout model (no text): 100k-item chat and grid, queries, updates at 1M items.
     let layoutFigures = LayoutBenchmark.run()
-    figures += ["layout100kMillis", "queryMicros", "updateMicros1M", "bytesPerItem"].compactMap { k in
+    figures += ["layout100kMillis", "queryMicros", "updateMicros1M", "bytesPerItem"].compactMap {
+      k in
       layoutFigures[k].map { (k, $0) }
     }
     FileHandle.standardError.write(log.data(using: .utf8)!)

@@ -56,7 +56,8 @@ enum MeasureCommand {
     let sizer = CellSizer(typesetter: typesetter, cacheCapacity: 0)
     try Batches.process(reader: reader, jobs: jobs, output: output) { line, data in
       measureRecord(
-        data, line: line, library: library, typesetter: typesetter, sizer: sizer, template: template,
+        data, line: line, library: library, typesetter: typesetter, sizer: sizer,
+        template: template,
         explain: explain)
     } onResult: { isError in
       if isError { anyError = true }

@@ -52,7 +52,8 @@ enum ValidateCommand {
     }
     let report = ValidationReport(items: items, failures: failures)
     let output = try Streams.output(nil)
-    output.write(opts.flags.contains("json") ? json(report) + "\n" : text(report, maxError: maxError))
+    output.write(
+      opts.flags.contains("json") ? json(report) + "\n" : text(report, maxError: maxError))
     if items.isEmpty { return 2 }
     if let m = maxError, report.statistics.max > m + 1e-9 { return 1 }
     return 0
@@ -79,7 +80,9 @@ enum ValidateCommand {
       }
       let m = try sizer.measure(record.cell)
       return .item(
-        .init(id: record.id, category: record.cell.category, estimated: estimated, actual: m.size.height))
+        .init(
+          id: record.id, category: record.cell.category, estimated: estimated, actual: m.size.height
+        ))
     } catch let e as CellError {
       return .failure(.init(line: line, id: id, message: e.description))
     } catch {
@@ -96,7 +99,9 @@ enum ValidateCommand {
   }
 
   static func json(_ r: ValidationReport) -> String {
-    var pairs: [(String, String)] = [("count", String(r.items.count)), ("errors", String(r.failures.count))]
+    var pairs: [(String, String)] = [
+      ("count", String(r.items.count)), ("errors", String(r.failures.count)),
+    ]
     pairs += statsPairs(r.statistics).dropFirst()
     pairs.append(("maxJump", JSONWriter.number(r.maxJump)))
     pairs.append(("totalDrift", JSONWriter.number(r.totalDrift)))
@@ -115,7 +120,9 @@ enum ValidateCommand {
       (
         "byCategory",
         JSONWriter.object(
-          r.byCategory.sorted { $0.key < $1.key }.map { ($0.key, JSONWriter.object(statsPairs($0.value))) })
+          r.byCategory.sorted { $0.key < $1.key }.map {
+            ($0.key, JSONWriter.object(statsPairs($0.value)))
+          })
       ))
     pairs.append(
       (
@@ -135,23 +142,29 @@ enum ValidateCommand {
     func f(_ v: Double) -> String { String(format: "%.2f", v) }
     let s = r.statistics
     var out = "validated \(r.items.count) cells (\(r.failures.count) unusable records)\n"
-    out += "error (actual − estimated), points: mean |e| \(f(s.meanAbsError))  p50 \(f(s.p50))  p95 \(f(s.p95))  max \(f(s.max))\n"
+    out +=
+      "error (actual − estimated), points: mean |e| \(f(s.meanAbsError))  p50 \(f(s.p50))  p95 \(f(s.p95))  max \(f(s.max))\n"
     out += "largest jump while scrolling: \(f(r.maxJump)) pt   total drift: \(f(r.totalDrift)) pt\n"
     if !r.byCategory.isEmpty {
       out += "by category:\n"
       for (k, v) in r.byCategory.sorted(by: { $0.key < $1.key }) {
-        out += "  \(k.padding(toLength: 14, withPad: " ", startingAt: 0)) n=\(v.count)  mean \(f(v.meanAbsError))  p95 \(f(v.p95))  max \(f(v.max))\n"
+        out +=
+          "  \(k.padding(toLength: 14, withPad: " ", startingAt: 0)) n=\(v.count)  mean \(f(v.meanAbsError))  p95 \(f(v.p95))  max \(f(v.max))\n"
       }
     }
     if !r.worst.isEmpty {
       out += "worst:\n"
       for w in r.worst.prefix(5) {
-        out += "  \(w.id): estimated \(f(w.estimated)), actual \(f(w.actual)), error \(f(w.error))\n"
+        out +=
+          "  \(w.id): estimated \(f(w.estimated)), actual \(f(w.actual)), error \(f(w.error))\n"
       }
     }
-    for fl in r.failures.prefix(10) { out += "line \(fl.line)\(fl.id.map { " (\($0))" } ?? ""): \(fl.message)\n" }
+    for fl in r.failures.prefix(10) {
+      out += "line \(fl.line)\(fl.id.map { " (\($0))" } ?? ""): \(fl.message)\n"
+    }
     if let m = maxError {
-      out += s.max <= m + 1e-9 ? "OK: max error ≤ \(f(m))\n" : "FAIL: max error \(f(s.max)) > \(f(m))\n"
+      out +=
+        s.max <= m + 1e-9 ? "OK: max error ≤ \(f(m))\n" : "FAIL: max error \(f(s.max)) > \(f(m))\n"
     }
     return out
   }

@@ -75,8 +75,11 @@ public struct BubbleCell: Sendable, Hashable {
     if let m = maxWidth, !(m.isFinite && m > 0) {
       throw CellError.invalidValue("maxWidth", "must be > 0 (got \(m))")
     }
-    guard padding.isValid else { throw CellError.invalidValue("padding", "insets must be finite and >= 0") }
-    guard minSize.width >= 0, minSize.height >= 0, minSize.width.isFinite, minSize.height.isFinite else {
+    guard padding.isValid else {
+      throw CellError.invalidValue("padding", "insets must be finite and >= 0")
+    }
+    guard minSize.width >= 0, minSize.height >= 0, minSize.width.isFinite, minSize.height.isFinite
+    else {
       throw CellError.invalidValue("minSize", "must be finite and >= 0")
     }
     guard scale.isFinite, scale > 0 else { throw CellError.invalidValue("scale", "must be > 0") }

@@ -9,9 +9,8 @@ public struct CalibrationReport: Sendable, Hashable {
 }
 
 extension BubbleEstimator {
-  /// Fits the estimator to measured cells: class advances by least squares on the natural widths
-  /// of single-paragraph texts, the `normal` line height from measured text heights, and the
-  /// fill factor by search. Every fifth cell is held out and reported separately.
+  /// Fits the per-font class advances to measured cells by least squares on the natural
+  /// (unwrapped) widths of their paragraphs; every fifth cell is held out and reported apart.
   public static func calibrate(_ cells: [BubbleCell], sizer: CellSizer) throws -> (
     BubbleEstimator, CalibrationReport
   ) {
@@ -21,52 +20,93 @@ extension BubbleEstimator {
       if i % 5 == 4 { heldOut.append(c) } else { training.append(c) }
     }
     var e = BubbleEstimator()
-
-    // 1. Advances: Σ_c n_c · a_c · size ≈ natural width.
-    var ata = [[Double]](repeating: [Double](repeating: 0, count: 6), count: 6)
-    var atb = [Double](repeating: 0, count: 6)
-    var heightRatios: [Double] = []
-    for c in training where !c.text.contains("\n") && !c.text.isEmpty {
+    // Columns: (font, class) pairs seen in the samples.
+    var column: [String: Int] = [:]
+    var columns: [(String, Int)] = []
+    var rows: [([(Int, Double)], Double)] = []
+    for c in training {
       var style = c.style
       style.size *= c.textScale
       style.maxLines = nil
-      let natural = try sizer.lay(c.text, style, width: 1e7)
-      let counts = BubbleEstimator.count(c.text)
-      let row = counts.perClass.map { Double($0) * style.size }
-      for i in 0..<6 {
-        atb[i] += row[i] * natural.widest
-        for j in 0..<6 { ata[i][j] += row[i] * row[j] }
+      for paragraph in c.text.split(separator: "\n", omittingEmptySubsequences: true) {
+        let text = String(paragraph)
+        let natural = try sizer.lay(text, style, width: 1e7)
+        guard natural.lineCount == 1 else { continue }
+        var otherSample: UInt32? = nil
+        for s in text.unicodeScalars where classify(s.value) == .other {
+          otherSample = s.value
+          break
+        }
+        let counts = count(text)
+        // ASCII is exact (the font's own advances): take it off the target.
+        let latin = latinFont(style).asciiAdvances
+        var asciiWidth = 0.0
+        var nonASCIINarrow = 0
+        var classifier = Classifier()
+        var last = 0.0
+        for s in text.unicodeScalars {
+          let v = s.value
+          let (c, keycap) = classifier.next(v)
+          if keycap {
+            asciiWidth -= last  // the base became an emoji, counted in the emoji column
+            continue
+          }
+          if v < 0x80 && latin[Int(v)] > 0 && (c == .narrow || c == .space) {
+            last = latin[Int(v)] * style.size
+            asciiWidth += last
+          } else if c == .narrow || c == .space {
+            nonASCIINarrow += 1
+            last = 0
+          }
+        }
+        var counts2 = counts
+        counts2[CharacterClass.narrow.rawValue] = nonASCIINarrow
+        counts2[CharacterClass.space.rawValue] = 0
+        var row: [(Int, Double)] = []
+        for cls in CharacterClass.allCases where counts2[cls.rawValue] > 0 && cls != .mark {
+          let probe = cls == .other ? (otherSample ?? cls.representative) : cls.representative
+          let fonts = style.fonts.fonts
+          let font =
+            (cls == .emoji ? fonts.first { $0.hasColorGlyphs && $0.covers(probe) } : nil)
+            ?? fonts.first { $0.covers(probe) } ?? fonts[0]
+          let key = "\(font.name)|\(cls.rawValue)"
+          let j: Int
+          if let k = column[key] {
+            j = k
+          } else {
+            j = columns.count
+            column[key] = j
+            columns.append((font.name, cls.rawValue))
+          }
+          row.append((j, Double(counts2[cls.rawValue]) * style.size))
+        }
+        rows.append((row, natural.widest - asciiWidth))
       }
-      if case .normal = style.lineHeight, natural.lineCount == 1 {
-        heightRatios.append(natural.height / style.size)
+    }
+    // Ridge-regularised normal equations, pulled towards the class defaults.
+    let n = columns.count
+    if n > 0 {
+      var ata = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
+      var atb = [Double](repeating: 0, count: n)
+      for (row, y) in rows {
+        for (i, vi) in row {
+          atb[i] += vi * y
+          for (j, vj) in row { ata[i][j] += vi * vj }
+        }
+      }
+      for i in 0..<n {
+        let ridge = 1e-4 * (ata[i][i] + 1)
+        ata[i][i] += ridge
+        atb[i] += ridge * e.classAdvances[columns[i].1]
+      }
+      if let solved = solve(ata, atb) {
+        for (k, (font, cls)) in columns.enumerated() {
+          var table = e.fontAdvances[font] ?? e.classAdvances
+          table[cls] = max(0, solved[k])
+          e.fontAdvances[font] = table
+        }
       }
     }
-    // A small ridge towards the defaults keeps classes with few samples sensible.
-    let prior = e.advances
-    for i in 0..<6 {
-      let ridge = 1e-3 * (ata[i][i] + 1)
-      ata[i][i] += ridge
-      atb[i] += ridge * prior[i]
-    }
-    if let solved = solve(ata, atb) { e.advances = solved.map { Swift.max(0, $0) } }
-    if !heightRatios.isEmpty {
-      heightRatios.sort()
-      e.normalLineHeight = heightRatios[heightRatios.count / 2]
-    }
-
-    // 2. Fill: the value that minimises the mean absolute height error on the training cells.
-    let measured = try training.map { try sizer.measure($0).size.height }
-    let counts = training.map { BubbleEstimator.count($0.text) }
-    var best = (fill: e.fill, error: Double.infinity)
-    for step in 0...40 {
-      var t = e
-      t.fill = 0.6 + Double(step) * 0.01
-      var err = 0.0
-      for (k, c) in training.enumerated() { err += abs(t.estimate(c, counts: counts[k]).height - measured[k]) }
-      if err < best.error { best = (t.fill, err) }
-    }
-    e.fill = best.fill
-
     func stats(_ set: [BubbleCell]) throws -> ErrorStatistics {
       ErrorStatistics(try set.map { e.estimate($0).height - (try sizer.measure($0).size.height) })
     }

@@ -23,7 +23,8 @@ public struct CellRecord: Sendable {
   public var estimatedHeight: Double?
   public var estimatedWidth: Double?
 
-  public init(id: String, cell: Cell, estimatedHeight: Double? = nil, estimatedWidth: Double? = nil) {
+  public init(id: String, cell: Cell, estimatedHeight: Double? = nil, estimatedWidth: Double? = nil)
+  {
     self.id = id
     self.cell = cell
     self.estimatedHeight = estimatedHeight
@@ -31,11 +32,13 @@ public struct CellRecord: Sendable {
   }
 
   static let common: Set<String> = [
-    "id", "template", "scale", "textScale", "category", "estimatedHeight", "estimatedWidth", "padding",
+    "id", "template", "scale", "textScale", "category", "estimatedHeight", "estimatedWidth",
+    "padding",
   ]
   static let bubbleFields: Set<String> = common.union([
     "text", "style", "containerWidth", "maxWidthFraction", "maxWidth", "minSize", "sender",
-    "senderName", "nameStyle", "timestamp", "timestampStyle", "replyName", "replyText", "replyStyle",
+    "senderName", "nameStyle", "timestamp", "timestampStyle", "replyName", "replyText",
+    "replyStyle",
   ])
   static let cardFields: Set<String> = common.union([
     "width", "imageAspectRatio", "title", "titleStyle", "price", "priceStyle", "originalPrice",
@@ -62,7 +65,9 @@ public struct CellRecord: Sendable {
     case "bubble":
       for k in o.keys where !CellRecord.bubbleFields.contains(k) { throw CellError.unknownField(k) }
       guard let text = try r.string("text") else { throw CellError.missingField("text") }
-      let style = try r.style("style", library: library, defaultSize: 17) ?? TextStyle(fonts: try defaultFonts(library), size: 17)
+      let style =
+        try r.style("style", library: library, defaultSize: 17)
+        ?? TextStyle(fonts: try defaultFonts(library), size: 17)
       var containerWidth = try r.number("containerWidth") ?? proposedWidth
       let maxWidth = try r.number("maxWidth")
       if containerWidth == nil {
@@ -75,7 +80,9 @@ public struct CellRecord: Sendable {
       if let p = try r.padding("padding") { b.padding = p }
       if let m = try r.object("minSize") {
         let f = Fields(m, path: "minSize")
-        for k in m.keys where k != "width" && k != "height" { throw CellError.unknownField("minSize.\(k)") }
+        for k in m.keys where k != "width" && k != "height" {
+          throw CellError.unknownField("minSize.\(k)")
+        }
         b.minSize = CellSize(width: try f.number("width") ?? 0, height: try f.number("height") ?? 0)
       }
       if let s = try r.string("sender") {
@@ -98,15 +105,20 @@ public struct CellRecord: Sendable {
       cell = .bubble(b)
     case "productCard":
       for k in o.keys where !CellRecord.cardFields.contains(k) { throw CellError.unknownField(k) }
-      guard let width = try r.number("width") ?? proposedWidth else { throw CellError.missingField("width") }
+      guard let width = try r.number("width") ?? proposedWidth else {
+        throw CellError.missingField("width")
+      }
       guard let title = try r.string("title") else { throw CellError.missingField("title") }
-      let titleStyle = try r.style("titleStyle", library: library, defaultSize: 15) ?? TextStyle(fonts: try defaultFonts(library), size: 15)
+      let titleStyle =
+        try r.style("titleStyle", library: library, defaultSize: 15)
+        ?? TextStyle(fonts: try defaultFonts(library), size: 15)
       var c = ProductCardCell(width: width, title: title, titleStyle: titleStyle)
       if let v = try r.number("imageAspectRatio") { c.imageAspectRatio = v }
       c.price = try r.string("price")
       c.priceStyle = try r.style("priceStyle", library: library, defaultSize: titleStyle.size + 1)
       c.originalPrice = try r.string("originalPrice")
-      c.originalPriceStyle = try r.style("originalPriceStyle", library: library, defaultSize: titleStyle.size - 2)
+      c.originalPriceStyle = try r.style(
+        "originalPriceStyle", library: library, defaultSize: titleStyle.size - 2)
       c.badge = try r.string("badge")
       c.badgeStyle = try r.style("badgeStyle", library: library, defaultSize: 12)
       if let p = try r.padding("padding") { c.padding = p }
@@ -123,7 +135,9 @@ public struct CellRecord: Sendable {
 }
 
 func defaultFonts(_ library: FontLibrary) throws -> FontStack {
-  do { return try library.defaultStack() } catch let e as TypesettingError { throw CellError.text(e.description) }
+  do { return try library.defaultStack() } catch let e as TypesettingError {
+    throw CellError.text(e.description)
+  }
 }
 
 /// Typed access to a JSON object's fields; errors carry the field's path.
@@ -173,7 +187,9 @@ struct Fields {
     let p = Padding(
       top: try f.number("top") ?? 0, leading: try f.number("leading") ?? 0,
       bottom: try f.number("bottom") ?? 0, trailing: try f.number("trailing") ?? 0)
-    for (key, v) in [("top", p.top), ("leading", p.leading), ("bottom", p.bottom), ("trailing", p.trailing)]
+    for (key, v) in [
+      ("top", p.top), ("leading", p.leading), ("bottom", p.bottom), ("trailing", p.trailing),
+    ]
     where v < 0 {
       throw CellError.invalidValue(f.name(key), "must be >= 0 (got \(v))")
     }

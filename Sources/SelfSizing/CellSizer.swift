@@ -50,7 +50,9 @@ public final class CellSizer: @unchecked Sendable {
 
   /// Measures every cell at every width, in parallel, so that rotation or split view never falls
   /// back to estimates: `result[w][i]` is cell `i` at `widths[w]` (as its container width).
-  public func precompute(_ cells: [BubbleCell], containerWidths widths: [Double]) -> [[Result<CellMeasurement, Error>]] {
+  public func precompute(_ cells: [BubbleCell], containerWidths widths: [Double]) -> [[Result<
+    CellMeasurement, Error
+  >]] {
     widths.map { w in
       parallelMap(cells) { cell in
         var c = cell
@@ -60,7 +62,9 @@ public final class CellSizer: @unchecked Sendable {
     }
   }
 
-  private func cached(_ key: CellKey, _ compute: () throws -> CellMeasurement) throws -> CellMeasurement {
+  private func cached(_ key: CellKey, _ compute: () throws -> CellMeasurement) throws
+    -> CellMeasurement
+  {
     if cacheCapacity > 0 {
       lock.lock()
       if let hit = cache[key] {
@@ -163,10 +167,12 @@ public final class CellSizer: @unchecked Sendable {
       }
     }
     height += cell.padding.bottom
-    let width = max(cell.minSize.width, min(cell.maximumBubbleWidth, contentWidth + cell.padding.horizontal))
+    let width = max(
+      cell.minSize.width, min(cell.maximumBubbleWidth, contentWidth + cell.padding.horizontal))
     height = max(cell.minSize.height, height)
     return CellMeasurement(
-      size: CellSize(width: roundUp(width, scale: cell.scale), height: roundUp(height, scale: cell.scale)),
+      size: CellSize(
+        width: roundUp(width, scale: cell.scale), height: roundUp(height, scale: cell.scale)),
       lines: text.lineCount, textHeight: text.height, truncated: text.isTruncated,
       timestampPlacement: placement)
   }
@@ -206,7 +212,8 @@ public final class CellSizer: @unchecked Sendable {
     }
     height += cell.padding.bottom
     return CellMeasurement(
-      size: CellSize(width: roundUp(cell.width, scale: cell.scale), height: roundUp(height, scale: cell.scale)),
+      size: CellSize(
+        width: roundUp(cell.width, scale: cell.scale), height: roundUp(height, scale: cell.scale)),
       lines: title.lineCount, textHeight: title.height, truncated: title.isTruncated,
       timestampPlacement: nil)
   }

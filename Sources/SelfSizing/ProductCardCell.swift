@@ -42,15 +42,21 @@ public struct ProductCardCell: Sendable, Hashable {
     guard imageAspectRatio.isFinite, imageAspectRatio > 0 else {
       throw CellError.invalidValue("imageAspectRatio", "must be > 0 (got \(imageAspectRatio))")
     }
-    guard padding.isValid else { throw CellError.invalidValue("padding", "insets must be finite and >= 0") }
-    guard spacing.isFinite, spacing >= 0 else { throw CellError.invalidValue("spacing", "must be >= 0") }
+    guard padding.isValid else {
+      throw CellError.invalidValue("padding", "insets must be finite and >= 0")
+    }
+    guard spacing.isFinite, spacing >= 0 else {
+      throw CellError.invalidValue("spacing", "must be >= 0")
+    }
     guard scale.isFinite, scale > 0 else { throw CellError.invalidValue("scale", "must be > 0") }
     guard textScale.isFinite, textScale > 0 else {
       throw CellError.invalidValue("textScale", "must be > 0")
     }
     guard width - padding.horizontal > 0 else {
       throw CellError.invalidValue(
-        "padding", "the card width \(width) leaves no room for text after the paddings (\(padding.horizontal))")
+        "padding",
+        "the card width \(width) leaves no room for text after the paddings (\(padding.horizontal))"
+      )
     }
   }
 }

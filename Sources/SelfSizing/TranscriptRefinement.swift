@@ -40,7 +40,8 @@ public struct TranscriptRefinement {
   /// so that the text wraps at the width the layout will give the bubble.
   public init(
     cells: [BubbleCell], senders: [Int32], days: [Int32], configuration: ChatLayoutConfiguration,
-    estimator: BubbleEstimator = BubbleEstimator(), sizer: CellSizer = .shared, batchSize: Int = 4096
+    estimator: BubbleEstimator = BubbleEstimator(), sizer: CellSizer = .shared,
+    batchSize: Int = 4096
   ) throws {
     guard cells.count == senders.count, cells.count == days.count else {
       throw CellError.invalidValue("senders", "one sender and one day per cell")

@@ -15,7 +15,9 @@ final class BubbleTests: XCTestCase {
     for cell in cells {
       let m = try sizer.measure(cell)
       // The rule, recomputed from the text engine directly.
-      let tw = min(cell.containerWidth * 0.75, cell.containerWidth) - cell.padding.leading - cell.padding.trailing
+      let tw =
+        min(cell.containerWidth * 0.75, cell.containerWidth) - cell.padding.leading
+        - cell.padding.trailing
       let text = try Typesetter.shared.prepare(cell.text, style: cell.style).layout(width: tw)
       var height = cell.padding.top + text.height + cell.padding.bottom
       var content = text.widest
@@ -61,8 +63,11 @@ final class BubbleTests: XCTestCase {
   }
 
   func testDynamicTypeScalesTheBubble() throws {
-    let style = TextStyle(fonts: try Fixtures.library.stack(["Inter-Regular.otf", "NanumGothic.ttf"]), size: 17)
-    var b = BubbleCell(text: "A message long enough to wrap over a couple of lines in a bubble", style: style, containerWidth: 390)
+    let style = TextStyle(
+      fonts: try Fixtures.library.stack(["Inter-Regular.otf", "NanumGothic.ttf"]), size: 17)
+    var b = BubbleCell(
+      text: "A message long enough to wrap over a couple of lines in a bubble", style: style,
+      containerWidth: 390)
     let base = try CellSizer.shared.measure(b)
     b.textScale = 1.5
     let big = try CellSizer.shared.measure(b)
@@ -71,16 +76,20 @@ final class BubbleTests: XCTestCase {
   }
 
   func testSenderNameReplyAndMaxLines() throws {
-    var style = TextStyle(fonts: try Fixtures.library.stack(["Inter-Regular.otf", "NanumGothic.ttf"]), size: 17)
-    let plain = try CellSizer.shared.measure(BubbleCell(text: "안녕하세요", style: style, containerWidth: 390))
+    var style = TextStyle(
+      fonts: try Fixtures.library.stack(["Inter-Regular.otf", "NanumGothic.ttf"]), size: 17)
+    let plain = try CellSizer.shared.measure(
+      BubbleCell(text: "안녕하세요", style: style, containerWidth: 390))
     var named = BubbleCell(text: "안녕하세요", style: style, containerWidth: 390)
     named.senderName = "민지"
     XCTAssertGreaterThan(try CellSizer.shared.measure(named).size.height, plain.size.height)
     named.replyName = "Alex"
-    named.replyText = "A quoted message that is long enough to be cut after two lines of preview text here"
+    named.replyText =
+      "A quoted message that is long enough to be cut after two lines of preview text here"
     XCTAssertGreaterThan(try CellSizer.shared.measure(named).size.height, plain.size.height + 30)
     style.maxLines = 2
-    let long = BubbleCell(text: String(repeating: "word ", count: 200), style: style, containerWidth: 390)
+    let long = BubbleCell(
+      text: String(repeating: "word ", count: 200), style: style, containerWidth: 390)
     let m = try CellSizer.shared.measure(long)
     XCTAssertEqual(m.lines, 2)
     XCTAssertTrue(m.truncated)
@@ -97,10 +106,15 @@ final class BubbleTests: XCTestCase {
     XCTAssertThrowsError(try CellSizer.shared.measure(b))
     b = BubbleCell(text: "x", style: style, containerWidth: .nan)
     XCTAssertThrowsError(try CellSizer.shared.measure(b))
-    XCTAssertThrowsError(try CellRecord(json: ["template": "sticker", "text": "x"], library: Fixtures.library)) { e in
+    XCTAssertThrowsError(
+      try CellRecord(json: ["template": "sticker", "text": "x"], library: Fixtures.library)
+    ) { e in
       XCTAssertEqual(e as? CellError, .unknownTemplate("sticker"))
     }
-    XCTAssertThrowsError(try CellRecord(json: ["template": "bubble", "containerWidth": 100], library: Fixtures.library)) { e in
+    XCTAssertThrowsError(
+      try CellRecord(
+        json: ["template": "bubble", "containerWidth": 100], library: Fixtures.library)
+    ) { e in
       XCTAssertEqual(e as? CellError, .missingField("text"))
     }
   }

@@ -190,14 +190,18 @@ struct FieldReader {
 
 extension TextCase {
   /// Fields a style object may have (a case's style fields, without `id`, `text` and `width`).
-  public static let styleObjectFields: Set<String> = styleFields.subtracting(["id", "text", "width"])
+  public static let styleObjectFields: Set<String> = styleFields.subtracting([
+    "id", "text", "width",
+  ])
 
   /// A style from a JSON object such as a cell's `"style"`: `fonts` resolve in `library` (absent:
   /// the default stack), `size` defaults to `defaultSize`; unknown fields are errors.
   public static func style(
     from object: [String: Any], library: FontLibrary, defaultSize: Double = 17
   ) throws -> TextStyle {
-    for key in object.keys where !styleObjectFields.contains(key) { throw CaseError.unknownField(key) }
+    for key in object.keys where !styleObjectFields.contains(key) {
+      throw CaseError.unknownField(key)
+    }
     let reader = FieldReader(object)
     let stack: FontStack
     do {

@@ -31,6 +31,9 @@ public final class Font: @unchecked Sendable {
   public let hasColorGlyphs: Bool
   /// For a font made only of bitmap strikes (e.g. Noto Color Emoji), the strike's pixels per em.
   public let bitmapStrikePPEM: Int?
+  /// Advance of each ASCII character (index = code point) in em, 0 where the font has no glyph:
+  /// for estimators that want widths without shaping (no kerning, no ligatures).
+  public let asciiAdvances: [Double]
 
   let hbFont: OpaquePointer
   private let hbFace: OpaquePointer
@@ -113,6 +116,14 @@ public final class Font: @unchecked Sendable {
     self.hbBlob = blob
     self.hbFace = face
     self.hbFont = font
+    var ascii = [Double](repeating: 0, count: 128)
+    for c in UInt32(0x20)..<0x7F {
+      var g: hb_codepoint_t = 0
+      if hb_font_get_nominal_glyph(font, c, &g) != 0 {
+        ascii[Int(c)] = Double(hb_font_get_glyph_h_advance(font, g)) / Double(upem)
+      }
+    }
+    self.asciiAdvances = ascii
     let hasOutlines = table("glyf") > 0 || table("CFF ") > 0 || table("CFF2") > 0
     if !hasOutlines && (table("CBDT") > 0 || table("sbix") > 0) {
       let strike = Font.bitmapStrike(data: data, faceIndex: faceIndex, glyphs: Int(glyphCount))
