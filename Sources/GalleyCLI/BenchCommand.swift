@@ -1,6 +1,7 @@
 import CompositionalLayout
 import Dispatch
 import Foundation
+import SelfSizing
 import Typesetting
 
 /// `galley bench`: speed figures, each with a baseline measured in the same run (the machine is
@@ -22,6 +23,10 @@ enum BenchCommand {
       queryMicros            elements(in:) for one screen, µs
       updateMicros1M         one height update with its offset correction at 1M items, µs
       bytesPerItem           memory of a 1M-item chat layout per item
+      bubblesPerSecond1, bubblesPerSecond   exact bubble sizes/s over a 10k transcript, each text
+                             unseen, on 1 core and on all cores
+      bubblesPerSecondNewWidth  bubble text heights/s at a new width from prepared text
+      estimatesPerSecond     BubbleEstimator estimates/s (no shaping)
     Build with `swift build -c release` first: a debug build is several times slower.
 
     examples:
@@ -141,6 +146,49 @@ enum BenchCommand {
       ("casesPerSecond1", one), ("casesPerSecondAll", all), ("parallelSpeedup", all / one),
     ]
     if sink.isNaN { log += "" }
+    // Cells: exact bubble heights over a 10k-message transcript of the corpus texts, each text unseen
+    // (every message gets a distinct tail, so no cache can help), on 1 core and all cores; then
+    // at a new width from prepared text; then the estimator.
+    let bubbles: [BubbleCell] = (0..<10_000).map { i in
+      let c = cases[i % cases.count]
+      var b = BubbleCell(text: c.text + " #\(i)", style: c.style, containerWidth: 390)
+      b.maxWidthFraction = 0.75
+      return b
+    }
+    func bubbleRate(_ threads: Int) -> Double {
+      let seconds = best(repeats) {
+        let sizer = CellSizer(typesetter: Typesetter(cacheCapacity: 0), cacheCapacity: 0)
+        DispatchQueue.concurrentPerform(iterations: threads) { k in
+          var i = k
+          while i < bubbles.count {
+            _ = try? sizer.measure(bubbles[i])
+            i += threads
+          }
+        }
+      } / 1e6
+      return Double(bubbles.count) / seconds
+    }
+    let bubbles1 = bubbleRate(1)
+    let bubblesAll = bubbleRate(cores)
+    let preparedBubbles = bubbles.compactMap { b in
+      try? Typesetter(cacheCapacity: 0).prepare(b.text, style: b.style)
+    }
+    let newWidthSeconds =
+      best(repeats) {
+        for (k, p) in preparedBubbles.enumerated() {
+          sink += (try? p.measure(width: 250 - Double(k % 7)))?.height ?? 0
+        }
+      } / 1e6
+    let estimator = BubbleEstimator()
+    let estimateSeconds =
+      best(repeats) {
+        for b in bubbles { sink += estimator.estimate(b).height }
+      } / 1e6
+    figures += [
+      ("bubblesPerSecond1", bubbles1), ("bubblesPerSecond", bubblesAll),
+      ("bubblesPerSecondNewWidth", Double(preparedBubbles.count) / newWidthSeconds),
+      ("estimatesPerSecond", Double(bubbles.count) / estimateSeconds),
+    ]
     // The layout model (no text): 100k-item chat and grid, queries, updates at 1M items.
     let layoutFigures = LayoutBenchmark.run()
     figures += ["layout100kMillis", "queryMicros", "updateMicros1M", "bytesPerItem"].compactMap {
