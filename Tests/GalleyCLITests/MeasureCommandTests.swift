@@ -3,53 +3,10 @@ import XCTest
 
 /// The `galley` executable as a user runs it: streams, errors as records, exit codes.
 final class MeasureCommandTests: XCTestCase {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
+  let cli = Galley()
 
-  static var binary: URL {
-    // The test bundle sits next to the built executable.
-    var dir = Bundle.main.bundleURL
-    for _ in 0..<3 {
-      let candidate = dir.appendingPathComponent("galley")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-      dir = dir.deletingLastPathComponent()
-    }
-    return root.appendingPathComponent(".build/debug/galley")
-  }
-
-  struct Run {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-    var lines: [[String: Any]] {
-      stdout.split(separator: "\n").map {
-        (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] ?? [
-          "unparsable": String($0)
-        ]
-      }
-    }
-  }
-
-  func run(_ args: [String], stdin: Data = Data()) throws -> Run {
-    let p = Process()
-    p.executableURL = MeasureCommandTests.binary
-    p.arguments = args
-    p.currentDirectoryURL = MeasureCommandTests.root
-    let inPipe = Pipe()
-    let outPipe = Pipe()
-    let errPipe = Pipe()
-    p.standardInput = inPipe
-    p.standardOutput = outPipe
-    p.standardError = errPipe
-    try p.run()
-    inPipe.fileHandleForWriting.write(stdin)
-    try inPipe.fileHandleForWriting.close()
-    let out = outPipe.fileHandleForReading.readDataToEndOfFile()
-    let err = errPipe.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return Run(
-      status: p.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-      stderr: String(decoding: err, as: UTF8.self))
+  func run(_ args: [String], stdin: Data = Data()) throws -> Galley.Run {
+    try cli.run(args, stdin: stdin)
   }
 
   func testBadLinesBecomeErrorRecordsAndTheRestIsMeasured() throws {
@@ -85,7 +42,7 @@ final class MeasureCommandTests: XCTestCase {
   }
 
   func testJobsDoNotChangeOutput() throws {
-    let corpus = MeasureCommandTests.root.appendingPathComponent(
+    let corpus = Galley.root.appendingPathComponent(
       "Tests/TypesettingTests/Fixtures/corpus.jsonl"
     ).path
     let one = try run(["measure", corpus, "--jobs", "1"])

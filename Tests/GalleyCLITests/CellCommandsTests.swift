@@ -1,0 +1,68 @@
+import Foundation
+import XCTest
+
+/// `galley measure --template`, `galley validate` and `galley layout` as a user runs them.
+final class CellCommandsTests: XCTestCase {
+  let cli = Galley()
+
+  func testMeasureCellsOneRecordPerLineWithErrors() throws {
+    let input = """
+      {"id":"a","template":"bubble","text":"안녕하세요 👋","containerWidth":390,"maxWidthFraction":0.75}
+      {"id":"b","template":"bubble","containerWidth":390}
+      {"id":"c","template":"bubble","text":"x","containerWidth":390,"padding":{"top":-4}}
+      {"id":"d","template":"bubble","text":"x","containerWidth":20,"padding":{"leading":12,"trailing":12}}
+      {"id":"e","template":"sticker","text":"x"}
+      {"id":"f","width":187,"title":"[단독] 한강 야경 선셋 카약 투어 + 인생샷 촬영","price":"39,000원"}
+      """
+    let r = try cli.run(["measure", "--template", "productCard", "-"], stdin: Data(input.utf8))
+    let lines = r.lines
+    XCTAssertEqual(lines.count, 6)
+    XCTAssertEqual(r.status, 1)
+    XCTAssertNotNil(lines[0]["height"])
+    XCTAssertEqual(lines[1]["error"] as? String, "missing field \"text\"")
+    XCTAssertTrue((lines[2]["error"] as? String ?? "").contains("padding.top"))
+    XCTAssertTrue((lines[3]["error"] as? String ?? "").contains("no room"))
+    XCTAssertTrue((lines[4]["error"] as? String ?? "").contains("unknown template"))
+    XCTAssertEqual(lines[5]["width"] as? Int, 187)  // the default template applies
+    XCTAssertEqual(lines[5]["lines"] as? Int, 2)
+  }
+
+  func testValidateExitCodeFollowsMaxError() throws {
+    // Two bubbles whose estimates are off by known amounts against their measured heights.
+    let cell = #"{"id":"%@","template":"bubble","text":"hello","containerWidth":390,"style":{"fonts":["Inter-Regular.otf"],"size":17,"lineHeight":20},"padding":{"top":8,"leading":12,"bottom":8,"trailing":12},"scale":1,"estimatedHeight":%@}"#
+    // Measured height: 8 + 20 + 8 = 36.
+    let input = [String(format: cell, "x", "30"), String(format: cell, "y", "40")].joined(separator: "\n")
+    let json = try cli.run(["validate", "-", "--json"], stdin: Data(input.utf8))
+    XCTAssertEqual(json.status, 0, json.stderr)
+    let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
+    XCTAssertEqual(report["count"] as? Int, 2)
+    XCTAssertEqual((report["meanAbsError"] as? NSNumber)?.doubleValue, 5)
+    XCTAssertEqual((report["max"] as? NSNumber)?.doubleValue, 6)
+    XCTAssertEqual((report["maxJump"] as? NSNumber)?.doubleValue, 6)  // +6, then +6 − 4 = 2
+    XCTAssertEqual(try cli.run(["validate", "-", "--max-error", "6"], stdin: Data(input.utf8)).status, 0)
+    XCTAssertEqual(try cli.run(["validate", "-", "--max-error", "5.5"], stdin: Data(input.utf8)).status, 1)
+    XCTAssertEqual(try cli.run(["validate", "-"], stdin: Data("{nope\n".utf8)).status, 2)
+  }
+
+  func testLayoutSpecWithCellsAndBadSpecs() throws {
+    let spec = """
+      {"container": {"width": 390, "height": 844, "scale": 3},
+       "sections": [{"items": 2,
+         "group": {"axis": "horizontal", "size": {"width": {"fractionalWidth": 1}, "height": {"estimated": 300}},
+                   "subitems": [{"item": {"size": {"width": {"absolute": 187}, "height": {"estimated": 300}}}}],
+                   "interItemSpacing": {"fixed": 1}},
+         "cells": [{"template": "productCard", "title": "Short"},
+                   {"template": "productCard", "title": "A much longer product title that wraps onto a second line"}]}]}
+      """
+    let r = try cli.run(["layout", "-"], stdin: Data(spec.utf8))
+    XCTAssertEqual(r.status, 0, r.stderr)
+    let out = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+    let attrs = out["attributes"] as! [[String: Any]]
+    let frames = attrs.map { ($0["frame"] as! [NSNumber]).map(\.doubleValue) }
+    XCTAssertEqual(frames.count, 2)
+    XCTAssertGreaterThan(frames[1][3], frames[0][3], "the two-line title makes a taller card")
+    let bad = try cli.run(["layout", "-"], stdin: Data(#"{"container": {"width": 390, "height": 844}, "sections": [{"items": 1, "grop": {}}]}"#.utf8))
+    XCTAssertEqual(bad.status, 2)
+    XCTAssertTrue(bad.stderr.contains("sections[0]"), bad.stderr)
+  }
+}
