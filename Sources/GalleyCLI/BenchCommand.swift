@@ -156,16 +156,17 @@ enum BenchCommand {
       return b
     }
     func bubbleRate(_ threads: Int) -> Double {
-      let seconds = best(repeats) {
-        let sizer = CellSizer(typesetter: Typesetter(cacheCapacity: 0), cacheCapacity: 0)
-        DispatchQueue.concurrentPerform(iterations: threads) { k in
-          var i = k
-          while i < bubbles.count {
-            _ = try? sizer.measure(bubbles[i])
-            i += threads
+      let seconds =
+        best(repeats) {
+          let sizer = CellSizer(typesetter: Typesetter(cacheCapacity: 0), cacheCapacity: 0)
+          DispatchQueue.concurrentPerform(iterations: threads) { k in
+            var i = k
+            while i < bubbles.count {
+              _ = try? sizer.measure(bubbles[i])
+              i += threads
+            }
           }
-        }
-      } / 1e6
+        } / 1e6
       return Double(bubbles.count) / seconds
     }
     let bubbles1 = bubbleRate(1)

@@ -20,6 +20,8 @@ public final class Typesetter: @unchecked Sendable {
 
   private let lock = NSLock()
   private var shapers: [Shaper] = []
+  /// Shaped words shared by every prepare of this typesetter.
+  let shapeCache: ShapeCache?
   private var cache: [CacheKey: PreparedText] = [:]
   private var cacheOrder: [CacheKey] = []
   private var cacheHead = 0
@@ -32,8 +34,12 @@ public final class Typesetter: @unchecked Sendable {
   }
 
   /// A typesetter whose cache keeps at most `cacheCapacity` prepared texts (0 disables it).
-  public init(cacheCapacity: Int = 2048) {
+  /// - Parameters:
+  ///   - cacheCapacity: prepared texts kept (0: none).
+  ///   - wordCacheCapacity: shaped words kept (0: shape every run whole, as a browser does).
+  public init(cacheCapacity: Int = 2048, wordCacheCapacity: Int = 0) {
     self.cacheCapacity = max(0, cacheCapacity)
+    shapeCache = wordCacheCapacity > 0 ? ShapeCache(capacity: wordCacheCapacity) : nil
   }
 
   /// Drops every cached prepared text.
@@ -89,7 +95,9 @@ public final class Typesetter: @unchecked Sendable {
   private func takeShaper() -> Shaper {
     lock.lock()
     defer { lock.unlock() }
-    return shapers.popLast() ?? Shaper()
+    let shaper = shapers.popLast() ?? Shaper()
+    shaper.cache = shapeCache
+    return shaper
   }
 
   private func giveBack(_ shaper: Shaper) {

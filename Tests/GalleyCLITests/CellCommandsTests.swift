@@ -29,9 +29,11 @@ final class CellCommandsTests: XCTestCase {
 
   func testValidateExitCodeFollowsMaxError() throws {
     // Two bubbles whose estimates are off by known amounts against their measured heights.
-    let cell = #"{"id":"%@","template":"bubble","text":"hello","containerWidth":390,"style":{"fonts":["Inter-Regular.otf"],"size":17,"lineHeight":20},"padding":{"top":8,"leading":12,"bottom":8,"trailing":12},"scale":1,"estimatedHeight":%@}"#
+    let cell =
+      #"{"id":"%@","template":"bubble","text":"hello","containerWidth":390,"style":{"fonts":["Inter-Regular.otf"],"size":17,"lineHeight":20},"padding":{"top":8,"leading":12,"bottom":8,"trailing":12},"scale":1,"estimatedHeight":%@}"#
     // Measured height: 8 + 20 + 8 = 36.
-    let input = [String(format: cell, "x", "30"), String(format: cell, "y", "40")].joined(separator: "\n")
+    let input = [String(format: cell, "x", "30"), String(format: cell, "y", "40")].joined(
+      separator: "\n")
     let json = try cli.run(["validate", "-", "--json"], stdin: Data(input.utf8))
     XCTAssertEqual(json.status, 0, json.stderr)
     let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
@@ -39,8 +41,10 @@ final class CellCommandsTests: XCTestCase {
     XCTAssertEqual((report["meanAbsError"] as? NSNumber)?.doubleValue, 5)
     XCTAssertEqual((report["max"] as? NSNumber)?.doubleValue, 6)
     XCTAssertEqual((report["maxJump"] as? NSNumber)?.doubleValue, 6)  // +6, then +6 − 4 = 2
-    XCTAssertEqual(try cli.run(["validate", "-", "--max-error", "6"], stdin: Data(input.utf8)).status, 0)
-    XCTAssertEqual(try cli.run(["validate", "-", "--max-error", "5.5"], stdin: Data(input.utf8)).status, 1)
+    XCTAssertEqual(
+      try cli.run(["validate", "-", "--max-error", "6"], stdin: Data(input.utf8)).status, 0)
+    XCTAssertEqual(
+      try cli.run(["validate", "-", "--max-error", "5.5"], stdin: Data(input.utf8)).status, 1)
     XCTAssertEqual(try cli.run(["validate", "-"], stdin: Data("{nope\n".utf8)).status, 2)
   }
 
@@ -61,7 +65,11 @@ final class CellCommandsTests: XCTestCase {
     let frames = attrs.map { ($0["frame"] as! [NSNumber]).map(\.doubleValue) }
     XCTAssertEqual(frames.count, 2)
     XCTAssertGreaterThan(frames[1][3], frames[0][3], "the two-line title makes a taller card")
-    let bad = try cli.run(["layout", "-"], stdin: Data(#"{"container": {"width": 390, "height": 844}, "sections": [{"items": 1, "grop": {}}]}"#.utf8))
+    let bad = try cli.run(
+      ["layout", "-"],
+      stdin: Data(
+        #"{"container": {"width": 390, "height": 844}, "sections": [{"items": 1, "grop": {}}]}"#
+          .utf8))
     XCTAssertEqual(bad.status, 2)
     XCTAssertTrue(bad.stderr.contains("sections[0]"), bad.stderr)
   }

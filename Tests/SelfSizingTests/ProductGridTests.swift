@@ -28,15 +28,18 @@ final class ProductGridTests: XCTestCase {
       LayoutSize(width: .fractionalWidth(1), height: .estimated(50)), repeatingSubitem: .item(item),
       count: 3)
     var page = Group.vertical(
-      LayoutSize(width: .fractionalWidth(1), height: .estimated(150)), repeatingSubitem: .group(row),
+      LayoutSize(width: .fractionalWidth(1), height: .estimated(150)),
+      repeatingSubitem: .group(row),
       count: 3)
     page.interItemSpacing = .fixed(8)
     var grid = Section(
-      group: page, contentInsets: DirectionalEdgeInsets(top: 8, leading: 15, bottom: 8, trailing: 15),
+      group: page,
+      contentInsets: DirectionalEdgeInsets(top: 8, leading: 15, bottom: 8, trailing: 15),
       interGroupSpacing: 10, orthogonalScrollingBehavior: .groupPaging)
     grid.boundarySupplementaryItems = [
       BoundarySupplementaryItem(
-        kind: "header", size: LayoutSize(width: .fractionalWidth(1), height: .absolute(40)), alignment: .top)
+        kind: "header", size: LayoutSize(width: .fractionalWidth(1), height: .absolute(40)),
+        alignment: .top)
     ]
     let next = Section(
       group: .horizontal(
@@ -47,7 +50,10 @@ final class ProductGridTests: XCTestCase {
     let env = LayoutEnvironment(containerSize: Size(width: 390, height: 844), displayScale: 3)
     for n in [0, 1, 3, 4, 6, 9, 12] {
       var heights: [Double] = []
-      for i in 0..<n { heights.append(try CellSizer.shared.measure(try card(i, width: 120, badge: true)).size.height) }
+      for i in 0..<n {
+        heights.append(
+          try CellSizer.shared.measure(try card(i, width: 120, badge: true)).size.height)
+      }
       var sizing = SelfSizingLayout(layout: layout, itemCounts: [n, 1], environment: env)
       _ = sizing.measureAll { path, proposed in
         guard path.section == 0 else { return Size(width: 390, height: 100) }
@@ -70,9 +76,11 @@ final class ProductGridTests: XCTestCase {
       let extent = 40 + 8 + tallestPage + 8
       XCTAssertEqual(r.sectionFrames[0].height, extent, accuracy: 1e-9, "n = \(n)")
       let nextFrame = r.attributes(at: ItemPath(section: 1, item: 0))!.frame
-      XCTAssertEqual(nextFrame.minY, extent, accuracy: 1e-9, "the next section starts right below, n = \(n)")
+      XCTAssertEqual(
+        nextFrame.minY, extent, accuracy: 1e-9, "the next section starts right below, n = \(n)")
       for i in 0..<n {
-        XCTAssertEqual(r.attributes(at: ItemPath(section: 0, item: i))!.frame.height, heights[i], accuracy: 1e-9)
+        XCTAssertEqual(
+          r.attributes(at: ItemPath(section: 0, item: i))!.frame.height, heights[i], accuracy: 1e-9)
       }
     }
   }
@@ -86,13 +94,16 @@ final class ProductGridTests: XCTestCase {
     var section = Section(group: rowGroup)
     section.boundarySupplementaryItems = [
       BoundarySupplementaryItem(
-        kind: "header", size: LayoutSize(width: .fractionalWidth(1), height: .absolute(200)), alignment: .top)
+        kind: "header", size: LayoutSize(width: .fractionalWidth(1), height: .absolute(200)),
+        alignment: .top)
     ]
     let only = section
     let layout = CollectionLayout { _, _ in only }
     let env = LayoutEnvironment(containerSize: Size(width: 390, height: 844), displayScale: 3)
     let n = 30
-    let heights = try (0..<n).map { try CellSizer.shared.measure(try card($0, width: 187, badge: true)).size.height }
+    let heights = try (0..<n).map {
+      try CellSizer.shared.measure(try card($0, width: 187, badge: true)).size.height
+    }
     XCTAssertGreaterThan(Set(heights).count, 1, "real titles give cards of different heights")
     var sizing = SelfSizingLayout(layout: layout, itemCounts: [n], environment: env)
     _ = sizing.measureAll { path, proposed in

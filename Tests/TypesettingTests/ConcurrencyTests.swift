@@ -70,3 +70,25 @@ final class ConcurrencyTests: XCTestCase {
     XCTAssertEqual(typesetter.cachedCount, 100)
   }
 }
+
+/// The optional word cache (shaping word by word) gives the same layouts as whole-run shaping on
+/// the corpus, save for kerning across spaces; it must agree on line starts for nearly every case.
+final class WordCacheTests: XCTestCase {
+  func testWordCacheAgreesWithWholeRunShaping() throws {
+    let cases = try Fixtures.jsonLines("corpus.jsonl").map {
+      try TextCase(json: $0, library: Fixtures.library)
+    }
+    let whole = Typesetter(cacheCapacity: 0)
+    let words = Typesetter(cacheCapacity: 0, wordCacheCapacity: 20_000)
+    var same = 0
+    for c in cases {
+      let a = try whole.prepare(c.text, style: c.style).layout(width: c.width)
+      let b = try words.prepare(c.text, style: c.style).layout(width: c.width)
+      if a.lines.map(\.start) == b.lines.map(\.start) && abs(a.widest - b.widest) < 0.05 {
+        same += 1
+      }
+    }
+    XCTAssertGreaterThanOrEqual(
+      Double(same) / Double(cases.count), 0.995, "\(same) of \(cases.count)")
+  }
+}

@@ -8,6 +8,8 @@ final class Shaper {
   private let buffer: OpaquePointer
   /// When set, every shaped run is recorded (for ``ShapingBaseline``).
   var recorder: ((ShapingBaseline.Item) -> Void)? = nil
+  /// When set, runs are shaped word by word (a word ends after its spaces) through this cache.
+  var cache: ShapeCache? = nil
 
   init() {
     buffer = hb_buffer_create()!
@@ -38,10 +40,47 @@ final class Shaper {
           text: Array(text[run.start..<run.end]), font: run.font, rtl: run.rtl, script: run.script,
           language: language, features: features))
     }
+    // Word by word through the cache, unless a feature applies to part of the run only.
+    if let cache, run.end - run.start > 1,
+      features.allSatisfy({ $0.start == 0 && $0.end == UInt32.max })
+    {
+      let featureKey = features.reduce(0) { $0 &* 31 &+ Int($1.tag) &* 7 &+ Int($1.value) }
+      let lang = UInt(bitPattern: language.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0)
+      var ws = run.start
+      while ws < run.end {
+        var we = ws
+        while we < run.end && text[we] != 0x20 { we += 1 }
+        while we < run.end && text[we] == 0x20 { we += 1 }
+        let key = ShapeCache.Key(
+          font: ObjectIdentifier(run.font), size: size, language: lang, features: featureKey,
+          rtl: run.rtl, script: run.script.rawValue, text: text[ws..<we])
+        if let hit = cache.lookup(key) {
+          for k in 0..<hit.count { advances[ws + k] += hit[k] }
+        } else {
+          var local = [Double](repeating: 0, count: we - ws)
+          shapeRange(
+            Array(text[ws..<we]), 0, we - ws, run: run, size: size, language: language,
+            features: features, into: &local)
+          cache.store(key, local)
+          for k in 0..<local.count { advances[ws + k] += local[k] }
+        }
+        ws = we
+      }
+      return
+    }
+    shapeRange(
+      text, run.start, run.end, run: run, size: size, language: language, features: features,
+      into: &advances)
+  }
+
+  /// Shapes `text[start..<end]` (the rest of `text` is context) and adds advances by cluster.
+  private func shapeRange(
+    _ text: [UInt32], _ start: Int, _ end: Int, run: Run, size: Double, language: hb_language_t?,
+    features: [hb_feature_t], into advances: inout [Double]
+  ) {
     hb_buffer_clear_contents(buffer)
     text.withUnsafeBufferPointer { p in
-      hb_buffer_add_utf32(
-        buffer, p.baseAddress, Int32(p.count), UInt32(run.start), Int32(run.end - run.start))
+      hb_buffer_add_utf32(buffer, p.baseAddress, Int32(p.count), UInt32(start), Int32(end - start))
     }
     hb_buffer_set_direction(buffer, run.rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
     hb_buffer_set_script(buffer, run.script)
