@@ -145,7 +145,9 @@ public final class Typesetter: @unchecked Sendable {
     let n = scalars.count
 
     // Graphemes and their fonts.
-    let bounds = Graphemes.boundaries(of: scalars)
+    var continuations: [Int32] = []
+    let bounds = Graphemes.boundaries(
+      of: scalars, splitModifiers: !apple, continuations: &continuations)
     let gCount = bounds.count - 1
     var gFont = [UInt8](repeating: 0, count: gCount)
     var gFlags = [UInt8](repeating: 0, count: gCount)
@@ -159,6 +161,7 @@ public final class Typesetter: @unchecked Sendable {
       for k in a..<b { scalarFont[k] = f }
       gFlags[g] = Typesetter.flags(of: cluster)
     }
+    for g in continuations { gFlags[Int(g)] |= PreparedText.GraphemeFlag.continuation }
 
     // Bidi levels and script runs; then shaping, run by run.
     let (levels, _) = Bidi.levels(scalars, direction: style.direction)

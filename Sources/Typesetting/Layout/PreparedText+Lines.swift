@@ -11,7 +11,13 @@ extension PreparedText {
     for (i, r) in raw.enumerated() {
       let (a, d, h) = lineBox(fonts: r.fonts)
       if i > 0 && apple { top += style.lineSpacing }
-      let startG = min(r.reportStart, graphemeAdvance.count)
+      var startG = min(r.reportStart, graphemeAdvance.count)
+      // A line that starts inside a Unicode grapheme cluster: the cluster counts on the line
+      // before (where its wider part is), so the line starts with the next cluster.
+      while startG < graphemeAdvance.count && graphemeFlags[startG] & GraphemeFlag.continuation != 0
+      {
+        startG += 1
+      }
       // The first line starts at the start of the text, whatever white space opens it.
       let startScalar = i == 0 ? 0 : Int(source[Int(graphemeStart[startG])])
       let endScalar = Int(source[Int(graphemeStart[min(r.visibleEnd, graphemeAdvance.count)])])

@@ -102,6 +102,7 @@ public final class PreparedText: @unchecked Sendable {
     static let forcedBreak: UInt8 = 4
     static let reportWhitespace: UInt8 = 8  // left out of reported line widths (CSSOM trim set)
     static let softHyphen: UInt8 = 16
+    static let continuation: UInt8 = 32  // the rest of a Unicode grapheme cluster split for breaking
   }
 
   enum SegmentFlag {

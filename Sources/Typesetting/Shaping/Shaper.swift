@@ -85,7 +85,9 @@ final class Shaper {
     hb_buffer_set_direction(buffer, run.rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
     hb_buffer_set_script(buffer, run.script)
     if let language { hb_buffer_set_language(buffer, language) }
-    hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_GRAPHEMES)
+    // Per-character clusters: every glyph's advance goes to the character it came from (a
+    // ligature's to its first), so advances sum correctly into any cluster boundaries we use.
+    hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_CHARACTERS)
     features.withUnsafeBufferPointer { f in
       hb_shape(run.font.hbFont, buffer, f.baseAddress, UInt32(f.count))
     }
