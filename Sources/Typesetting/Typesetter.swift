@@ -309,7 +309,7 @@ public final class Typesetter: @unchecked Sendable {
       of: [fonts[0].covers(0x2010) ? 0x2010 : 0x2D], fonts: fonts, style: style, shaper: shaper)
 
     return PreparedText(
-      text: text, style: style, source: source, utf16Offsets: utf16Offsets,
+      text: text, style: style, source: source, scalars: scalars, utf16Offsets: utf16Offsets,
       graphemeStart: bounds, graphemeAdvance: gAdvance, graphemeFlags: gFlags,
       graphemeFont: gFont, segmentEnd: segEnd, segmentContentEnd: segContentEnd,
       segmentContent: segContent, segmentTrailing: segTrailing, segmentFlags: segFlags,

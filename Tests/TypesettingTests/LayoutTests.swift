@@ -193,3 +193,39 @@ final class LineOffsetTests: XCTestCase {
     XCTAssertEqual(l.lines.map(\.startCharacter), [0, 4, 13])
   }
 }
+
+final class GlyphRunTests: XCTestCase {
+  func testGlyphRunsSpanEachLine() throws {
+    var s = try Fixtures.style(
+      ["Inter-Regular.otf", "NanumGothic.ttf", "NotoColorEmoji.ttf"], size: 17)
+    s.language = "ko"
+    let text = "오늘 저녁 7시에 만나요 👋 and then some more English words to wrap"
+    let prepared = try Typesetter.shared.prepare(text, style: s)
+    let layout = try prepared.layout(width: 200)
+    let runs = prepared.glyphRuns(layout)
+    XCTAssertGreaterThan(layout.lineCount, 1)
+    for (i, line) in layout.lines.enumerated() {
+      let mine = runs.filter { $0.line == i }
+      XCTAssertFalse(mine.isEmpty)
+      // Visible glyphs end where the line's measured width ends (trailing spaces aside).
+      let end = mine.flatMap { r in zip(r.x, r.advances).map { $0 + $1 } }.max() ?? 0
+      XCTAssertGreaterThanOrEqual(end + 0.02, line.width - 0.02, "line \(i)")
+      XCTAssertEqual(mine.first?.baseline, line.baseline)
+    }
+    // The emoji comes from the colour font.
+    XCTAssertTrue(runs.contains { $0.font.hasColorGlyphs })
+    XCTAssertGreaterThan(prepared.style.fonts.primary.withFileData { $0.count }, 1000)
+  }
+
+  func testRightToLeftRunsComeInVisualOrder() throws {
+    let s = try Fixtures.style(["NotoSansHebrew-Regular.ttf", "NotoSans-Regular.ttf"], size: 17)
+    let prepared = try Typesetter.shared.prepare("שלום abc עולם", style: s)
+    XCTAssertTrue(prepared.isRightToLeft)
+    let runs = prepared.glyphRuns(try prepared.layout(width: 500))
+    XCTAssertEqual(runs.count, 3)
+    // Visual order left to right: עולם, abc, שלום (the RTL paragraph reverses the runs).
+    XCTAssertTrue(runs[0].isRightToLeft)
+    XCTAssertFalse(runs[1].isRightToLeft)
+    XCTAssertLessThan(runs[0].x.min()!, runs[1].x.min()!)
+  }
+}

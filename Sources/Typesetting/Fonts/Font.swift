@@ -141,6 +141,16 @@ public final class Font: @unchecked Sendable {
     hb_blob_destroy(hbBlob)
   }
 
+  /// Lends the font file's bytes (valid while this `Font` lives): for a rasterizer that opens the
+  /// same face with FreeType.
+  public func withFileData<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    var length: UInt32 = 0
+    guard let p = hb_blob_get_data(hbBlob, &length) else {
+      return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+    }
+    return try body(UnsafeRawBufferPointer(start: UnsafeRawPointer(p), count: Int(length)))
+  }
+
   /// The glyph for a code point from the font's `cmap`, or nil when the font does not cover it.
   /// - Complexity: O(log n) in the size of the cmap subtable.
   @inline(__always)

@@ -25,7 +25,8 @@ extension PreparedText {
         TextLayout.Line(
           start: startScalar, startUTF16: Int(utf16Offsets[startScalar]), startCharacter: 0,
           end: endScalar,
-          width: snap(r.width), ascent: a, descent: d, top: top, height: h, baseline: top + a))
+          width: snap(r.width), ascent: a, descent: d, top: top, height: h, baseline: top + a,
+          graphemes: r.start..<max(r.start, r.visibleEnd)))
       top += h
       widest = max(widest, snap(r.width))
     }

@@ -19,6 +19,8 @@ public final class PreparedText: @unchecked Sendable {
 
   // Processed code point → original code point index (one extra entry: the original length).
   let source: [Int32]
+  // The processed code points themselves (for drawing: lines are shaped again glyph by glyph).
+  let scalars: [UInt32]
   // Original code point index → UTF-16 offset (one extra entry: the UTF-16 length).
   let utf16Offsets: [Int32]
 
@@ -49,6 +51,7 @@ public final class PreparedText: @unchecked Sendable {
     text: String,
     style: TextStyle,
     source: [Int32],
+    scalars: [UInt32],
     utf16Offsets: [Int32],
     graphemeStart: [Int32],
     graphemeAdvance: [Double],
@@ -70,6 +73,7 @@ public final class PreparedText: @unchecked Sendable {
     self.text = text
     self.style = style
     self.source = source
+    self.scalars = scalars
     self.utf16Offsets = utf16Offsets
     self.graphemeStart = graphemeStart
     self.graphemeAdvance = graphemeAdvance

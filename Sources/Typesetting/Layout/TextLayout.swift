@@ -21,6 +21,8 @@ public struct TextLayout: Sendable, Equatable {
     public var height: Double
     /// Baseline, from the top of the paragraph.
     public var baseline: Double
+    /// The graphemes of the prepared text on this line (for drawing).
+    var graphemes: Range<Int> = 0..<0
   }
 
   /// The width the text was laid out in.
