@@ -62,6 +62,16 @@ enum BenchCommand {
     #endif
 
     let only = opts.values["only"]
+    if only == "estimate" {
+      let bubbles: [BubbleCell] = (0..<10_000).map { i in
+        BubbleCell(text: cases[i % cases.count].text, style: cases[i % cases.count].style, containerWidth: 390)
+      }
+      let e = BubbleEstimator()
+      var sink = 0.0
+      let t = best(repeats) { for b in bubbles { sink += e.estimate(b).height } }
+      print("estimatesPerSecond \(Double(bubbles.count) / (t / 1e6)) (\(sink > 0))")
+      return 0
+    }
     if only == "layout" {
       let prepared = cases.compactMap {
         try? Typesetter(cacheCapacity: 0).prepare($0.text, style: $0.style)
