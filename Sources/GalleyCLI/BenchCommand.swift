@@ -64,7 +64,9 @@ enum BenchCommand {
     let only = opts.values["only"]
     if only == "estimate" {
       let bubbles: [BubbleCell] = (0..<10_000).map { i in
-        BubbleCell(text: cases[i % cases.count].text, style: cases[i % cases.count].style, containerWidth: 390)
+        BubbleCell(
+          text: cases[i % cases.count].text, style: cases[i % cases.count].style,
+          containerWidth: 390)
       }
       let e = BubbleEstimator()
       var sink = 0.0

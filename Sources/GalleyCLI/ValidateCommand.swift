@@ -39,8 +39,8 @@ enum ValidateCommand {
     let reader = LineReader(handle: input)
     var lines: [(Int, Data)] = []
     while let l = reader.next() { lines.append((reader.lineNumber, l)) }
-    let outcomes = parallelOrderedMap(lines, jobs: jobs) { (line, data) -> Outcome in
-      validateRecord(data, line: line, library: library, sizer: sizer, template: template)
+    let outcomes = concurrentMap(lines.map { Line(number: $0.0, data: $0.1) }, threads: jobs) {
+      validateRecord($0.data, line: $0.number, library: library, sizer: sizer, template: template)
     }
     var items: [ValidationReport.Item] = []
     var failures: [ValidationReport.Failure] = []
@@ -57,6 +57,11 @@ enum ValidateCommand {
     if items.isEmpty { return 2 }
     if let m = maxError, report.statistics.max > m + 1e-9 { return 1 }
     return 0
+  }
+
+  struct Line: Sendable {
+    var number: Int
+    var data: Data
   }
 
   enum Outcome: Sendable {
@@ -168,31 +173,4 @@ enum ValidateCommand {
     }
     return out
   }
-}
-
-/// `transform` over `items` on `jobs` threads, results in input order.
-func parallelOrderedMap<T: Sendable, R: Sendable>(
-  _ items: [T], jobs: Int, _ transform: @escaping @Sendable (T) -> R
-) -> [R] {
-  guard jobs > 1, items.count > 1 else { return items.map(transform) }
-  let out = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
-  out.initialize(repeating: nil)
-  defer { out.deallocate() }
-  let box = SlotBox(out)
-  DispatchQueue.concurrentPerform(iterations: jobs) { k in
-    var i = k
-    while i < items.count {
-      box.set(i, transform(items[i]))
-      i += jobs
-    }
-  }
-  return out.map { $0! }
-}
-
-/// Lets worker threads write disjoint slots of one buffer.
-final class SlotBox<R>: @unchecked Sendable {
-  // @unchecked: each index is written by exactly one thread, read only after all finish.
-  let buffer: UnsafeMutableBufferPointer<R?>
-  init(_ buffer: UnsafeMutableBufferPointer<R?>) { self.buffer = buffer }
-  func set(_ i: Int, _ v: R) { buffer[i] = v }
 }

@@ -85,7 +85,7 @@ public struct TranscriptRefinement {
 
     init(_ r: TranscriptRefinement, visible: Range<Int>) {
       refinement = r
-      let estimates = parallelMap(r.cells) { r.estimator.estimate($0) }
+      let estimates = concurrentMap(r.cells) { r.estimator.estimate($0) }
       let messages = (0..<r.cells.count).map {
         ChatMessage(
           senderID: r.senders[$0], day: r.days[$0],
@@ -114,7 +114,7 @@ public struct TranscriptRefinement {
     private mutating func apply(_ range: Range<Int>) {
       let r = refinement
       let indices = Array(range)
-      let sizes = parallelMap(indices) { i -> CellSize in
+      let sizes = concurrentMap(indices) { i -> CellSize in
         (try? r.sizer.measure(r.cells[i]))?.size ?? r.estimator.estimate(r.cells[i])
       }
       let update = layout.measure(range, keeping: anchor) { i, _ in
@@ -145,7 +145,7 @@ public struct TranscriptRefinement {
       let r = refinement
       let scale = r.configuration.displayScale > 0 ? r.configuration.displayScale : 1
       let frames = (0..<r.cells.count).map { layout.frame(ofItem: $0) }
-      let flags = parallelMap(Array(0..<r.cells.count)) { i -> Bool in
+      let flags = concurrentMap(Array(0..<r.cells.count)) { i -> Bool in
         guard let m = try? r.sizer.measure(r.cells[i]) else { return true }
         return abs(frames[i].height - m.size.height) > 0.5 / scale
           || abs(frames[i].width - m.size.width) > 0.5 / scale

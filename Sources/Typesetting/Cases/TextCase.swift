@@ -38,20 +38,20 @@ public struct TextCase: Sendable {
     self.width = width
     let size = try reader.number("size") ?? 17
     fontNames = try reader.stringArray("fonts")
-    let stack: FontStack
+    var style = TextStyle(fonts: try TextCase.fontStack(fontNames, library: library), size: size)
+    try TextCase.applyStyleFields(reader, to: &style)
+    self.style = style
+  }
+
+  /// The stack named by a `fonts` field (absent: the library's default stack).
+  static func fontStack(_ names: [String]?, library: FontLibrary) throws -> FontStack {
     do {
-      if let names = fontNames {
-        guard !names.isEmpty else { throw CaseError.invalidValue("fonts", "an empty list") }
-        stack = try library.stack(names)
-      } else {
-        stack = try library.defaultStack()
-      }
+      guard let names else { return try library.defaultStack() }
+      guard !names.isEmpty else { throw CaseError.invalidValue("fonts", "an empty list") }
+      return try library.stack(names)
     } catch let e as TypesettingError {
       throw CaseError.font(e.description)
     }
-    var style = TextStyle(fonts: stack, size: size)
-    try TextCase.applyStyleFields(reader, to: &style)
-    self.style = style
   }
 
   /// Reads the style fields shared by cases and cell styles into `style`.
@@ -203,17 +203,7 @@ extension TextCase {
       throw CaseError.unknownField(key)
     }
     let reader = FieldReader(object)
-    let stack: FontStack
-    do {
-      if let names = try reader.stringArray("fonts") {
-        guard !names.isEmpty else { throw CaseError.invalidValue("fonts", "an empty list") }
-        stack = try library.stack(names)
-      } else {
-        stack = try library.defaultStack()
-      }
-    } catch let e as TypesettingError {
-      throw CaseError.font(e.description)
-    }
+    let stack = try fontStack(try reader.stringArray("fonts"), library: library)
     var style = TextStyle(fonts: stack, size: defaultSize)
     try applyStyleFields(reader, to: &style)
     return style
