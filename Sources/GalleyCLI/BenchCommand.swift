@@ -62,6 +62,14 @@ enum BenchCommand {
     #endif
 
     let only = opts.values["only"]
+    if only == "prepare" {
+      let t = best(repeats) {
+        let ts = Typesetter(cacheCapacity: 0)
+        for c in cases { _ = try? ts.prepare(c.text, style: c.style) }
+      } / n
+      print("prepareMicrosPerText \(t)")
+      return 0
+    }
     if only == "estimate" {
       let bubbles: [BubbleCell] = (0..<10_000).map { i in
         BubbleCell(
