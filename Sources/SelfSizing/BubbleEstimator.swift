@@ -113,6 +113,15 @@ public struct BubbleEstimator: Sendable, Hashable {
     }
   }
 
+  /// Opening brackets and quotes, which no line may end after.
+  @inline(__always)
+  static func isOpening(_ v: UInt32) -> Bool {
+    switch v {
+    case 0x28, 0x5B, 0x7B, 0x2018, 0x201C, 0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0xFF08: return true
+    default: return false
+    }
+  }
+
   /// Counts per class, emoji sequences counted as they are drawn (for calibration and reports).
   public static func count(_ text: String) -> [Int] {
     var counts = [Int](repeating: 0, count: classCount)
@@ -186,6 +195,7 @@ public struct BubbleEstimator: Sendable, Hashable {
       paragraphHasContent = false
     }
     var lastWasSpace = true
+    var afterOpening = false
     var classifier = Classifier()
     var lastAdvance = 0.0
     for s in cell.text.unicodeScalars {
@@ -196,6 +206,7 @@ public struct BubbleEstimator: Sendable, Hashable {
         continue
       }
       let (c, keycap) = classifier.next(v)
+      defer { afterOpening = BubbleEstimator.isOpening(v) }
       if keycap {
         // "#", "*" or a digit before VS16 + U+20E3: one emoji instead of a character.
         word += adv[CharacterClass.emoji.rawValue] - lastAdvance
@@ -213,9 +224,10 @@ public struct BubbleEstimator: Sendable, Hashable {
       case .space:
         spaces += v < 0x80 && latin[Int(v)] > 0 ? latin[Int(v)] * size : adv[c.rawValue]
       case .hangul, .cjk, .emoji:
-        if spaces > 0 || !keepAll || c == .emoji { commitWord() }
+        // A break may come before each such character (not after an opening bracket or quote);
+        // punctuation after it stays with it, as the line breaking rules keep it.
+        if spaces > 0 || ((!keepAll || c == .emoji) && !afterOpening) { commitWord() }
         word += adv[c.rawValue]
-        if !keepAll || c == .emoji { commitWord() }
       default:
         if spaces > 0 { commitWord() }
         lastAdvance = v < 0x80 && latin[Int(v)] > 0 ? latin[Int(v)] * size : adv[c.rawValue]
