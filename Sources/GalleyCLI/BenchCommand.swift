@@ -63,10 +63,11 @@ enum BenchCommand {
 
     let only = opts.values["only"]
     if only == "prepare" {
-      let t = best(repeats) {
-        let ts = Typesetter(cacheCapacity: 0)
-        for c in cases { _ = try? ts.prepare(c.text, style: c.style) }
-      } / n
+      let t =
+        best(repeats) {
+          let ts = Typesetter(cacheCapacity: 0)
+          for c in cases { _ = try? ts.prepare(c.text, style: c.style) }
+        } / n
       print("prepareMicrosPerText \(t)")
       return 0
     }

@@ -18,6 +18,10 @@ final class FastIndex: Sendable {
   let wraps: Bool
   let breakWords: Bool
   let spacing: Double
+  /// The browser profile snaps reported widths to 1/64 px.
+  let snapsWidths: Bool
+  /// Height of a single line holding every segment (for the one-line answer).
+  let singleLineHeight: Double
 
   init?(_ p: PreparedText) {
     let n = p.segmentEnd.count
@@ -59,6 +63,8 @@ final class FastIndex: Sendable {
     wraps = ws == .normal || ws == .preWrap
     breakWords = p.style.overflowWrap != .normal
     spacing = p.style.profile == .apple ? p.style.lineSpacing : 0
+    snapsWidths = p.style.profile == .browser
+    singleLineHeight = all.height
   }
 
   /// Lines, height and widest line at `width`, or nil when a segment needs breaking between
@@ -66,6 +72,13 @@ final class FastIndex: Sendable {
   func measure(_ p: PreparedText, width: Double) -> (lines: Int, height: Double, widest: Double)? {
     let n = endX.count
     let limit = width + 1.0 / 512.0
+    // Most short messages fit on one line: answer that in O(1).
+    if n > 0 && nextForced[0] == Int32(n) && contentEndX[n - 1] <= limit {
+      let w = max(0, lastContentEndX[n - 1])
+      return (
+        1, singleLineHeight, snapsWidths && w > 0 ? ((w * 64 + 1e-4).rounded(.down) + 1) / 64 : w
+      )
+    }
     var lines = 0
     var height = 0.0
     var widest = 0.0
@@ -82,9 +95,16 @@ final class FastIndex: Sendable {
         } else if !wraps {
           s = hi
         } else {
-          // The last segment in [a, hi] whose content ends within the line.
+          // The last segment in [a, hi] whose content ends within the line: gallop from a, then
+          // bisect (lines are short next to long texts).
           var lo = a
+          var step = 1
           var up = hi
+          while lo + step <= hi && contentEnd[lo + step] <= limitX {
+            lo += step
+            step <<= 1
+          }
+          up = min(hi, lo + step - 1)
           while lo < up {
             let mid = (lo + up + 1) >> 1
             if contentEnd[mid] <= limitX { lo = mid } else { up = mid - 1 }
