@@ -113,6 +113,17 @@ public struct BubbleEstimator: Sendable, Hashable {
     }
   }
 
+  /// Fullwidth closing punctuation, after which even `keep-all` text may break.
+  @inline(__always)
+  static func isClosingPunctuation(_ v: UInt32) -> Bool {
+    switch v {
+    case 0x3001, 0x3002, 0xFF0C, 0xFF0E, 0xFF01, 0xFF1F, 0x300D, 0x300F, 0xFF09, 0x3009, 0x300B,
+      0x3011:
+      return true
+    default: return false
+    }
+  }
+
   /// Opening brackets and quotes, which no line may end after.
   @inline(__always)
   static func isOpening(_ v: UInt32) -> Bool {
@@ -229,6 +240,7 @@ public struct BubbleEstimator: Sendable, Hashable {
         // punctuation after it stays with it, as the line breaking rules keep it.
         if spaces > 0 || ((!keepAll || c == .emoji) && !afterOpening) { commitWord() }
         word += adv[c.rawValue]
+        if keepAll && BubbleEstimator.isClosingPunctuation(v) { commitWord() }
       default:
         if spaces > 0 { commitWord() }
         lastAdvance = v < 0x80 && latin[Int(v)] > 0 ? latin[Int(v)] * size : adv[c.rawValue]
@@ -241,7 +253,8 @@ public struct BubbleEstimator: Sendable, Hashable {
     if cell.text.isEmpty { lines = 0 }
     if let m = cell.style.maxLines, m > 0 { lines = min(lines, m) }
 
-    let lineHeight = estimatedLineHeight(cell.style, size: size, classesUsed: classesUsed)
+    let lineHeight = estimatedLineHeight(
+      cell.style, size: size, classesUsed: classesUsed, otherSample: otherSample)
     var height = cell.padding.top + Double(lines) * lineHeight + cell.padding.bottom
     var width = min(widest, tw)
     if let name = cell.senderName {
@@ -273,7 +286,9 @@ public struct BubbleEstimator: Sendable, Hashable {
 
   /// Line height: fixed values as given; `normal` from the metrics of the primary font and of
   /// the fonts that cover the classes used (rounded per pixel in the browser profile).
-  func estimatedLineHeight(_ style: TextStyle, size: Double, classesUsed: Int) -> Double {
+  func estimatedLineHeight(
+    _ style: TextStyle, size: Double, classesUsed: Int, otherSample: UInt32? = nil
+  ) -> Double {
     switch style.lineHeight {
     case .points(let p): return p * size / style.size
     case .multiple(let m): return m * size
