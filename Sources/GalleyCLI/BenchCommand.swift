@@ -13,6 +13,7 @@ enum BenchCommand {
     Times the text engine on a corpus of cases (default: the conformance corpus in
     Tests/TypesettingTests/Fixtures/corpus.jsonl) and prints:
       coldMicrosPerCase      prepare + layout of a text never seen (no cache), µs per case
+      shapingRunsPerCase     HarfBuzz runs per case (font, script and direction changes)
       rawShapingMicrosPerCase  hb_shape alone on the same runs, µs per case (baseline)
       coldRatioToHarfBuzz    cold / raw shaping
       prepareMicrosPerText   prepare alone, µs per text
@@ -161,7 +162,8 @@ enum BenchCommand {
     let all = throughput(cores)
 
     var figures: [(String, Double)] = [
-      ("cases", n), ("coldMicrosPerCase", cold), ("rawShapingMicrosPerCase", raw),
+      ("cases", n), ("shapingRunsPerCase", Double(baseline.runCount) / n),
+      ("coldMicrosPerCase", cold), ("rawShapingMicrosPerCase", raw),
       ("coldRatioToHarfBuzz", cold / raw), ("prepareMicrosPerText", prepareOnly),
       ("preparedWarmMicros", warm), ("layoutMicrosPerText", layout), ("cores", Double(cores)),
       ("casesPerSecond1", one), ("casesPerSecondAll", all), ("parallelSpeedup", all / one),

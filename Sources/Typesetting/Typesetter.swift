@@ -188,10 +188,24 @@ public final class Typesetter: @unchecked Sendable {
           hb_feature_t(tag: PunctuationTrim.halt, value: 1, start: UInt32(i), end: UInt32(i + 1)))
       }
     }
+    // A space set in another font than the words around it (the first font of the stack with a
+    // space, as Chromium does) is shaped inside the words' run, then given its own font's advance:
+    // half as many runs to shape for text whose words fall back to another font.
+    var shapeFont = scalarFont
+    var respaced: [Int] = []
+    for i in 1..<max(1, n) where scalars[i] == 0x20 && shapeFont[i - 1] != scalarFont[i] {
+      let f = Int(shapeFont[i - 1])
+      if levels[i - 1] == levels[i] && scalars[i - 1] != ProcessedText.lineFeed
+        && scalars[i - 1] != 0x09 && fonts[f].covers(0x20)
+      {
+        shapeFont[i] = shapeFont[i - 1]
+        respaced.append(i)
+      }
+    }
     var runStart = 0
     while runStart < n {
       var runEnd = runStart + 1
-      while runEnd < n && scalarFont[runEnd] == scalarFont[runStart]
+      while runEnd < n && shapeFont[runEnd] == shapeFont[runStart]
         && levels[runEnd] == levels[runStart] && scripts[runEnd] == scripts[runStart]
         && scalars[runEnd] != ProcessedText.lineFeed && scalars[runEnd] != 0x09
         && scalars[runEnd - 1] != ProcessedText.lineFeed && scalars[runEnd - 1] != 0x09
@@ -208,11 +222,25 @@ public final class Typesetter: @unchecked Sendable {
         shaper.shape(
           scalars,
           run: .init(
-            start: runStart, end: runEnd, font: fonts[Int(scalarFont[runStart])],
+            start: runStart, end: runEnd, font: fonts[Int(shapeFont[runStart])],
             rtl: levels[runStart] & 1 == 1, script: scripts[runStart]),
           size: style.size, language: language, features: features, into: &advances)
       }
       runStart = runEnd
+    }
+    if !respaced.isEmpty {
+      var spaceAdvance: [Int: Double] = [:]
+      for i in respaced {
+        let f = Int(scalarFont[i])
+        if spaceAdvance[f] == nil {
+          var one = [0.0]
+          shaper.shape(
+            [0x20], run: .init(start: 0, end: 1, font: fonts[f], rtl: false, script: scripts[i]),
+            size: style.size, language: language, features: features, into: &one)
+          spaceAdvance[f] = one[0]
+        }
+        advances[i] = spaceAdvance[f]!
+      }
     }
 
     var gAdvance = [Double](repeating: 0, count: gCount)
