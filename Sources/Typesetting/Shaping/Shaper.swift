@@ -11,12 +11,48 @@ final class Shaper {
   /// When set, runs are shaped word by word (a word ends after its spaces) through this cache.
   var cache: ShapeCache? = nil
 
+  /// Shape plans this shaper has used, so that each run skips HarfBuzz's search of its plan cache.
+  private var plans: [PlanKey: OpaquePointer] = [:]
+
+  struct PlanKey: Hashable {
+    var font: ObjectIdentifier
+    var rtl: Bool
+    var script: UInt32
+    var language: UInt
+    var features: [UInt64]
+  }
+
   init() {
     buffer = hb_buffer_create()!
   }
 
   deinit {
+    for plan in plans.values { hb_shape_plan_destroy(plan) }
     hb_buffer_destroy(buffer)
+  }
+
+  /// The shape plan for a run's properties (made once per shaper).
+  private func plan(font: Font, features: [hb_feature_t]) -> OpaquePointer {
+    var props = hb_segment_properties_t()
+    hb_buffer_get_segment_properties(buffer, &props)
+    let key = PlanKey(
+      font: ObjectIdentifier(font), rtl: props.direction == HB_DIRECTION_RTL,
+      script: props.script.rawValue,
+      language: UInt(bitPattern: props.language.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0),
+      features: features.map {
+        UInt64($0.tag) << 32 | UInt64($0.value) ^ UInt64($0.start) << 40 ^ UInt64($0.end)
+      })
+    if let p = plans[key] { return p }
+    let p = features.withUnsafeBufferPointer { f in
+      hb_shape_plan_create_cached(
+        hb_font_get_face(font.hbFont), &props, f.baseAddress, UInt32(f.count), nil)!
+    }
+    if plans.count > 512 {
+      for old in plans.values { hb_shape_plan_destroy(old) }
+      plans.removeAll()
+    }
+    plans[key] = p
+    return p
   }
 
   /// A run: code points `[start, end)` of `text`, all in one font, direction and script.
@@ -88,8 +124,9 @@ final class Shaper {
     // Per-character clusters: every glyph's advance goes to the character it came from (a
     // ligature's to its first), so advances sum correctly into any cluster boundaries we use.
     hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_CHARACTERS)
+    let plan = plan(font: run.font, features: features)
     features.withUnsafeBufferPointer { f in
-      hb_shape(run.font.hbFont, buffer, f.baseAddress, UInt32(f.count))
+      _ = hb_shape_plan_execute(plan, run.font.hbFont, buffer, f.baseAddress, UInt32(f.count))
     }
     var count: UInt32 = 0
     let infos = hb_buffer_get_glyph_infos(buffer, &count)!
