@@ -255,7 +255,8 @@ public final class Typesetter: @unchecked Sendable {
 
     // Soft wrap opportunities, at grapheme boundaries only.
     let opportunities = try BreakOpportunities.compute(
-      scalars, locale: Typesetter.breakLocale(style.language), wordBreak: style.wordBreak)
+      scalars, locale: Typesetter.breakLocale(style.language), wordBreak: style.wordBreak,
+      browserTailoring: !apple)
 
     // Segments.
     var segEnd: [Int32] = []
