@@ -71,7 +71,7 @@ final class FastIndex: Sendable {
   /// graphemes (the caller then walks the segments).
   func measure(_ p: PreparedText, width: Double) -> (lines: Int, height: Double, widest: Double)? {
     let n = endX.count
-    let limit = width + 1.0 / 512.0
+    let limit = width + GreedyBreaker.fitTolerance
     // Most short messages fit on one line: answer that in O(1).
     if n > 0 && nextForced[0] == Int32(n) && contentEndX[n - 1] <= limit {
       let w = max(0, lastContentEndX[n - 1])

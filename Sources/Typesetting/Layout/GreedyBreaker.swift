@@ -10,6 +10,11 @@ protocol LineSink {
 ///
 /// A struct with mutating methods (no closures) so that the hot loop allocates nothing.
 struct GreedyBreaker {
+  /// How far past the width a line may reach and still fit: Chromium compares positions in
+  /// layout units of 1/64 px, so a line less than 1/64 px too wide still fits (measured: this
+  /// tolerance matches 8 more corpus cases than a tolerance of float noise only).
+  static let fitTolerance = 1.0 / 64.0 - 1e-9
+
   let p: PreparedText
   let wraps: Bool
   let breakWords: Bool
@@ -47,8 +52,7 @@ struct GreedyBreaker {
     wraps = ws == .normal || ws == .preWrap
     breakWords = p.style.overflowWrap != .normal
     collapse = ws == .normal || ws == .nowrap
-    // Positions snap to 1/64 px in Chromium; a tolerance below that absorbs float noise.
-    limit = width + 1.0 / 512.0
+    limit = width + Self.fitTolerance
     line.hasReportStart = !collapse
   }
 
