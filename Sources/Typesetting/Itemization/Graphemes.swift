@@ -44,8 +44,15 @@ enum Graphemes {
     for ch in string {
       result.append(position)
       if splitModifiers {
-        // A skin tone that does not follow an emoji modifier base (as in 🧑‍💻🏽 or ✌️🏾) is a
-        // cluster of its own for Chromium's line breaker: it may start a line.
+        // Chromium's line breaker does not look at grapheme clusters where UAX #14 allows a
+        // break inside one: after a space before a combining mark (LB10), and before a skin
+        // tone that follows no emoji modifier base (as in 🧑‍💻🏽 or ✌️🏾). Such a part is a
+        // cluster of its own here, so that a line may start with it.
+        let scalarsOfCh = ch.unicodeScalars
+        if scalarsOfCh.count > 1, let first = scalarsOfCh.first, first == " " {
+          result.append(position + 1)
+          continuations.append(Int32(result.count - 1))
+        }
         var k = Int(position)
         for s in ch.unicodeScalars.dropFirst() {
           k += 1

@@ -144,8 +144,23 @@ final class Shaper {
     } else {
       let scale = size / Double(font.unitsPerEm)
       for k in 0..<Int(count) {
-        advances[Int(infos[k].cluster)] += Double(positions[k].x_advance) * scale
+        let cluster = Int(infos[k].cluster)
+        // A combining mark the font lacks takes no room (a browser falls back for it and sets
+        // it over its base), rather than the width of a missing-glyph box.
+        if infos[k].codepoint == 0 && cluster < text.count && Shaper.isMark(text[cluster]) {
+          continue
+        }
+        advances[cluster] += Double(positions[k].x_advance) * scale
       }
+    }
+  }
+
+  /// Whether a code point is a nonspacing or enclosing mark.
+  static func isMark(_ c: UInt32) -> Bool {
+    guard let s = Unicode.Scalar(c) else { return false }
+    switch s.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark: return true
+    default: return false
     }
   }
 
