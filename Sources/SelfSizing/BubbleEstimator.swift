@@ -39,6 +39,7 @@ public struct BubbleEstimator: Sendable, Hashable {
   /// Calibrated advances per font file name (one entry per class, in em).
   public var fontAdvances: [String: [Double]] = [:]
 
+  /// An estimator with default advances (call ``calibrate(_:sizer:)`` to fit them).
   public init() {}
 
   /// The font that sets ASCII text in a style (its ASCII advances are exact, from `hmtx`).

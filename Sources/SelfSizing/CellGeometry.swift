@@ -46,6 +46,7 @@ public enum CellError: Error, Equatable, Sendable, CustomStringConvertible {
   case unknownTemplate(String)
   case text(String)
 
+  /// The error as one line of text.
   public var description: String {
     switch self {
     case .missingField(let f): return "missing field \"\(f)\""

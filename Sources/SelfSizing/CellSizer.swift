@@ -9,6 +9,7 @@ public final class CellSizer: @unchecked Sendable {
   /// A sizer over the shared typesetter.
   public static let shared = CellSizer()
 
+  /// The typesetter that shapes the cells' text.
   public let typesetter: Typesetter
   private let lock = NSLock()
   private var cache: [CellKey: CellMeasurement] = [:]
@@ -24,6 +25,7 @@ public final class CellSizer: @unchecked Sendable {
     case card(ProductCardCell)
   }
 
+  /// A sizer over a typesetter, keeping at most `cacheCapacity` measurements.
   public init(typesetter: Typesetter = .shared, cacheCapacity: Int = 20_000) {
     self.typesetter = typesetter
     self.cacheCapacity = max(0, cacheCapacity)

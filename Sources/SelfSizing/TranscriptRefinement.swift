@@ -27,12 +27,19 @@ public struct TranscriptRefinement {
     public var unsettled: [Int] = []
   }
 
+  /// The bubbles, with width limits set from the layout.
   public let cells: [BubbleCell]
+  /// The sender of each message (the configuration's current user aligns trailing).
   public let senders: [Int32]
+  /// The day of each message (a date header starts each day).
   public let days: [Int32]
+  /// The chat layout's settings.
   public let configuration: ChatLayoutConfiguration
+  /// Gives the first pass's sizes.
   public let estimator: BubbleEstimator
+  /// Measures bubbles exactly.
   public let sizer: CellSizer
+  /// Bubbles measured per batch after the visible ones.
   public let batchSize: Int
 
   /// Prepares a refinement. Each cell's width limits are set from the layout's configuration
@@ -72,11 +79,15 @@ public struct TranscriptRefinement {
 
   /// The state of a run: the layout, the scroll position and what has been measured.
   public struct Run {
+    /// The refinement this run belongs to.
     public let refinement: TranscriptRefinement
+    /// The chat layout, updated after every batch.
     public private(set) var layout: ChatLayout
     /// The content offset (top of the viewport in content coordinates), corrected after every update.
     public private(set) var contentOffset: Double
+    /// The bubble kept still on screen: the first visible one, at its top edge.
     public let anchor: ScrollAnchor
+    /// What the run has done so far.
     public private(set) var report = Report()
     /// Whether each bubble has been measured.
     public private(set) var measured: [Bool]

@@ -71,12 +71,17 @@ public struct TextStyle: Sendable, Hashable {
   public var fonts: FontStack
   /// Font size in points (CSS px).
   public var size: Double
+  /// The height of each line box.
   public var lineHeight: LineHeight = .normal
+  /// How spaces, tabs and newlines are kept, and whether lines wrap.
   public var whiteSpace: WhiteSpace = .preWrap
+  /// Where words may break.
   public var wordBreak: WordBreak = .normal
+  /// Whether a word wider than the line breaks between grapheme clusters.
   public var overflowWrap: OverflowWrap = .breakWord
   /// BCP 47 language; every run is shaped with it, and line breaking is tailored by it.
   public var language: String = ""
+  /// The paragraph's base direction.
   public var direction: Direction = .auto
   /// Extra advance after every grapheme cluster, in points.
   public var letterSpacing: Double = 0
@@ -86,11 +91,15 @@ public struct TextStyle: Sendable, Hashable {
   public var features: [String: UInt32] = [:]
   /// At most this many lines (nil: no limit); the rest is truncated with an ellipsis.
   public var maxLines: Int? = nil
+  /// Where the ellipsis goes when `maxLines` cuts the text.
   public var truncation: Truncation = .end
   /// Apple-style bounds on the line height and extra space between lines (points).
   public var minimumLineHeight: Double? = nil
+  /// Apple-style maximum line height (points).
   public var maximumLineHeight: Double? = nil
+  /// Apple-style extra space between lines (points; the apple profile).
   public var lineSpacing: Double = 0
+  /// Whose conventions to follow where engines differ.
   public var profile: Profile = .browser
 
   /// A style with the given fonts and size, and CSS defaults otherwise (but `pre-wrap`, as chat

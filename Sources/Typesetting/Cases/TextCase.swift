@@ -4,10 +4,15 @@ import Foundation
 /// style and a width. Unknown fields and wrong types are errors; labels (`category`, `sub`,
 /// `script`, `source`, …) are carried but not used.
 public struct TextCase: Sendable {
+  /// The case's identifier.
   public var id: String
+  /// The text to measure.
   public var text: String
+  /// The font names given, if any (nil: the default stack).
   public var fontNames: [String]?
+  /// The available width, points.
   public var width: Double
+  /// The style built from the case's fields.
   public var style: TextStyle
 
   /// Fields that only label a case for reports.
@@ -120,6 +125,7 @@ public enum CaseError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidValue(String, String)
   case font(String)
 
+  /// The error as one line of text.
   public var description: String {
     switch self {
     case .unknownField(let f): return "unknown field \"\(f)\""

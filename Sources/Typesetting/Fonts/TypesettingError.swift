@@ -20,6 +20,7 @@ public enum TypesettingError: Error, Equatable, Sendable, CustomStringConvertibl
   /// An ICU call failed.
   case icu(function: String, code: Int32)
 
+  /// The error as one line of text.
   public var description: String {
     switch self {
     case .fontFileUnreadable(let path, let reason):
