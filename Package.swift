@@ -29,6 +29,7 @@ let package = Package(
       exclude: ["Fixtures"]),
     .testTarget(name: "GalleyCLITests", dependencies: ["GalleyCLI", "Typesetting"]),
     .testTarget(name: "CompositionalLayoutTests", dependencies: ["CompositionalLayout"]),
-    .testTarget(name: "SelfSizingTests", dependencies: ["SelfSizing", "Typesetting", "CompositionalLayout"]),
+    .testTarget(
+      name: "SelfSizingTests", dependencies: ["SelfSizing", "Typesetting", "CompositionalLayout"]),
   ]
 )

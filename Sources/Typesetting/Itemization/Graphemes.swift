@@ -10,7 +10,8 @@ enum Graphemes {
     case 0x370...0x482, 0x48A...0x52F: return true  // Greek, Cyrillic letters
     case 0x5D0...0x5EA: return true  // Hebrew letters
     case 0xAC00...0xD7A3: return true  // Hangul syllables (jamo make the text non-simple)
-    case 0x3001...0x3029, 0x3030...0x303F, 0x3041...0x3096, 0x30A0...0x30FF: return true  // CJK punctuation, kana
+    // CJK punctuation and kana (not the kana voiced sound marks).
+    case 0x3001...0x3029, 0x3030...0x303F, 0x3041...0x3096, 0x30A0...0x30FF: return true
     case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF: return true  // ideographs
     case 0xFF01...0xFF9D: return true  // fullwidth and halfwidth forms (not the voiced marks)
     default: return false
