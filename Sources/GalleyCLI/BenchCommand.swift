@@ -18,7 +18,9 @@ enum BenchCommand {
       coldRatioToHarfBuzz    cold / raw shaping
       prepareMicrosPerText   prepare alone, µs per text
       preparedWarmMicros     prepare of an already-seen message of ≤ 80 characters (cache hit), µs
-      layoutMicrosPerText    layout of a prepared text at a new width, µs per text
+      layoutMicrosPerText    layout of a prepared text at a new width, µs per text (texts in
+                             turn, as when a whole transcript is laid out again: cache-cold)
+      layoutMicrosPerTextWarm  the same, each text at 8 widths in a row (its data in cache)
       casesPerSecond1, casesPerSecondAll, parallelSpeedup   cold cases/s on 1 core, on all cores
       layout100kMillis       initial layout of a 100k-item chat and grid on estimates (the slower), ms
       queryMicros            elements(in:) for one screen, µs
@@ -85,15 +87,16 @@ enum BenchCommand {
       return 0
     }
     if only == "layout" {
-      let prepared = cases.compactMap {
-        try? Typesetter(cacheCapacity: 0).prepare($0.text, style: $0.style)
-      }
+      let ts = Typesetter(cacheCapacity: 0)
+      let prepared = cases.compactMap { try? ts.prepare($0.text, style: $0.style) }
+      let baseWidths = cases.map(\.width)
       var sink = 0.0
       let t =
         best(repeats) {
           for f in 0..<50 {
-            for (p, c) in zip(prepared, cases) {
-              sink += (try? p.measure(width: c.width * (0.8 + 0.01 * Double(f))))?.height ?? 0
+            let factor = 0.8 + 0.01 * Double(f)
+            for i in prepared.indices {
+              sink += (try? prepared[i].measure(width: baseWidths[i] * factor))?.height ?? 0
             }
           }
         } / (Double(prepared.count) * 50)
@@ -127,16 +130,25 @@ enum BenchCommand {
       } / Double(max(1, short.count))
 
     // Layout at a new width from prepared text.
-    let prepared = cases.compactMap {
-      try? Typesetter(cacheCapacity: 0).prepare($0.text, style: $0.style)
-    }
+    let layoutTypesetter = Typesetter(cacheCapacity: 0)
+    let prepared = cases.compactMap { try? layoutTypesetter.prepare($0.text, style: $0.style) }
+    let baseWidths = cases.map(\.width)
     let widths = (0..<8).map { 0.83 + 0.05 * Double($0) }
     var sink = 0.0
     let layout =
       best(repeats) {
         for f in widths {
-          for (p, c) in zip(prepared, cases) {
-            sink += (try? p.measure(width: c.width * f))?.height ?? 0
+          for i in prepared.indices {
+            sink += (try? prepared[i].measure(width: baseWidths[i] * f))?.height ?? 0
+          }
+        }
+      } / (Double(prepared.count) * Double(widths.count))
+    // The same, text by text (each text at 8 widths in a row: its data stays in cache).
+    let layoutWarm =
+      best(repeats) {
+        for i in prepared.indices {
+          for f in widths {
+            sink += (try? prepared[i].measure(width: baseWidths[i] * f))?.height ?? 0
           }
         }
       } / (Double(prepared.count) * Double(widths.count))
@@ -165,7 +177,8 @@ enum BenchCommand {
       ("cases", n), ("shapingRunsPerCase", Double(baseline.runCount) / n),
       ("coldMicrosPerCase", cold), ("rawShapingMicrosPerCase", raw),
       ("coldRatioToHarfBuzz", cold / raw), ("prepareMicrosPerText", prepareOnly),
-      ("preparedWarmMicros", warm), ("layoutMicrosPerText", layout), ("cores", Double(cores)),
+      ("preparedWarmMicros", warm), ("layoutMicrosPerText", layout),
+      ("layoutMicrosPerTextWarm", layoutWarm), ("cores", Double(cores)),
       ("casesPerSecond1", one), ("casesPerSecondAll", all), ("parallelSpeedup", all / one),
     ]
     if sink.isNaN { log += "" }
