@@ -29,7 +29,8 @@ enum BenchCommand {
       bubblesPerSecond1, bubblesPerSecond   exact bubble sizes/s over a 10k transcript, each text
                              unseen, on 1 core and on all cores
       bubblesPerSecondNewWidth  bubble text heights/s at a new width from prepared text
-      estimatesPerSecond     BubbleEstimator estimates/s (no shaping)
+      estimatesPerSecond     BubbleEstimator estimates/s from the text (no shaping)
+      estimatesPerSecondFromWords  estimates/s at a new width from words read once
     Build with `swift build -c release` first: a debug build is several times slower.
 
     examples:
@@ -221,8 +222,14 @@ enum BenchCommand {
       best(repeats) {
         for b in bubbles { sink += estimator.estimate(b).height }
       } / 1e6
+    let words = bubbles.map { estimator.words($0) }
+    let reestimateSeconds =
+      best(repeats) {
+        for (i, b) in bubbles.enumerated() { sink += estimator.estimate(b, words: words[i]).height }
+      } / 1e6
     figures += [
       ("bubblesPerSecond1", bubbles1), ("bubblesPerSecond", bubblesAll),
+      ("estimatesPerSecondFromWords", Double(bubbles.count) / reestimateSeconds),
       ("bubblesPerSecondNewWidth", Double(preparedBubbles.count) / newWidthSeconds),
       ("estimatesPerSecond", Double(bubbles.count) / estimateSeconds),
     ]
@@ -239,7 +246,7 @@ enum BenchCommand {
       )
     } else {
       for (k, v) in figures {
-        print(k.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%12.3f", v))
+        print(k.padding(toLength: 30, withPad: " ", startingAt: 0) + String(format: "%12.3f", v))
       }
     }
     return 0

@@ -153,8 +153,25 @@ public struct BubbleEstimator: Sendable, Hashable {
 
   /// Estimated size of a bubble (same rules and rounding as measuring it).
   public func estimate(_ cell: BubbleCell) -> CellSize {
+    estimate(cell, words: words(cell))
+  }
+
+  /// A bubble's text cut into estimated words (widths in points, at the cell's size), ready to be
+  /// wrapped at any width: estimating the same text again at another width skips reading it.
+  public struct Words: Sendable, Hashable {
+    /// Per word: the width of its content and of the spaces after it.
+    var content: [Double] = []
+    var trailing: [Double] = []
+    /// Word indices where a paragraph ends (after that word's index).
+    var paragraphEnds: [Int32] = []
+    /// Height of a line of the main text.
+    var lineHeight = 0.0
+    var isEmpty = true
+  }
+
+  /// Reads the text once: classes, advances, break places, line height.
+  public func words(_ cell: BubbleCell) -> Words {
     let size = cell.style.size * cell.textScale
-    let tw = max(1, cell.textWidth)
     var otherSample: UInt32? = nil
     var classesUsed = 0
     for s in cell.text.unicodeScalars {
@@ -166,46 +183,24 @@ public struct BubbleEstimator: Sendable, Hashable {
     let latin = BubbleEstimator.latinFont(cell.style).asciiAdvances
     let keepAll = cell.style.wordBreak == .keepAll
     let collapse = cell.style.whiteSpace == .normal || cell.style.whiteSpace == .nowrap
-    let breakWords = cell.style.overflowWrap != .normal
-
-    // Greedy wrapping of estimated words.
-    var lines = 0
-    var widest = 0.0
-    var lastLine = 0.0
-    var x = 0.0  // pen, trailing spaces included
-    var lineContent = 0.0
+    var out = Words()
+    out.isEmpty = cell.text.isEmpty
+    out.lineHeight = estimatedLineHeight(
+      cell.style, size: size, classesUsed: classesUsed, otherSample: otherSample)
     var word = 0.0
     var spaces = 0.0
     var paragraphHasContent = false
-    func commitWord() {
+    func emit() {
       if word > 0 || spaces > 0 {
-        if x > 0 && x + word > tw {
-          widest = max(widest, lineContent)
-          lines += 1
-          x = 0
-          lineContent = 0
-        }
-        if word > tw && breakWords {
-          let full = (word / tw).rounded(.down)
-          lines += Int(full)
-          widest = max(widest, tw)
-          x = word - full * tw
-        } else {
-          x += word
-        }
-        if word > 0 { lineContent = x }
-        x += spaces
+        out.content.append(word)
+        out.trailing.append(spaces)
       }
       word = 0
       spaces = 0
     }
     func endParagraph() {
-      commitWord()
-      lines += 1
-      widest = max(widest, lineContent)
-      lastLine = lineContent
-      x = 0
-      lineContent = 0
+      emit()
+      out.paragraphEnds.append(Int32(out.content.count))
       paragraphHasContent = false
     }
     var lastWasSpace = true
@@ -240,24 +235,63 @@ public struct BubbleEstimator: Sendable, Hashable {
       case .hangul, .cjk, .emoji:
         // A break may come before each such character (not after an opening bracket or quote);
         // punctuation after it stays with it, as the line breaking rules keep it.
-        if spaces > 0 || ((!keepAll || c == .emoji) && !afterOpening) { commitWord() }
+        if spaces > 0 || ((!keepAll || c == .emoji) && !afterOpening) { emit() }
         word += adv[c.rawValue]
-        if keepAll && BubbleEstimator.isClosingPunctuation(v) { commitWord() }
+        if keepAll && BubbleEstimator.isClosingPunctuation(v) { emit() }
       default:
-        if spaces > 0 { commitWord() }
+        if spaces > 0 { emit() }
         lastAdvance = v < 0x80 && latin[Int(v)] > 0 ? latin[Int(v)] * size : adv[c.rawValue]
         word += lastAdvance
         // ASCII breaks after "-" and "?" (as the browser rules do).
-        if v == 0x2D || v == 0x3F { commitWord() }
+        if v == 0x2D || v == 0x3F { emit() }
       }
     }
-    if paragraphHasContent || lines == 0 { endParagraph() }
-    if cell.text.isEmpty { lines = 0 }
+    if paragraphHasContent || out.paragraphEnds.isEmpty { endParagraph() }
+    return out
+  }
+
+  /// Estimated size from words read earlier (O(words)).
+  public func estimate(_ cell: BubbleCell, words w: Words) -> CellSize {
+    let size = cell.style.size * cell.textScale
+    let tw = max(1, cell.textWidth)
+    let breakWords = cell.style.overflowWrap != .normal
+    var lines = 0
+    var widest = 0.0
+    var lastLine = 0.0
+    var x = 0.0  // pen, trailing spaces included
+    var lineContent = 0.0
+    var k = 0
+    for end in w.paragraphEnds {
+      while k < Int(end) {
+        let word = w.content[k]
+        if x > 0 && x + word > tw {
+          widest = max(widest, lineContent)
+          lines += 1
+          x = 0
+          lineContent = 0
+        }
+        if word > tw && breakWords {
+          let full = (word / tw).rounded(.down)
+          lines += Int(full)
+          widest = max(widest, tw)
+          x = word - full * tw
+        } else {
+          x += word
+        }
+        if word > 0 { lineContent = x }
+        x += w.trailing[k]
+        k += 1
+      }
+      lines += 1
+      widest = max(widest, lineContent)
+      lastLine = lineContent
+      x = 0
+      lineContent = 0
+    }
+    if w.isEmpty { lines = 0 }
     if let m = cell.style.maxLines, m > 0 { lines = min(lines, m) }
 
-    let lineHeight = estimatedLineHeight(
-      cell.style, size: size, classesUsed: classesUsed, otherSample: otherSample)
-    var height = cell.padding.top + Double(lines) * lineHeight + cell.padding.bottom
+    var height = cell.padding.top + Double(lines) * w.lineHeight + cell.padding.bottom
     var width = min(widest, tw)
     if let name = cell.senderName {
       height +=
