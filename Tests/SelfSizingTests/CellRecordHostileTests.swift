@@ -44,7 +44,7 @@ final class CellRecordHostileTests: XCTestCase {
     }
     expect(
       #"{"template":"bubble","text":"hi","containerWidth":300,"style":{"size":0}}"#,
-      .invalidValue("style.fonts", "font size must be a finite number > 0 (got 0.0)"))
+      .invalidValue("style.fonts", "font size must be a number > 0 and at most 1000000 (got 0.0)"))
     expect(
       #"{"template":"bubble","text":"hi","containerWidth":300,"style":{"fonts":["../../etc/passwd"]}}"#,
       .invalidValue(

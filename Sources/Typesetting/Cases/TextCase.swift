@@ -96,9 +96,11 @@ public struct TextCase: Sendable {
       }
       var features: [String: UInt32] = [:]
       for (k, value) in dict {
-        guard k.utf8.count == 4, let n = FieldReader.asNumber(value), n >= 0, n == n.rounded()
+        guard k.utf8.count == 4, let n = FieldReader.asNumber(value), n >= 0, n == n.rounded(),
+          n <= Double(UInt32.max)
         else {
-          throw CaseError.invalidValue("features.\(k)", "a 4-letter tag with a whole number >= 0")
+          throw CaseError.invalidValue(
+            "features.\(k)", "a 4-letter tag with a whole number from 0 to \(UInt32.max)")
         }
         features[k] = UInt32(n)
       }
@@ -190,14 +192,18 @@ struct FieldReader {
 
 extension TextCase {
   /// Fields a style object may have (a case's style fields, without `id`, `text` and `width`).
-  public static let styleObjectFields: Set<String> = styleFields.subtracting(["id", "text", "width"])
+  public static let styleObjectFields: Set<String> = styleFields.subtracting([
+    "id", "text", "width",
+  ])
 
   /// A style from a JSON object such as a cell's `"style"`: `fonts` resolve in `library` (absent:
   /// the default stack), `size` defaults to `defaultSize`; unknown fields are errors.
   public static func style(
     from object: [String: Any], library: FontLibrary, defaultSize: Double = 17
   ) throws -> TextStyle {
-    for key in object.keys where !styleObjectFields.contains(key) { throw CaseError.unknownField(key) }
+    for key in object.keys where !styleObjectFields.contains(key) {
+      throw CaseError.unknownField(key)
+    }
     let reader = FieldReader(object)
     let stack: FontStack
     do {

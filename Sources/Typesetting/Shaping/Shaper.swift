@@ -86,7 +86,7 @@ final class Shaper {
     map.sorted { $0.key < $1.key }.map { key, value in
       var tag: UInt32 = 0
       for b in key.utf8.prefix(4) { tag = (tag << 8) | UInt32(b) }
-      for _ in key.utf8.count..<4 { tag = (tag << 8) | 0x20 }
+      for _ in min(key.utf8.count, 4)..<4 { tag = (tag << 8) | 0x20 }
       return hb_feature_t(tag: tag, value: value, start: 0, end: UInt32.max)
     }
   }
