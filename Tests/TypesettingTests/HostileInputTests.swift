@@ -15,6 +15,7 @@ import XCTest
 /// | random bytes (with and without an sfnt/ttcf tag) | `fontInvalid(name, …)` |
 /// | font without `cmap` | `fontInvalid(name, "no character map (cmap table)")` |
 /// | TTC face index out of range, negative, on a plain TTF | `fontFaceIndexOutOfRange(name, index, count)` |
+/// | /dev/zero, /dev/null, /dev/stdin, a FIFO named as a font | `fontFileUnreadable(path, "not a regular file")` |
 /// | 1 MB without a break opportunity | one line (overflow-wrap normal) or full lines of it (break-word) |
 /// | 100k combining marks on one base | one line as wide as the base; runs of ≤ 33 code points |
 /// | 10k ZWJ-joined emoji | one grapheme, one line |
@@ -226,6 +227,30 @@ final class HostileInputTests: XCTestCase {
       XCTAssertEqual(
         error as? TypesettingError,
         .fontFaceIndexOutOfRange(name: "NotoSansCJK-Regular.ttc", index: -1, count: 0))
+    }
+  }
+
+  /// Regression: a case could name any absolute path as a font; /dev/zero was read until memory
+  /// ran out, and a FIFO or /dev/stdin blocked forever.
+  func testDevicesAndPipesAreNotFontFiles() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "galley-hostile-fifo-\(getpid())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let fifo = dir.path + "/pipe.ttf"
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    for path in ["/dev/zero", "/dev/null", "/dev/stdin", fifo] {
+      XCTAssertThrowsError(try Font(contentsOf: path)) { error in
+        XCTAssertEqual(
+          error as? TypesettingError, .fontFileUnreadable(path: path, reason: "not a regular file"))
+      }
+    }
+    XCTAssertThrowsError(
+      try TextCase(
+        json: ["text": "x", "width": 10, "fonts": ["/dev/zero"]], library: Fixtures.library)
+    ) { error in
+      XCTAssertEqual(
+        error as? CaseError, .font("cannot read font file /dev/zero: not a regular file"))
     }
   }
 

@@ -48,6 +48,15 @@ public final class Font: @unchecked Sendable {
     if isDirectory.boolValue {
       throw TypesettingError.fontFileUnreadable(path: path, reason: "is a directory")
     }
+    // A device or a pipe (/dev/zero, /dev/stdin, a FIFO) would be read forever or block.
+    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+    guard attributes?[.type] as? FileAttributeType == .typeRegular else {
+      throw TypesettingError.fontFileUnreadable(path: path, reason: "not a regular file")
+    }
+    if let size = attributes?[.size] as? NSNumber, size.uint64Value > Font.maximumFileSize {
+      throw TypesettingError.fontFileUnreadable(
+        path: path, reason: "\(size) bytes is larger than \(Font.maximumFileSize)")
+    }
     guard let data = FileManager.default.contents(atPath: path) else {
       throw TypesettingError.fontFileUnreadable(path: path, reason: "cannot be read")
     }
@@ -60,6 +69,9 @@ public final class Font: @unchecked Sendable {
     self.faceIndex = faceIndex
     guard data.count >= 12 else {
       throw TypesettingError.fontInvalid(name: name, reason: "\(data.count) bytes is too short")
+    }
+    guard data.count <= Font.maximumFileSize else {
+      throw TypesettingError.fontInvalid(name: name, reason: "\(data.count) bytes is too large")
     }
     guard faceIndex >= 0 else {
       throw TypesettingError.fontFaceIndexOutOfRange(name: name, index: faceIndex, count: 0)
@@ -123,6 +135,9 @@ public final class Font: @unchecked Sendable {
       self.bitmapAdvances = []
     }
   }
+
+  /// The largest font file Galley loads (HarfBuzz addresses a blob with 32-bit lengths).
+  public static let maximumFileSize: UInt64 = 1 << 31
 
   deinit {
     hb_font_destroy(hbFont)
