@@ -519,4 +519,26 @@ final class HostileInputTests: XCTestCase {
       XCTAssertNotEqual(results[0].reduce(0, +), 17 * Double(scalars.count), "halt applied")
     }
   }
+
+  // MARK: - Regressions found by fuzzing (Scripts/fuzz)
+
+  /// typeset crash-7703da77: with `white-space: nowrap` or `pre` (no soft wraps), the fast
+  /// `measure(width:)` ended the line after any first segment wider than the width, one line
+  /// per word, where `layout(width:)` gives one line up to the next forced break (94 vs 1).
+  func testMeasureAgreesWithLayoutWhenNothingWrapsAndAWordOverflows() throws {
+    for ws in [TextStyle.WhiteSpace.nowrap, .pre] {
+      var style = try Fixtures.style(["NotoSans-Regular.ttf", "NanumGothic.ttf"], size: 10_000)
+      style.whiteSpace = ws
+      style.maxLines = 0
+      let prepared = try typesetter.prepare("동해 물과 백두산이 마르고 닳도록\nsecond line here", style: style)
+      for width in [240.25, 1e-9, 1e9] {
+        let layout = try prepared.layout(width: width)
+        XCTAssertEqual(layout.lineCount, ws == .pre ? 2 : 1, "\(ws) \(width)")
+        let m = try prepared.measure(width: width)
+        XCTAssertEqual(m.lines, layout.lineCount, "\(ws) \(width)")
+        XCTAssertEqual(m.height, layout.height, accuracy: 1e-9)
+        XCTAssertEqual(m.widest, layout.widest, accuracy: 1e-9)
+      }
+    }
+  }
 }

@@ -76,11 +76,12 @@ final class FastIndex: Sendable {
         let limitX = base + limit
         let hi = min(Int(nextForced[a]), n - 1)
         var s: Int
-        if contentEnd[a] > limitX {
-          if wraps && breakWords && p.segmentContent[a] > 0 { return nil }
-          s = a
-        } else if !wraps {
+        if !wraps {
+          // No soft wraps: the line runs to the next forced break, however wide.
           s = hi
+        } else if contentEnd[a] > limitX {
+          if breakWords && p.segmentContent[a] > 0 { return nil }
+          s = a
         } else {
           // The last segment in [a, hi] whose content ends within the line.
           var lo = a
