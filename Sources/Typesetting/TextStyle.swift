@@ -142,9 +142,11 @@ public struct TextStyle: Sendable, Hashable {
       throw TypesettingError.invalidStyle(
         "minimum/maximum line height must be a number from 0 to \(Int(most)) (got \(v))")
     }
-    guard lineSpacing.isFinite, abs(lineSpacing) <= most else {
+    // (Apple: "This value is always nonnegative"; a negative one made line tops go back and
+    // paragraph heights negative.)
+    guard lineSpacing.isFinite, lineSpacing >= 0, lineSpacing <= most else {
       throw TypesettingError.invalidStyle(
-        "lineSpacing must be a number from -\(Int(most)) to \(Int(most)) (got \(lineSpacing))")
+        "lineSpacing must be a number from 0 to \(Int(most)) (got \(lineSpacing))")
     }
   }
 }

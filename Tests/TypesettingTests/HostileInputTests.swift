@@ -438,6 +438,9 @@ final class HostileInputTests: XCTestCase {
       styles.append(s)
     }
     var s = base
+    s.lineSpacing = -1  // Apple: line spacing is never negative
+    styles.append(s)
+    s = base
     s.minimumLineHeight = 1e300
     styles.append(s)
     s = base
@@ -539,6 +542,67 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(m.height, layout.height, accuracy: 1e-9)
         XCTAssertEqual(m.widest, layout.widest, accuracy: 1e-9)
       }
+    }
+  }
+
+  /// typeset crash-235386f4: with negative letter spacing, glyph advances go negative, and the
+  /// last line of a truncated layout (start/middle/end) reported a negative width (-33.4).
+  func testNegativeLetterSpacingNeverGivesNegativeWidths() throws {
+    for t in TextStyle.Truncation.allCases {
+      for profile in TextStyle.Profile.allCases {
+        var style = try Fixtures.style(["NotoSansThai-Regular.ttf", "DejaVuSans.ttf"], size: 1)
+        style.letterSpacing = -1
+        style.maxLines = 1
+        style.truncation = t
+        style.profile = profile
+        let text =
+          String(repeating: "R", count: 32) + "g 무선 네트워크 KingLiU 안 되네요. `apt-get autoclean`"
+        let prepared = try typesetter.prepare(text, style: style)
+        for width in [8.09375, 1e-9, 1e9] {
+          let layout = try prepared.layout(width: width)
+          for line in layout.lines { XCTAssertGreaterThanOrEqual(line.width, 0, "\(t) \(width)") }
+          XCTAssertGreaterThanOrEqual(layout.widest, 0)
+          XCTAssertLessThanOrEqual(layout.lineCount, 1)
+        }
+      }
+    }
+  }
+
+  /// font crash-48fd6134: a font whose OS/2 table says USE_TYPO_METRICS with a typo line gap of
+  /// -9815 gave line boxes of negative height (-167 at 17 pt). The line gap is now never
+  /// negative (HarfBuzz already keeps the ascender and descender on their sides).
+  func testNegativeVerticalMetricsAreClampedToZero() throws {
+    var bytes = [UInt8](try fontData("NotoSans-Regular.ttf"))
+    func u16(_ o: Int) -> Int { Int(bytes[o]) << 8 | Int(bytes[o + 1]) }
+    func u32(_ o: Int) -> Int { u16(o) << 16 | u16(o + 2) }
+    let tag = Array("OS/2".utf8)
+    var os2 = 0
+    for i in 0..<u16(4) {
+      let entry = 12 + 16 * i
+      if Array(bytes[entry..<entry + 4]) == tag { os2 = u32(entry + 8) }
+    }
+    XCTAssertGreaterThan(os2, 0)
+    func set(_ o: Int, _ v: Int16) {
+      bytes[os2 + o] = UInt8(UInt16(bitPattern: v) >> 8)
+      bytes[os2 + o + 1] = UInt8(UInt16(bitPattern: v) & 0xFF)
+    }
+    set(62, Int16(bitPattern: UInt16(u16(os2 + 62) | 0x80)))  // fsSelection: USE_TYPO_METRICS
+    set(68, -100)  // sTypoAscender below the baseline
+    set(70, 50)  // sTypoDescender above it
+    set(72, -9815)  // sTypoLineGap
+    let font = try Font(data: Data(bytes), name: "negative.ttf")
+    // (HarfBuzz already flips the signs of a reversed ascender and descender.)
+    XCTAssertEqual(font.ascender, 0.1)
+    XCTAssertEqual(font.descender, 0.05)
+    XCTAssertEqual(font.lineGap, 0)
+    for profile in TextStyle.Profile.allCases {
+      var style = TextStyle(fonts: try FontStack([font]), size: 17)
+      style.profile = profile
+      let layout = try typesetter.prepare("Hello world, hello world", style: style).layout(
+        width: 50)
+      XCTAssertGreaterThan(layout.lineCount, 1)
+      XCTAssertGreaterThan(layout.height, 0)
+      XCTAssertTrue(layout.lines.allSatisfy { $0.height > 0 && $0.top >= 0 })
     }
   }
 }

@@ -21,11 +21,11 @@ public final class Font: @unchecked Sendable {
   public let faceIndex: Int
   /// Design units per em.
   public let unitsPerEm: Int
-  /// Ascender above the baseline, in em (positive).
+  /// Ascender above the baseline, in em (positive; a font that claims less gets 0).
   public let ascender: Double
-  /// Descender below the baseline, in em (positive).
+  /// Descender below the baseline, in em (positive; a font that claims less gets 0).
   public let descender: Double
-  /// Line gap, in em.
+  /// Line gap, in em (never negative: a font that claims less gets 0).
   public let lineGap: Double
   /// Whether the font draws colour glyphs (CBDT/sbix bitmaps, COLR layers or SVG).
   public let hasColorGlyphs: Bool
@@ -116,9 +116,11 @@ public final class Font: @unchecked Sendable {
     var extents = hb_font_extents_t()
     hb_font_get_h_extents(font, &extents)
     self.unitsPerEm = upem
-    self.ascender = Double(extents.ascender) / Double(upem)
-    self.descender = Double(-extents.descender) / Double(upem)
-    self.lineGap = Double(extents.line_gap) / Double(upem)
+    // A broken font can claim a negative ascender, descender or line gap (e.g. through
+    // USE_TYPO_METRICS and a typo line gap of -9815), which made line boxes negative.
+    self.ascender = max(0, Double(extents.ascender) / Double(upem))
+    self.descender = max(0, Double(-extents.descender) / Double(upem))
+    self.lineGap = max(0, Double(extents.line_gap) / Double(upem))
     self.hasColorGlyphs =
       hb_ot_color_has_png(face) != 0 || hb_ot_color_has_layers(face) != 0
       || hb_ot_color_has_svg(face) != 0
