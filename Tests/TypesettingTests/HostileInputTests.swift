@@ -605,4 +605,52 @@ final class HostileInputTests: XCTestCase {
       XCTAssertTrue(layout.lines.allSatisfy { $0.height > 0 && $0.top >= 0 })
     }
   }
+
+  /// typeset crash-7ae21457: with negative letter spacing a segment can be narrower than nothing,
+  /// the prefix sums behind the fast `measure(width:)` stop growing, and its binary search for
+  /// each line's end gave 4 lines where `layout(width:)` gives 3. Texts with a negative segment
+  /// now take the segment walk.
+  func testMeasureAgreesWithLayoutUnderNegativeLetterSpacing() throws {
+    let crash: [UInt8] = [
+      0x00, 0x10, 0xD8, 0xB1, 0xD8, 0xAD, 0xD8, 0xA8, 0xD8, 0x1C, 0x1E, 0x9A, 0xF8, 0xA7, 0x20,
+      0xD8, 0x78, 0x2D, 0x62, 0xD9, 0x84, 0x09, 0x00, 0x00, 0x00, 0x1A, 0x1F, 0x48, 0x00, 0x00,
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x32, 0x00, 0x00, 0x00,
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+      0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    ]
+    var style = TextStyle(fonts: try Fixtures.library.defaultStack(), size: 17)
+    style.letterSpacing = -2
+    style.tabSize = 0
+    style.whiteSpace = .normal
+    style.overflowWrap = .normal
+    style.minimumLineHeight = 66
+    let prepared = try typesetter.prepare(String(decoding: crash, as: UTF8.self), style: style)
+    let layout = try prepared.layout(width: 9.953125)
+    let m = try prepared.measure(width: 9.953125)
+    XCTAssertEqual(m.lines, layout.lineCount)
+    XCTAssertEqual(m.height, layout.height)
+    // And a sweep: short words at small sizes (advances below the spacing), every mode.
+    var rng = SplitMix(state: 42)
+    let words = ["a", "ii", "l", "مرحبا", "x y", "한", "ab-c", "1.5", "—", "😀"]
+    for trial in 0..<300 {
+      var s = try Fixtures.style(
+        ["NotoSans-Regular.ttf", "NotoSansArabic-Regular.ttf", "NanumGothic.ttf"],
+        size: [1, 3, 8, 17][trial % 4])
+      s.letterSpacing = -Double(trial % 5)
+      s.whiteSpace = TextStyle.WhiteSpace.allCases[trial / 4 % 4]
+      s.overflowWrap = TextStyle.OverflowWrap.allCases[trial / 16 % 3]
+      let text = (0..<12).map { _ in words.randomElement(using: &rng)! }.joined(separator: " ")
+      let p = try typesetter.prepare(text, style: s)
+      for width in [0.5, 3, 10, 40, 200] {
+        let l = try p.layout(width: width)
+        let m = try p.measure(width: width)
+        XCTAssertEqual(m.lines, l.lineCount, "\(text) \(s.letterSpacing) \(width)")
+        XCTAssertEqual(m.height, l.height, accuracy: 1e-9)
+        XCTAssertEqual(m.widest, l.widest, accuracy: 1e-9)
+      }
+    }
+  }
 }

@@ -2,7 +2,7 @@
 /// end by binary search instead of walking every segment.
 ///
 /// Built only for texts whose segments are *plain* (no tabs, no soft hyphens, no white space to
-/// trim inside the content); others take the segment walk of ``GreedyBreaker``. Both give the same lines (tested).
+/// trim inside the content) and none narrower than nothing; others take the segment walk of ``GreedyBreaker``. Both give the same lines (tested).
 final class FastIndex: Sendable {
   /// x at the end of segment s, trailing white space included.
   let endX: [Double]
@@ -33,6 +33,9 @@ final class FastIndex: Sendable {
       if flags & (PreparedText.SegmentFlag.hasTab | PreparedText.SegmentFlag.softHyphen) != 0 {
         return nil
       }
+      // The binary search needs x to grow along the text; negative letter spacing can make a
+      // segment narrower than nothing.
+      if p.segmentContent[s] < 0 || p.segmentTrailing[s] < 0 { return nil }
       let hasContent = p.segmentContentEnd[s] > (s == 0 ? 0 : p.segmentEnd[s - 1])
       if hasContent && flags & PreparedText.SegmentFlag.plain == 0 { return nil }
       contentEndX[s] = x + p.segmentContent[s]
