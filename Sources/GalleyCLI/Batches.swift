@@ -17,7 +17,11 @@ enum Batches {
       let items = batch
       let results = UnsafeMutableBufferPointer<(String, Bool)>.allocate(capacity: items.count)
       results.initialize(repeating: ("", false))
-      defer { results.deallocate() }
+      defer {
+        // The results are Strings: deinitialize them, or every batch leaks its output.
+        results.deinitialize()
+        results.deallocate()
+      }
       let box = ResultsBox(results)
       if jobs <= 1 || items.count < 8 {
         for (k, item) in items.enumerated() { box.set(k, work(item.0, item.1)) }

@@ -42,7 +42,9 @@ public final class CellSizer: @unchecked Sendable {
 
   /// Measures every cell at every width, in parallel, so that rotation or split view never falls
   /// back to estimates: `result[w][i]` is cell `i` at `widths[w]` (as its container width).
-  public func precompute(_ cells: [BubbleCell], containerWidths widths: [Double]) -> [[Result<CellMeasurement, Error>]] {
+  public func precompute(_ cells: [BubbleCell], containerWidths widths: [Double]) -> [[Result<
+    CellMeasurement, Error
+  >]] {
     widths.map { w in
       parallelMap(cells) { cell in
         var c = cell
@@ -52,7 +54,9 @@ public final class CellSizer: @unchecked Sendable {
     }
   }
 
-  private func cached(_ key: CellKey, _ compute: () throws -> CellMeasurement) throws -> CellMeasurement {
+  private func cached(_ key: CellKey, _ compute: () throws -> CellMeasurement) throws
+    -> CellMeasurement
+  {
     if cacheCapacity > 0 {
       lock.lock()
       if let hit = cache[key] {
@@ -155,10 +159,12 @@ public final class CellSizer: @unchecked Sendable {
       }
     }
     height += cell.padding.bottom
-    let width = max(cell.minSize.width, min(cell.maximumBubbleWidth, contentWidth + cell.padding.horizontal))
+    let width = max(
+      cell.minSize.width, min(cell.maximumBubbleWidth, contentWidth + cell.padding.horizontal))
     height = max(cell.minSize.height, height)
     return CellMeasurement(
-      size: CellSize(width: roundUp(width, scale: cell.scale), height: roundUp(height, scale: cell.scale)),
+      size: CellSize(
+        width: roundUp(width, scale: cell.scale), height: roundUp(height, scale: cell.scale)),
       lines: text.lineCount, textHeight: text.height, truncated: text.isTruncated,
       timestampPlacement: placement)
   }
@@ -198,7 +204,8 @@ public final class CellSizer: @unchecked Sendable {
     }
     height += cell.padding.bottom
     return CellMeasurement(
-      size: CellSize(width: roundUp(cell.width, scale: cell.scale), height: roundUp(height, scale: cell.scale)),
+      size: CellSize(
+        width: roundUp(cell.width, scale: cell.scale), height: roundUp(height, scale: cell.scale)),
       lines: title.lineCount, textHeight: title.height, truncated: title.isTruncated,
       timestampPlacement: nil)
   }
@@ -210,7 +217,10 @@ func parallelMap<T: Sendable, R>(_ items: [T], _ transform: (T) -> R) -> [R] {
   return withoutActuallyEscaping(transform) { transform in
     let out = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
     out.initialize(repeating: nil)
-    defer { out.deallocate() }
+    defer {
+      out.deinitialize()  // (the results hold references: deallocating alone leaks them)
+      out.deallocate()
+    }
     let box = UncheckedBox(out)
     let t = UncheckedBox(transform)
     let threads = min(items.count, ProcessInfo.processInfo.activeProcessorCount * 2)

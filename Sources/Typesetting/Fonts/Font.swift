@@ -57,7 +57,10 @@ public final class Font: @unchecked Sendable {
       throw TypesettingError.fontFileUnreadable(
         path: path, reason: "\(size) bytes is larger than \(Font.maximumFileSize)")
     }
-    guard let data = FileManager.default.contents(atPath: path) else {
+    // (FileManager.contents(atPath:) of an empty file leaks a 4 KiB buffer in this toolchain's
+    // Foundation; an empty file needs no reading.)
+    let isEmpty = (attributes?[.size] as? NSNumber)?.intValue == 0
+    guard let data = isEmpty ? Data() : FileManager.default.contents(atPath: path) else {
       throw TypesettingError.fontFileUnreadable(path: path, reason: "cannot be read")
     }
     try self.init(data: data, name: (path as NSString).lastPathComponent, faceIndex: faceIndex)
