@@ -27,7 +27,7 @@ let package = Package(
     .testTarget(
       name: "TypesettingTests", dependencies: ["Typesetting"],
       exclude: ["Fixtures"]),
-    .testTarget(name: "GalleyCLITests", dependencies: ["GalleyCLI", "Typesetting"]),
+    .testTarget(name: "GalleyCLITests", dependencies: ["GalleyCLI", "Typesetting", "SelfSizing"]),
     .testTarget(name: "CompositionalLayoutTests", dependencies: ["CompositionalLayout"]),
     .testTarget(
       name: "SelfSizingTests", dependencies: ["SelfSizing", "Typesetting", "CompositionalLayout"]),

@@ -9,7 +9,10 @@ final class ConcurrencyTests: XCTestCase {
   func measureAll(_ cases: [TextCase], threads: Int, typesetter: Typesetter) -> [TextLayout?] {
     let results = UnsafeMutableBufferPointer<TextLayout?>.allocate(capacity: cases.count)
     results.initialize(repeating: nil)
-    defer { results.deallocate() }
+    defer {
+      results.deinitialize()
+      results.deallocate()
+    }
     let box = Box(results)
     DispatchQueue.concurrentPerform(iterations: threads) { t in
       var i = t

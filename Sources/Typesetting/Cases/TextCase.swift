@@ -101,9 +101,11 @@ public struct TextCase: Sendable {
       }
       var features: [String: UInt32] = [:]
       for (k, value) in dict {
-        guard k.utf8.count == 4, let n = FieldReader.asNumber(value), n >= 0, n == n.rounded()
+        guard k.utf8.count == 4, let n = FieldReader.asNumber(value), n >= 0, n == n.rounded(),
+          n <= Double(UInt32.max)
         else {
-          throw CaseError.invalidValue("features.\(k)", "a 4-letter tag with a whole number >= 0")
+          throw CaseError.invalidValue(
+            "features.\(k)", "a 4-letter tag with a whole number from 0 to \(UInt32.max)")
         }
         features[k] = UInt32(n)
       }

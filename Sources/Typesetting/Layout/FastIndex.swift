@@ -3,7 +3,7 @@
 /// answered without touching the arrays at all.
 ///
 /// Built only for texts whose segments are *plain* (no tabs, no soft hyphens, no white space to
-/// trim inside the content); others take the segment walk of ``GreedyBreaker``. Both give the
+/// trim inside the content) and none narrower than nothing; others take the segment walk of ``GreedyBreaker``. Both give the
 /// same lines (tested on the whole corpus at many widths).
 final class FastIndex: Sendable {
   /// One segment's prefix sums, packed together so that a probe touches one cache line.
@@ -47,6 +47,9 @@ final class FastIndex: Sendable {
       if flags & (PreparedText.SegmentFlag.hasTab | PreparedText.SegmentFlag.softHyphen) != 0 {
         return nil
       }
+      // The search needs x to grow along the text; negative letter spacing can make a segment
+      // narrower than nothing.
+      if p.segmentContent[s] < 0 || p.segmentTrailing[s] < 0 { return nil }
       let hasContent = p.segmentContentEnd[s] > (s == 0 ? 0 : p.segmentEnd[s - 1])
       if hasContent && flags & PreparedText.SegmentFlag.plain == 0 { return nil }
       let contentEnd = x + p.segmentContent[s]
@@ -101,11 +104,12 @@ final class FastIndex: Sendable {
         let limitX = base + limit
         let hi = min(Int(e[a].nextForced), n - 1)
         var s: Int
-        if e[a].contentEnd > limitX {
-          if wraps && breakWords && p.segmentContent[a] > 0 { return nil }
-          s = a
-        } else if !wraps {
+        if !wraps {
+          // No soft wraps: the line runs to the next forced break, however wide.
           s = hi
+        } else if e[a].contentEnd > limitX {
+          if breakWords && p.segmentContent[a] > 0 { return nil }
+          s = a
         } else {
           // The last segment in [a, hi] whose content ends within the line: gallop from a, then
           // bisect (lines are short next to long texts).

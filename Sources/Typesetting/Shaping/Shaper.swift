@@ -15,7 +15,7 @@ final class Shaper {
   private var plans: [PlanKey: OpaquePointer] = [:]
 
   struct PlanKey: Hashable {
-    var font: ObjectIdentifier
+    var font: FontKey
     var rtl: Bool
     var script: UInt32
     var language: UInt
@@ -36,7 +36,7 @@ final class Shaper {
     var props = hb_segment_properties_t()
     hb_buffer_get_segment_properties(buffer, &props)
     let key = PlanKey(
-      font: ObjectIdentifier(font), rtl: props.direction == HB_DIRECTION_RTL,
+      font: FontKey(font), rtl: props.direction == HB_DIRECTION_RTL,
       script: props.script.rawValue,
       language: UInt(bitPattern: props.language.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0),
       features: features.map {
@@ -88,7 +88,7 @@ final class Shaper {
         while we < run.end && text[we] != 0x20 { we += 1 }
         while we < run.end && text[we] == 0x20 { we += 1 }
         let key = ShapeCache.Key(
-          font: ObjectIdentifier(run.font), size: size, language: lang, features: featureKey,
+          font: FontKey(run.font), size: size, language: lang, features: featureKey,
           rtl: run.rtl, script: run.script.rawValue, text: text[ws..<we])
         if let hit = cache.lookup(key) {
           for k in 0..<hit.count { advances[ws + k] += hit[k] }
@@ -179,7 +179,7 @@ final class Shaper {
     map.sorted { $0.key < $1.key }.map { key, value in
       var tag: UInt32 = 0
       for b in key.utf8.prefix(4) { tag = (tag << 8) | UInt32(b) }
-      for _ in key.utf8.count..<4 { tag = (tag << 8) | 0x20 }
+      for _ in min(key.utf8.count, 4)..<4 { tag = (tag << 8) | 0x20 }
       return hb_feature_t(tag: tag, value: value, start: 0, end: UInt32.max)
     }
   }
