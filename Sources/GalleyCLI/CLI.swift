@@ -11,6 +11,7 @@ public enum GalleyCLI {
       measure   measure text cases (JSON Lines) → lines, height, widths
       layout    frames of a compositional layout spec (JSON), cells measured
       validate  how far an app's estimated cell sizes are from the measured ones
+      render    draw a transcript, a layout spec or a text to PNG with the real glyphs
       bench     speed figures of the text engine and the layout model (build with -c release)
       help      show this help, or `galley help COMMAND`
       version   print the version
@@ -34,6 +35,7 @@ public enum GalleyCLI {
       case "bench": return try BenchCommand.run(rest)
       case "layout": return try LayoutCommand.run(rest)
       case "validate": return try ValidateCommand.run(rest)
+      case "render": return try RenderCommand.run(rest)
       case "help", "--help", "-h":
         if let topic = rest.first {
           switch topic {
@@ -41,6 +43,7 @@ public enum GalleyCLI {
           case "bench": print(BenchCommand.help)
           case "layout": print(LayoutCommand.help)
           case "validate": print(ValidateCommand.help)
+          case "render": print(RenderCommand.help)
           default:
             FileHandle.standardError.write("galley: no help for '\(topic)'\n".data(using: .utf8)!)
             return 64
