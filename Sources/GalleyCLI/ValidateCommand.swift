@@ -6,7 +6,7 @@ import Typesetting
 enum ValidateCommand {
   static let help = """
     usage: galley validate ESTIMATES.jsonl|- [--max-error PT] [--json] [--template T]
-                           [--fonts-dir DIR] [--jobs N]
+                           [--fonts-dir DIR] [--jobs N] [--html REPORT.html]
 
     Reads cells (bubble or productCard records, CELLS-SPEC.md), each with the app's
     "estimatedHeight" (and optionally "estimatedWidth"), measures them, and reports the error
@@ -14,12 +14,19 @@ enum ValidateCommand {
     while scrolling from the top (the largest absolute running sum of signed errors), the worst
     items, and all of it by "category". --json writes the report as one JSON object.
 
+    --html REPORT.html also writes one self-contained HTML page (pictures inlined as PNG data
+    URIs, no network): the summary numbers, a histogram of the errors, the table by category,
+    and the worst items drawn side by side (the cell at its estimated size, dashed, and at its
+    measured size).
+
     examples:
       galley validate Examples/estimates.jsonl
       galley validate Examples/estimates.jsonl --max-error 8 --json
+      galley validate Examples/estimates.jsonl --html report.html
 
     exit status: 0 when max error ≤ --max-error (or no threshold), 1 when over it,
-    2 for unusable input (nothing measurable), 64 usage, 66 unreadable file.
+    2 for unusable input (nothing measurable), 64 usage, 66 unreadable file,
+    73 the HTML report cannot be written.
     """
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
@@ -51,6 +58,24 @@ enum ValidateCommand {
       }
     }
     let report = ValidationReport(items: items, failures: failures)
+    if let htmlPath = opts.values["html"] {
+      let worstIDs = Set(report.worst.map(\.id))
+      var records: [String: CellRecord] = [:]
+      for (_, data) in lines {
+        guard case .success(let o) = Records.parseObject(data), let id = o["id"] as? String,
+          worstIDs.contains(id), records[id] == nil,
+          let rec = try? CellRecord(json: o, library: library, defaultTemplate: template)
+        else { continue }
+        records[id] = rec
+      }
+      let page = try HTMLReport.page(
+        report, source: opts.positionals.first ?? "-", maxError: maxError, records: records,
+        sizer: sizer)
+      guard FileManager.default.createFile(atPath: htmlPath, contents: Data(page.utf8)) else {
+        Streams.error("galley validate: \(htmlPath): cannot be written")
+        return 73
+      }
+    }
     let output = try Streams.output(nil)
     output.write(
       opts.flags.contains("json") ? json(report) + "\n" : text(report, maxError: maxError))

@@ -70,6 +70,20 @@ public final class Canvas {
   public let scale: Double
   /// Premultiplied RGBA, `pixelWidth × pixelHeight × 4` bytes.
   public var pixels: [UInt8]
+  /// When set, drawing only touches pixels whose centres lie inside this rectangle (points).
+  public var clip: Rect? {
+    didSet {
+      if let c = clip {
+        clipPixels = (
+          Int((c.x * scale).rounded()), Int((c.y * scale).rounded()),
+          Int((c.maxX * scale).rounded()), Int((c.maxY * scale).rounded())
+        )
+      } else {
+        clipPixels = nil
+      }
+    }
+  }
+  private var clipPixels: (Int, Int, Int, Int)? = nil
 
   /// A canvas of `width × height` points, filled with `background`.
   public init(width: Double, height: Double, scale: Double = 2, background: Color = .white) {
@@ -101,6 +115,7 @@ public final class Canvas {
     _ px: Int, _ py: Int, _ r: Double, _ g: Double, _ b: Double, _ a: Double, coverage: Double
   ) {
     guard px >= 0, py >= 0, px < pixelWidth, py < pixelHeight, coverage > 0 else { return }
+    if let c = clipPixels, px < c.0 || py < c.1 || px >= c.2 || py >= c.3 { return }
     let k = coverage >= 1 ? 1 : coverage
     let sa = a * k
     guard sa > 0 else { return }
