@@ -7,6 +7,8 @@ final class LineReader {
   private var start = 0
   private var eof = false
   private(set) var lineNumber = 0
+  /// Bytes read from the input so far.
+  private(set) var bytesRead: Int64 = 0
 
   init(handle: FileHandle) { self.handle = handle }
 
@@ -36,7 +38,12 @@ final class LineReader {
       }
       scanFrom = buffer.count
       let chunk = handle.readData(ofLength: 1 << 16)
-      if chunk.isEmpty { eof = true } else { buffer.append(contentsOf: chunk) }
+      if chunk.isEmpty {
+        eof = true
+      } else {
+        bytesRead += Int64(chunk.count)
+        buffer.append(contentsOf: chunk)
+      }
     }
   }
 }
