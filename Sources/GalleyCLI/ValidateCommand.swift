@@ -6,7 +6,7 @@ import Typesetting
 enum ValidateCommand {
   static let help = """
     usage: galley validate ESTIMATES.jsonl|- [--max-error PT] [--json] [--template T]
-                           [--fonts-dir DIR] [--jobs N] [--html REPORT.html]
+                           [--fonts-dir DIR] [--jobs N] [--html REPORT.html] [--quiet]
 
     Reads cells (bubble or productCard records, CELLS-SPEC.md), each with the app's
     "estimatedHeight" (and optionally "estimatedWidth"), measures them, and reports the error
@@ -24,14 +24,18 @@ enum ValidateCommand {
       galley validate Examples/estimates.jsonl --max-error 8 --json
       galley validate Examples/estimates.jsonl --html report.html
 
+    Cells are measured on --jobs threads (default: all cores; results do not depend on it); a
+    progress bar is drawn on standard error only when it is a terminal (--quiet: never).
+
     exit status: 0 when max error ≤ --max-error (or no threshold), 1 when over it,
     2 for unusable input (nothing measurable), 64 usage, 66 unreadable file,
-    73 the HTML report cannot be written.
+    73 the HTML report cannot be written, 130 interrupted (Ctrl-C).
     """
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let opts = try Options(
-      args, valued: ["max-error", "fonts-dir", "template", "jobs", "html"], flags: ["json", "help"])
+      args, valued: ["max-error", "fonts-dir", "template", "jobs", "html"],
+      flags: ["json", "help", "quiet"])
     if opts.flags.contains("help") {
       print(help)
       return 0
@@ -44,29 +48,52 @@ enum ValidateCommand {
     let template = opts.values["template"]
     let sizer = CellSizer(typesetter: Typesetter(cacheCapacity: 0), cacheCapacity: 0)
     let reader = LineReader(handle: input)
-    var lines: [(Int, Data)] = []
-    while let l = reader.next() { lines.append((reader.lineNumber, l)) }
-    let outcomes = parallelOrderedMap(lines, jobs: jobs) { (line, data) -> Outcome in
-      validateRecord(data, line: line, library: library, sizer: sizer, template: template)
-    }
+    // Streamed in chunks: only the small per-item results are kept, plus the records of the
+    // current worst items (for --html pictures).
     var items: [ValidationReport.Item] = []
     var failures: [ValidationReport.Failure] = []
-    for o in outcomes {
-      switch o {
-      case .item(let i): items.append(i)
-      case .failure(let f): failures.append(f)
+    var worst: [(abs: Double, index: Int, data: Data)] = []
+    let worstCount = 10
+    let progress = ProgressBar(
+      label: "validate", input: input.fileDescriptor, quiet: opts.flags.contains("quiet"))
+    defer { progress.finish() }
+    var chunk: [(Int, Data)] = []
+    func flush() {
+      let outcomes = parallelOrderedMap(chunk, jobs: jobs) { (line, data) -> Outcome in
+        validateRecord(data, line: line, library: library, sizer: sizer, template: template)
       }
+      for (k, o) in outcomes.enumerated() {
+        switch o {
+        case .item(let i):
+          let e = abs(i.error)
+          if worst.count < worstCount || e > worst[worst.count - 1].abs {
+            worst.append((e, items.count, chunk[k].1))
+            worst.sort { $0.abs != $1.abs ? $0.abs > $1.abs : $0.index < $1.index }
+            if worst.count > worstCount { worst.removeLast() }
+          }
+          items.append(i)
+        case .failure(let f): failures.append(f)
+        }
+      }
+      progress.update(items: items.count + failures.count, bytes: reader.bytesRead)
+      chunk.removeAll(keepingCapacity: true)
     }
+    while let l = reader.next() {
+      if Interrupt.requested { throw CLIError.interrupted(0) }
+      chunk.append((reader.lineNumber, l))
+      if chunk.count >= 2048 { flush() }
+    }
+    if Interrupt.requested { throw CLIError.interrupted(0) }
+    flush()
     let report = ValidationReport(items: items, failures: failures)
     if let htmlPath = opts.values["html"] {
-      let worstIDs = Set(report.worst.map(\.id))
       var records: [String: CellRecord] = [:]
-      for (_, data) in lines {
-        guard case .success(let o) = Records.parseObject(data), let id = o["id"] as? String,
-          worstIDs.contains(id), records[id] == nil,
-          let rec = try? CellRecord(json: o, library: library, defaultTemplate: template)
+      for w in worst {
+        guard case .success(let o) = Records.parseObject(w.data),
+          let rec = try? CellRecord(json: o, library: library, defaultTemplate: template),
+          records[rec.id] == nil
         else { continue }
-        records[id] = rec
+        records[rec.id] = rec
       }
       let page = try HTMLReport.page(
         report, source: opts.positionals.first ?? "-", maxError: maxError, records: records,
