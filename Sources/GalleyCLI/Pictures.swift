@@ -60,15 +60,22 @@ enum Pictures {
       }
     }
     guard !items.isEmpty else { return (nil, [], failures) }
+    let estimator = BubbleEstimator()
     var height = margin
-    for (_, _, _, p) in items { height += p.size.height + gap }
-    height += margin - gap
+    var bottom = 0.0
+    for (_, record, cell, p) in items {
+      if overlay {
+        let eh = record.estimatedHeight ?? estimator.estimate(cell).height
+        bottom = max(bottom, height + eh)
+      }
+      height += p.size.height + gap
+    }
+    height = max(height + margin - gap, bottom + margin)
     let canvas = Canvas(
       width: width, height: height, scale: scale, background: CellPainter.background)
     let painter = try CellPainter(sizer: sizer)
     var placed: [Placed] = []
     var y = margin
-    let estimator = BubbleEstimator()
     for (line, record, cell, placement) in items {
       let w = placement.size.width
       let x = cell.sender == .me ? width - margin - w : margin

@@ -107,8 +107,11 @@ extension CellSizer {
       let (p, l) = try prepared(ts, tss, width: tw)
       let x = left + inner - l.widest
       if m.timestampPlacement == .inline {
+        // After the last line: at its trailing end, which in a right-to-left paragraph is the
+        // left (the line itself is right-aligned there).
+        let ix = tp.isRightToLeft ? left : x
         out.texts.append(
-          .init(role: "timestamp", prepared: p, layout: l, x: x, y: y - l.height, width: l.widest))
+          .init(role: "timestamp", prepared: p, layout: l, x: ix, y: y - l.height, width: l.widest))
       } else {
         y += tl.lines.isEmpty ? 0 : cell.nameSpacing
         out.texts.append(
