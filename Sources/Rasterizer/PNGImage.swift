@@ -1,6 +1,26 @@
 import CPNG
 import Foundation
 
+/// Owns one libpng simplified-API control structure; `png_image_free` releases whatever libpng
+/// still holds (a no-op once a read or write has finished).
+final class PNGControl {
+  var image = png_image()
+
+  init() {
+    image.version = UInt32(PNG_IMAGE_VERSION)
+  }
+
+  deinit { png_image_free(&image) }
+
+  /// libpng's message for the last failure.
+  func message(_ what: String) -> String {
+    let m = withUnsafeBytes(of: &image.message) { raw in
+      String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+    }
+    return m.isEmpty ? what + " failed" : "\(what): \(m)"
+  }
+}
+
 /// PNG files through libpng's simplified API (`png_image_*`: no setjmp, errors as messages).
 public enum PNGImage {
   /// A decoded image: straight-alpha RGBA, rows top to bottom.
@@ -16,6 +36,7 @@ public enum PNGImage {
     }
   }
 
+  /// Why a PNG could not be read or written (libpng's message).
   public struct Failure: Error, CustomStringConvertible {
     public var description: String
   }
@@ -33,28 +54,29 @@ public enum PNGImage {
     return out
   }
 
-  /// Encodes `canvas` as an 8-bit RGBA PNG.
+  /// Encodes `canvas` as an 8-bit RGBA PNG (straight alpha).
+  /// - Complexity: O(pixels).
   public static func encode(_ canvas: Canvas) throws -> Data {
-    var image = png_image()
-    image.version = UInt32(PNG_IMAGE_VERSION)
-    image.width = UInt32(canvas.pixelWidth)
-    image.height = UInt32(canvas.pixelHeight)
-    image.format = galley_png_format_rgba
+    let control = PNGControl()
+    control.image.width = UInt32(canvas.pixelWidth)
+    control.image.height = UInt32(canvas.pixelHeight)
+    control.image.format = galley_png_format_rgba
     let px = straight(canvas)
     var size: png_alloc_size_t = 0
     let stride = Int32(canvas.pixelWidth * 4)
     // First call: the size needed.
     let ok1 = px.withUnsafeBufferPointer { p in
-      png_image_write_to_memory(&image, nil, &size, 0, p.baseAddress, stride, nil)
+      png_image_write_to_memory(&control.image, nil, &size, 0, p.baseAddress, stride, nil)
     }
-    guard ok1 != 0, size > 0 else { throw Failure(description: message(&image, "PNG size")) }
+    guard ok1 != 0, size > 0 else { throw Failure(description: control.message("PNG size")) }
     var out = Data(count: Int(size))
     let ok2 = out.withUnsafeMutableBytes { o in
       px.withUnsafeBufferPointer { p in
-        png_image_write_to_memory(&image, o.baseAddress, &size, 0, p.baseAddress, stride, nil)
+        png_image_write_to_memory(
+          &control.image, o.baseAddress, &size, 0, p.baseAddress, stride, nil)
       }
     }
-    guard ok2 != 0 else { throw Failure(description: message(&image, "PNG encoding")) }
+    guard ok2 != 0 else { throw Failure(description: control.message("PNG encoding")) }
     out.count = Int(size)
     return out
   }
@@ -69,20 +91,19 @@ public enum PNGImage {
 
   /// Decodes PNG bytes to straight-alpha RGBA.
   public static func decode(_ data: Data) throws -> Bitmap {
-    var image = png_image()
-    image.version = UInt32(PNG_IMAGE_VERSION)
+    let control = PNGControl()
     let ok = data.withUnsafeBytes { d in
-      png_image_begin_read_from_memory(&image, d.baseAddress, d.count)
+      png_image_begin_read_from_memory(&control.image, d.baseAddress, d.count)
     }
-    guard ok != 0 else { throw Failure(description: message(&image, "not a PNG")) }
-    image.format = galley_png_format_rgba
-    let w = Int(image.width)
-    let h = Int(image.height)
+    guard ok != 0 else { throw Failure(description: control.message("not a PNG")) }
+    control.image.format = galley_png_format_rgba
+    let w = Int(control.image.width)
+    let h = Int(control.image.height)
     var rgba = [UInt8](repeating: 0, count: w * h * 4)
     let ok2 = rgba.withUnsafeMutableBufferPointer { p in
-      png_image_finish_read(&image, nil, p.baseAddress, Int32(w * 4), nil)
+      png_image_finish_read(&control.image, nil, p.baseAddress, Int32(w * 4), nil)
     }
-    guard ok2 != 0 else { throw Failure(description: message(&image, "PNG decoding")) }
+    guard ok2 != 0 else { throw Failure(description: control.message("PNG decoding")) }
     return Bitmap(width: w, height: h, rgba: rgba)
   }
 
@@ -92,13 +113,5 @@ public enum PNGImage {
       throw Failure(description: "\(path): cannot be read")
     }
     return try decode(data)
-  }
-
-  private static func message(_ image: inout png_image, _ what: String) -> String {
-    let m = withUnsafeBytes(of: &image.message) { raw in
-      String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-    }
-    png_image_free(&image)
-    return m.isEmpty ? what + " failed" : "\(what): \(m)"
   }
 }
