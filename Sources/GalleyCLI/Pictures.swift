@@ -71,6 +71,7 @@ enum Pictures {
       height += p.size.height + gap
     }
     height = max(height + margin - gap, bottom + margin)
+    try checkSize(width: width, height: height, scale: scale)
     let canvas = Canvas(
       width: width, height: height, scale: scale, background: CellPainter.background)
     let painter = try CellPainter(sizer: sizer)
@@ -172,6 +173,7 @@ enum Pictures {
     let pad = 16.0
     let prepared = try Typesetter.shared.prepare(c.text, style: c.style)
     let layout = try prepared.layout(width: max(1, width - 2 * pad))
+    try checkSize(width: width, height: layout.height + 2 * pad, scale: scale)
     let canvas = Canvas(
       width: width, height: layout.height + 2 * pad, scale: scale, background: .white)
     let renderer = try TextRenderer()
@@ -193,6 +195,21 @@ enum Pictures {
     return (
       canvas, [Placed(line: 1, id: c.id, frame: frame, estimated: nil, ink: ink.compactMap { $0 })]
     )
+  }
+
+  /// A picture too large to hold (over 100 million pixels).
+  struct TooLarge: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  static func checkSize(width: Double, height: Double, scale: Double) throws {
+    let pixels = (width * scale).rounded(.up) * (height * scale).rounded(.up)
+    guard pixels <= 100_000_000 else {
+      throw TooLarge(
+        description:
+          "the picture would be \(Int(width * scale))×\(Int(height * scale)) px: draw fewer records or use a lower --scale"
+      )
+    }
   }
 
   /// `--frames` output: one JSON object per drawn cell.

@@ -95,6 +95,9 @@ enum RenderCommand {
       } catch let e as TypesettingError {
         Streams.error("galley render: \(e.description)")
         return 2
+      } catch let e as Pictures.TooLarge {
+        Streams.error("galley render: \(e.description)")
+        return 2
       }
       what = "text, \(placed.first?.ink.count ?? 0) lines"
     } else {
@@ -117,11 +120,19 @@ enum RenderCommand {
         } catch let e as LayoutCommand.CellMeasureError {
           Streams.error("galley render: \(e.description)")
           return 2
+        } catch let e as Pictures.TooLarge {
+          Streams.error("galley render: \(e.description)")
+          return 2
         }
         what = "layout, \(placed.count) cells"
       } else {
-        (canvas, placed, failures) = try Pictures.transcript(
-          lines, width: width, scale: scale, overlay: overlay, library: library, sizer: sizer)
+        do {
+          (canvas, placed, failures) = try Pictures.transcript(
+            lines, width: width, scale: scale, overlay: overlay, library: library, sizer: sizer)
+        } catch let e as Pictures.TooLarge {
+          Streams.error("galley render: \(e.description)")
+          return 2
+        }
         what = "transcript, \(placed.count) bubbles"
       }
     }

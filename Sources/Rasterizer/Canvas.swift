@@ -1,10 +1,15 @@
 /// A colour with straight (not premultiplied) alpha, 0…255 per channel.
 public struct Color: Sendable, Hashable {
+  /// Red, 0…255.
   public var r: UInt8
+  /// Green, 0…255.
   public var g: UInt8
+  /// Blue, 0…255.
   public var b: UInt8
+  /// Opacity, 0 (transparent) … 255 (opaque).
   public var a: UInt8
 
+  /// A colour from its channels.
   public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
     self.r = r
     self.g = g
@@ -19,18 +24,26 @@ public struct Color: Sendable, Hashable {
       a: UInt8((max(0, min(1, alpha)) * 255).rounded()))
   }
 
+  /// Opaque white.
   public static let white = Color(r: 255, g: 255, b: 255)
+  /// Opaque black.
   public static let black = Color(r: 0, g: 0, b: 0)
+  /// Fully transparent.
   public static let clear = Color(r: 0, g: 0, b: 0, a: 0)
 }
 
 /// A rectangle in points.
 public struct Rect: Sendable, Hashable {
+  /// Left edge.
   public var x: Double
+  /// Top edge (y grows downwards).
   public var y: Double
+  /// Width.
   public var width: Double
+  /// Height.
   public var height: Double
 
+  /// A rectangle from its top-left corner and size.
   public init(x: Double, y: Double, width: Double, height: Double) {
     self.x = x
     self.y = y
@@ -38,7 +51,9 @@ public struct Rect: Sendable, Hashable {
     self.height = height
   }
 
+  /// Right edge.
   public var maxX: Double { x + width }
+  /// Bottom edge.
   public var maxY: Double { y + height }
 
   /// The smallest rectangle holding both.
@@ -63,8 +78,9 @@ public struct Rect: Sendable, Hashable {
 ///
 /// Not thread-safe: one canvas, one thread.
 public final class Canvas {
-  /// Size in pixels.
+  /// Width in pixels.
   public let pixelWidth: Int
+  /// Height in pixels.
   public let pixelHeight: Int
   /// Pixels per point.
   public let scale: Double

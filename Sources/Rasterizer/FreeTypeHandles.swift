@@ -63,8 +63,10 @@ final class FreeTypeFace {
 
 /// What can go wrong while rasterizing.
 public enum RasterizerError: Error, CustomStringConvertible, Sendable {
+  /// FreeType refused (the message says which call).
   case freeType(String)
 
+  /// A readable message.
   public var description: String {
     switch self {
     case .freeType(let m): return "FreeType: \(m)"

@@ -25,8 +25,11 @@ final class PNGControl {
 public enum PNGImage {
   /// A decoded image: straight-alpha RGBA, rows top to bottom.
   public struct Bitmap: Sendable {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
+    /// `width × height × 4` bytes, straight alpha.
     public var rgba: [UInt8]
 
     /// The pixel at (x, y).
@@ -38,6 +41,7 @@ public enum PNGImage {
 
   /// Why a PNG could not be read or written (libpng's message).
   public struct Failure: Error, CustomStringConvertible {
+    /// What went wrong.
     public var description: String
   }
 

@@ -12,6 +12,8 @@ public final class TextRenderer {
   private let library: FreeTypeLibrary
   private var faces: [ObjectIdentifier: FreeTypeFace] = [:]
 
+  /// A renderer with its own FreeType library.
+  /// - Throws: ``RasterizerError`` when FreeType cannot start.
   public init() throws {
     library = try FreeTypeLibrary()
   }
@@ -23,7 +25,7 @@ public final class TextRenderer {
     return f
   }
 
-  /// Lays nothing out: draws `prepared` as laid out in `layout`, its box's top-left corner at
+  /// Draws `prepared` as laid out in `layout`, its box's top-left corner at
   /// `origin` (points). Lines start at the box's left edge; in a right-to-left paragraph they end
   /// at its right edge, `boxWidth` (default: the layout's widest line) from the left.
   ///

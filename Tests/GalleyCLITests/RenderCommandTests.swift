@@ -246,5 +246,12 @@ final class RenderCommandTests: XCTestCase {
     let unwritable = try cli.run(["render", "--text", "hi", "-o", "/nonexistent/dir/x.png"])
     XCTAssertEqual(unwritable.status, 73)
     XCTAssertTrue(unwritable.stderr.contains("cannot be written"), unwritable.stderr)
+    let huge = try cli.run([
+      "render", "--text", "x", "--size", "400", "--width", "10000", "--scale", "8", "-o",
+      "/tmp/galley-huge.png",
+    ])
+    XCTAssertEqual(huge.status, 2)
+    XCTAssertTrue(huge.stderr.contains("lower --scale"), huge.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: "/tmp/galley-huge.png"))
   }
 }
