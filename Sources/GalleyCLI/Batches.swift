@@ -18,7 +18,11 @@ enum Batches {
       let items = batch
       let results = UnsafeMutableBufferPointer<(String, Bool)>.allocate(capacity: items.count)
       results.initialize(repeating: ("", false))
-      defer { results.deallocate() }
+      defer {
+        // Release the strings too: deallocate alone leaked every output line.
+        results.deinitialize()
+        results.deallocate()
+      }
       let box = ResultsBox(results)
       if jobs <= 1 || items.count < 8 {
         for (k, item) in items.enumerated() { box.set(k, work(item.0, item.1)) }

@@ -229,7 +229,11 @@ func parallelOrderedMap<T: Sendable, R: Sendable>(
   guard jobs > 1, items.count > 1 else { return items.map(transform) }
   let out = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
   out.initialize(repeating: nil)
-  defer { out.deallocate() }
+  defer {
+    // Release the elements too: deallocate alone would leak every result.
+    out.deinitialize()
+    out.deallocate()
+  }
   let box = SlotBox(out)
   DispatchQueue.concurrentPerform(iterations: jobs) { k in
     var i = k

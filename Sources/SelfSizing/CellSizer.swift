@@ -225,7 +225,11 @@ func parallelMap<T: Sendable, R>(_ items: [T], _ transform: (T) -> R) -> [R] {
   return withoutActuallyEscaping(transform) { transform in
     let out = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
     out.initialize(repeating: nil)
-    defer { out.deallocate() }
+    defer {
+      // Release the elements too: deallocate alone would leak every result.
+      out.deinitialize()
+      out.deallocate()
+    }
     let box = UncheckedBox(out)
     let t = UncheckedBox(transform)
     let threads = min(items.count, ProcessInfo.processInfo.activeProcessorCount * 2)

@@ -199,4 +199,39 @@ final class MannersTests: XCTestCase {
       XCTAssertEqual(o["id"] as? String, "g\(i)", "in order, none missing")
     }
   }
+
+  /// Peak resident memory (KiB) of `galley measure` on `lines` copies of an invalid record
+  /// (every line still makes an output line), through /usr/bin/time.
+  func peakKiB(lines: Int, dir: URL) throws -> Int {
+    let url = dir.appendingPathComponent("oops-\(lines).jsonl")
+    try Data(
+      String(repeating: "{oops, not JSON but a line of about the usual length here\n", count: lines)
+        .utf8
+    )
+    .write(to: url)
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+    p.arguments = ["-f", "peak=%M", Galley.binary.path, "measure", url.path, "-o", "/dev/null"]
+    p.currentDirectoryURL = Galley.root
+    let err = Pipe()
+    p.standardError = err
+    p.standardOutput = FileHandle.nullDevice
+    try p.run()
+    let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    let line = try XCTUnwrap(text.split(separator: "\n").last { $0.hasPrefix("peak=") }, text)
+    return try XCTUnwrap(Int(line.dropFirst(5)))
+  }
+
+  func testMemoryDoesNotGrowWithTheInput() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+      throw XCTSkip("/usr/bin/time (Debian package time) is needed to read the peak memory")
+    }
+    let dir = try tempDir()
+    let small = try peakKiB(lines: 20_000, dir: dir)
+    let large = try peakKiB(lines: 200_000, dir: dir)
+    // 180k more output lines: a leak of even 50 bytes a line would add 9 MB.
+    XCTAssertLessThan(
+      large - small, 4_000, "peak RSS \(small) KiB at 20k lines, \(large) KiB at 200k")
+  }
 }
