@@ -35,8 +35,10 @@ let package = Package(
       name: "TypesettingTests", dependencies: ["Typesetting"],
       exclude: ["Fixtures"]),
     .testTarget(name: "GalleyCLITests", dependencies: ["GalleyCLI", "Typesetting", "Rasterizer"]),
-    .testTarget(name: "RasterizerTests", dependencies: ["Rasterizer", "Typesetting"]),
+    .testTarget(
+      name: "RasterizerTests", dependencies: ["Rasterizer", "Typesetting", "SelfSizing"]),
     .testTarget(name: "CompositionalLayoutTests", dependencies: ["CompositionalLayout"]),
-    .testTarget(name: "SelfSizingTests", dependencies: ["SelfSizing", "Typesetting", "CompositionalLayout"]),
+    .testTarget(
+      name: "SelfSizingTests", dependencies: ["SelfSizing", "Typesetting", "CompositionalLayout"]),
   ]
 )

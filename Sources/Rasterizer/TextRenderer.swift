@@ -3,7 +3,7 @@ import Typesetting
 
 /// Draws laid-out text with FreeType: grayscale anti-aliased outlines (unhinted, at the exact
 /// subpixel positions of the layout) and colour emoji from bitmap strikes (CBDT), scaled to size
-/// with a box filter. Runs arrive in visual order (``PreparedText/glyphRuns(_:)``), so
+/// with a box filter. Runs arrive in visual order (`PreparedText.glyphRuns(_:)`), so
 /// right-to-left text needs nothing more.
 ///
 /// One `FT_Face` per font, opened on first use and kept. Not thread-safe: use one renderer per
@@ -31,7 +31,7 @@ public final class TextRenderer {
   ///
   /// - Returns: each line's ink bounds in canvas points (the tight box of the pixels the glyphs
   ///   covered), nil for a line that drew nothing.
-  /// - Complexity: shapes the text again (``PreparedText/glyphRuns(_:)``), then O(glyph pixels).
+  /// - Complexity: shapes the text again (`PreparedText.glyphRuns(_:)`), then O(glyph pixels).
   @discardableResult
   public func draw(
     _ prepared: PreparedText, layout: TextLayout, at origin: (x: Double, y: Double),
