@@ -12,7 +12,7 @@ enum RenderCommand {
            galley render --text "…" -o OUT.png [--size PT] [--fonts A.ttf,B.ttf] [--lang TAG]
                          [--line-height PT] [--direction ltr|rtl] [--max-lines N] [--overlay]
 
-    Draws with the real glyphs (FreeType: grayscale anti-aliased outlines, colour emoji from the
+    -o - writes the PNG to standard output. Draws with the real glyphs (FreeType: grayscale anti-aliased outlines, colour emoji from the
     bitmap strike) and writes an RGBA PNG at --scale pixels per point (default 2).
 
     A transcript (JSON Lines of bubble cells, CELLS-SPEC.md) is drawn top to bottom in one
@@ -144,11 +144,18 @@ enum RenderCommand {
       Streams.error("galley render: nothing to draw")
       return 2
     }
-    do {
-      try PNGImage.write(canvas, to: out)
-    } catch {
-      Streams.error("galley render: \(out): cannot be written")
-      return 73
+    if out == "-" {
+      // The PNG on standard output (e.g. `| display -`); messages stay on standard error.
+      let data = try PNGImage.encode(canvas)
+      let stream = OutputStream(fd: 1)
+      stream.write(data)
+    } else {
+      do {
+        try PNGImage.write(canvas, to: out)
+      } catch {
+        Streams.error("galley render: \(out): cannot be written")
+        return 73
+      }
     }
     if let framesPath = opts.values["frames"] {
       guard

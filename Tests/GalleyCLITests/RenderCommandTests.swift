@@ -233,6 +233,23 @@ final class RenderCommandTests: XCTestCase {
     XCTAssertTrue(none.stderr.contains("nothing to draw"), none.stderr)
   }
 
+  func testPNGOnStandardOutput() throws {
+    let r = try cli.run(["render", "--text", "hello", "-o", "-", "--quiet"])
+    XCTAssertEqual(r.status, 0)
+    XCTAssertEqual(r.stderr, "")
+    let p = Process()
+    p.executableURL = Galley.binary
+    p.arguments = ["render", "--text", "hello", "-o", "-", "--quiet"]
+    p.currentDirectoryURL = Galley.root
+    let out = Pipe()
+    p.standardOutput = out
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    let b = try PNGImage.decode(data)
+    XCTAssertEqual(b.width, 780)
+  }
+
   func testRenderUsageAndUnusableInput() throws {
     let noOut = try cli.run(["render", "Examples/transcript.jsonl"])
     XCTAssertEqual(noOut.status, 64)
