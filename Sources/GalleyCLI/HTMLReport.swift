@@ -45,6 +45,12 @@ enum HTMLReport {
       svg +=
         "<rect x=\"\(f(Double(i) * bw + 1))\" y=\"\(f(h - bh))\" width=\"\(f(max(1, bw - 2)))\" height=\"\(f(bh))\" fill=\"\(color)\"><title>[\(f(x0)), \(f(x0 + binWidth))) pt: \(c)</title></rect>"
     }
+    // The zero line: estimates left of it were too tall, right of it too short.
+    let zeroX = (0 - start) / binWidth * bw
+    if zeroX > 0 && zeroX < w {
+      svg +=
+        "<line x1=\"\(f(zeroX))\" y1=\"0\" x2=\"\(f(zeroX))\" y2=\"\(Int(h + 6))\" stroke=\"#1c1c1e\" stroke-width=\"1\"/><text x=\"\(f(zeroX))\" y=\"\(Int(h + 20))\" font-size=\"12\" text-anchor=\"middle\">0</text>"
+    }
     svg +=
       "<text x=\"0\" y=\"\(Int(h + 20))\" font-size=\"12\">\(f(start)) pt</text><text x=\"\(Int(w))\" y=\"\(Int(h + 20))\" font-size=\"12\" text-anchor=\"end\">\(f(start + Double(n) * binWidth)) pt</text></svg>"
     return svg
