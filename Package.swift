@@ -7,6 +7,7 @@ let package = Package(
     .library(name: "Typesetting", targets: ["Typesetting"]),
     .library(name: "CompositionalLayout", targets: ["CompositionalLayout"]),
     .library(name: "SelfSizing", targets: ["SelfSizing"]),
+    .library(name: "Rasterizer", targets: ["Rasterizer"]),
     .executable(name: "galley", targets: ["galley"]),
   ],
   targets: [
@@ -16,18 +17,27 @@ let package = Package(
     .systemLibrary(
       name: "CHarfBuzz", pkgConfig: "harfbuzz",
       providers: [.apt(["libharfbuzz-dev"]), .brew(["harfbuzz"])]),
+    .systemLibrary(
+      name: "CPNG", pkgConfig: "libpng",
+      providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
     .target(
       name: "CICUShims",
       linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
     .target(name: "Typesetting", dependencies: ["CHarfBuzz", "CFreeType", "CICUShims"]),
     .target(name: "CompositionalLayout"),
     .target(name: "SelfSizing", dependencies: ["Typesetting", "CompositionalLayout"]),
-    .target(name: "GalleyCLI", dependencies: ["Typesetting", "CompositionalLayout", "SelfSizing"]),
+    .target(name: "Rasterizer", dependencies: ["Typesetting", "CFreeType", "CPNG"]),
+    .target(
+      name: "GalleyCLI",
+      dependencies: ["Typesetting", "CompositionalLayout", "SelfSizing", "Rasterizer"]),
     .executableTarget(name: "galley", dependencies: ["GalleyCLI"]),
     .testTarget(
       name: "TypesettingTests", dependencies: ["Typesetting"],
       exclude: ["Fixtures"]),
-    .testTarget(name: "GalleyCLITests", dependencies: ["GalleyCLI", "Typesetting", "SelfSizing"]),
+    .testTarget(
+      name: "GalleyCLITests", dependencies: ["GalleyCLI", "Typesetting", "SelfSizing", "Rasterizer"]),
+    .testTarget(
+      name: "RasterizerTests", dependencies: ["Rasterizer", "Typesetting", "SelfSizing"]),
     .testTarget(name: "CompositionalLayoutTests", dependencies: ["CompositionalLayout"]),
     .testTarget(
       name: "SelfSizingTests", dependencies: ["SelfSizing", "Typesetting", "CompositionalLayout"]),

@@ -12,11 +12,12 @@ enum Batches {
   }
 
   static func process(
-    reader: LineReader, jobs: Int, output: OutputStream,
+    reader: LineReader, jobs: Int, output: OutputStream, progress: ProgressBar? = nil,
     work: @escaping @Sendable (Int, Data) -> (String, Bool),
     onResult: (Bool) -> Void
   ) throws {
     var batch: [(Int, Data)] = []
+    var done = 0
     func flush() {
       guard !batch.isEmpty else { return }
       let items = batch.map { Item(line: $0.0, data: $0.1) }
@@ -28,12 +29,17 @@ enum Batches {
         onResult(r.1)
       }
       output.write(text)
+      done += items.count
+      progress?.update(items: done, bytes: reader.bytesRead)
       batch.removeAll(keepingCapacity: true)
     }
     while let line = reader.next() {
+      // Ctrl-C: stop between lines; everything written so far is whole lines.
+      if Interrupt.requested { throw CLIError.interrupted(done) }
       batch.append((reader.lineNumber, line))
       if batch.count >= batchSize { flush() }
     }
+    if Interrupt.requested { throw CLIError.interrupted(done) }
     flush()
   }
 }

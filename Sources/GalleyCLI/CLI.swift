@@ -11,9 +11,36 @@ public enum GalleyCLI {
       measure   measure text cases (JSON Lines) → lines, height, widths
       layout    frames of a compositional layout spec (JSON), cells measured
       validate  how far an app's estimated cell sizes are from the measured ones
+      render    draw a transcript, a layout spec or a text to PNG with the real glyphs
       bench     speed figures of the text engine and the layout model (build with -c release)
       help      show this help, or `galley help COMMAND`
       version   print the version
+
+    Every command reads a file or - (standard input) and writes JSON Lines or JSON to standard
+    output (or -o FILE); messages go to standard error. A bad record never stops a run: it becomes
+    an error record carrying its input line number. measure and validate take --jobs N (default:
+    all cores; output order never changes) and show a progress bar on standard error when it is a
+    terminal (none when piped, none with --quiet). Input is streamed: memory does not grow with
+    its length (measure).
+
+    examples:
+      galley measure Examples/messages.jsonl
+      galley measure Examples/transcript.jsonl --jobs 2 -o sizes.jsonl
+      galley validate Examples/estimates.jsonl --max-error 8 --html report.html
+      galley layout Examples/home-screen.json
+      galley render Examples/transcript.jsonl -o transcript.png --overlay
+      galley bench --json
+
+    exit status:
+      0    success
+      1    some records were errors (measure, render) or the max error is over --max-error
+      2    nothing usable: an invalid spec, no measurable record
+      64   usage error (unknown command or option, bad value)
+      66   unreadable input (missing file, a directory, no permission)
+      73   an output file cannot be written
+      74   a write to standard output failed
+      130  interrupted (Ctrl-C): output so far ends at a whole line
+      141  standard output was closed early (e.g. `| head -1`): stops quietly
 
     Run `galley COMMAND --help` for a command's options and examples.
     """
@@ -22,6 +49,7 @@ public enum GalleyCLI {
   public static func run(_ arguments: [String]) -> Int32 {
     // SIGPIPE would kill the process mid-line; handle EPIPE on write instead.
     signal(SIGPIPE, SIG_IGN)
+    Interrupt.install()
     let args = arguments
     guard args.count >= 2 else {
       print(usage)
@@ -34,6 +62,7 @@ public enum GalleyCLI {
       case "bench": return try BenchCommand.run(rest)
       case "layout": return try LayoutCommand.run(rest)
       case "validate": return try ValidateCommand.run(rest)
+      case "render": return try RenderCommand.run(rest)
       case "help", "--help", "-h":
         if let topic = rest.first {
           switch topic {
@@ -41,6 +70,7 @@ public enum GalleyCLI {
           case "bench": print(BenchCommand.help)
           case "layout": print(LayoutCommand.help)
           case "validate": print(ValidateCommand.help)
+          case "render": print(RenderCommand.help)
           default:
             FileHandle.standardError.write("galley: no help for '\(topic)'\n".data(using: .utf8)!)
             return 64

@@ -19,7 +19,7 @@ enum LayoutCommand {
 
     examples:
       galley layout Examples/home-screen.json
-      galley layout Examples/chat-screen.json -o frames.json
+      galley layout Examples/home-screen.json -o frames.json
 
     exit status: 0 laid out, 2 invalid spec or cell, 64 usage, 66 unreadable input.
     """

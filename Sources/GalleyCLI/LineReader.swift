@@ -1,12 +1,16 @@
 import Foundation
 
 /// Reads a file or standard input as lines of bytes, in constant memory (one chunk and one line).
+///
+/// Reads with `read(2)` straight into its own buffer (no intermediate `Data` per chunk).
 final class LineReader {
   private let handle: FileHandle
   private var buffer: [UInt8] = []
   private var start = 0
   private var eof = false
   private(set) var lineNumber = 0
+  /// Bytes read from the input so far.
+  private(set) var bytesRead: Int64 = 0
 
   init(handle: FileHandle) { self.handle = handle }
 
@@ -35,8 +39,29 @@ final class LineReader {
         start = 0
       }
       scanFrom = buffer.count
-      let chunk = handle.readData(ofLength: 1 << 16)
-      if chunk.isEmpty { eof = true } else { buffer.append(contentsOf: chunk) }
+      let n = readChunk()
+      if n <= 0 {
+        eof = true
+      } else {
+        bytesRead += Int64(n)
+      }
     }
+  }
+
+  /// Appends up to 64 KiB read from the descriptor to `buffer`; returns the count (0 at the end,
+  /// -1 on a read error, which ends the input like EOF).
+  private func readChunk() -> Int {
+    let size = 1 << 16
+    let old = buffer.count
+    buffer.append(contentsOf: repeatElement(0, count: size))
+    let fd = handle.fileDescriptor
+    var n = 0
+    repeat {
+      n = buffer.withUnsafeMutableBufferPointer { p in
+        Foundation.read(fd, p.baseAddress! + old, size)
+      }
+    } while n < 0 && errno == EINTR
+    buffer.removeSubrange((old + max(0, n))...)
+    return n
   }
 }

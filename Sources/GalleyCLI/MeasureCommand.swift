@@ -29,7 +29,13 @@ enum MeasureCommand {
       galley measure --template bubble Examples/transcript.jsonl
       echo '{"id":"a","text":"Hello 세계","width":120,"size":17}' | galley measure -
 
-    exit status: 0 all measured, 1 some records were errors, 64 usage, 66 unreadable input.
+    --jobs N measures on N threads (default: all cores); the output order is the input order
+    whatever N. A progress bar (items/s, ETA) is drawn on standard error only when it is a
+    terminal; --quiet turns it off. Memory stays constant whatever the input's length.
+
+    exit status: 0 all measured, 1 some records were errors, 64 usage, 66 unreadable input,
+    130 interrupted by Ctrl-C (output so far ends at a whole line), 141 standard output closed
+    early (`| head`): stops quietly.
     """
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
@@ -54,7 +60,11 @@ enum MeasureCommand {
       throw CLIError.usage("--template must be bubble or productCard (got \(t))")
     }
     let sizer = CellSizer(typesetter: typesetter, cacheCapacity: 0)
-    try Batches.process(reader: reader, jobs: jobs, output: output) { line, data in
+    let progress = ProgressBar(
+      label: "measure", input: input.fileDescriptor, quiet: opts.flags.contains("quiet"))
+    defer { progress.finish() }
+    try Batches.process(reader: reader, jobs: jobs, output: output, progress: progress) {
+      line, data in
       measureRecord(
         data, line: line, library: library, typesetter: typesetter, sizer: sizer,
         template: template,

@@ -77,17 +77,21 @@ enum CLIError: Error {
   case usage(String)
   /// Unusable input (unreadable file, a directory): exit 66 (EX_NOINPUT) or 2.
   case input(String)
+  /// Stopped by Ctrl-C (SIGINT) after this many output lines: exit 130.
+  case interrupted(Int)
 
   var exitCode: Int32 {
     switch self {
     case .usage: return 64
     case .input: return 66
+    case .interrupted: return 130
     }
   }
 
   var message: String {
     switch self {
     case .usage(let m), .input(let m): return m
+    case .interrupted(let n): return "interrupted after \(n) records (output ends at a whole line)"
     }
   }
 }

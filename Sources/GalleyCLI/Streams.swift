@@ -36,19 +36,28 @@ final class OutputStream {
 
   func write(_ s: String) {
     var s = s
-    s.withUTF8 { buf in
-      var off = 0
-      while off < buf.count {
-        let n = Foundation.write(fd, buf.baseAddress! + off, buf.count - off)
-        if n < 0 {
-          if errno == EINTR { continue }
-          if errno == EPIPE { exit(141 - 128 + 128) }
-          FileHandle.standardError.write(
-            "galley: write failed: errno \(errno)\n".data(using: .utf8)!)
-          exit(74)
-        }
-        off += n
+    s.withUTF8 { buf in write(UnsafeRawBufferPointer(buf)) }
+  }
+
+  /// Writes bytes (a PNG, say).
+  func write(_ data: Data) {
+    data.withUnsafeBytes { write($0) }
+  }
+
+  private func write(_ buf: UnsafeRawBufferPointer) {
+    guard let base = buf.baseAddress else { return }
+    var off = 0
+    while off < buf.count {
+      let n = Foundation.write(fd, base + off, buf.count - off)
+      if n < 0 {
+        if errno == EINTR { continue }
+        // The reader went away (`| head`): stop quietly, 141 as a shell reports SIGPIPE.
+        if errno == EPIPE { exit(141) }
+        FileHandle.standardError.write(
+          "galley: write failed: errno \(errno)\n".data(using: .utf8)!)
+        exit(74)
       }
+      off += n
     }
   }
 }

@@ -6,7 +6,7 @@ import Typesetting
 enum ValidateCommand {
   static let help = """
     usage: galley validate ESTIMATES.jsonl|- [--max-error PT] [--json] [--template T]
-                           [--fonts-dir DIR] [--jobs N]
+                           [--fonts-dir DIR] [--jobs N] [--html REPORT.html] [--quiet]
 
     Reads cells (bubble or productCard records, CELLS-SPEC.md), each with the app's
     "estimatedHeight" (and optionally "estimatedWidth"), measures them, and reports the error
@@ -14,17 +14,28 @@ enum ValidateCommand {
     while scrolling from the top (the largest absolute running sum of signed errors), the worst
     items, and all of it by "category". --json writes the report as one JSON object.
 
+    --html REPORT.html also writes one self-contained HTML page (pictures inlined as PNG data
+    URIs, no network): the summary numbers, a histogram of the errors, the table by category,
+    and the worst items drawn side by side (the cell at its estimated size, dashed, and at its
+    measured size).
+
     examples:
       galley validate Examples/estimates.jsonl
       galley validate Examples/estimates.jsonl --max-error 8 --json
+      galley validate Examples/estimates.jsonl --html report.html
+
+    Cells are measured on --jobs threads (default: all cores; results do not depend on it); a
+    progress bar is drawn on standard error only when it is a terminal (--quiet: never).
 
     exit status: 0 when max error ≤ --max-error (or no threshold), 1 when over it,
-    2 for unusable input (nothing measurable), 64 usage, 66 unreadable file.
+    2 for unusable input (nothing measurable), 64 usage, 66 unreadable file,
+    73 the HTML report cannot be written, 130 interrupted (Ctrl-C).
     """
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let opts = try Options(
-      args, valued: ["max-error", "fonts-dir", "template", "jobs", "html"], flags: ["json", "help"])
+      args, valued: ["max-error", "fonts-dir", "template", "jobs", "html"],
+      flags: ["json", "help", "quiet"])
     if opts.flags.contains("help") {
       print(help)
       return 0
@@ -37,20 +48,62 @@ enum ValidateCommand {
     let template = opts.values["template"]
     let sizer = CellSizer(typesetter: Typesetter(cacheCapacity: 0), cacheCapacity: 0)
     let reader = LineReader(handle: input)
-    var lines: [(Int, Data)] = []
-    while let l = reader.next() { lines.append((reader.lineNumber, l)) }
-    let outcomes = concurrentMap(lines.map { Line(number: $0.0, data: $0.1) }, threads: jobs) {
-      validateRecord($0.data, line: $0.number, library: library, sizer: sizer, template: template)
-    }
+    // Streamed in chunks: only the small per-item results are kept, plus the records of the
+    // current worst items (for --html pictures).
     var items: [ValidationReport.Item] = []
     var failures: [ValidationReport.Failure] = []
-    for o in outcomes {
-      switch o {
-      case .item(let i): items.append(i)
-      case .failure(let f): failures.append(f)
+    var worst: [(abs: Double, index: Int, data: Data)] = []
+    let worstCount = 10
+    let progress = ProgressBar(
+      label: "validate", input: input.fileDescriptor, quiet: opts.flags.contains("quiet"))
+    defer { progress.finish() }
+    var chunk: [(Int, Data)] = []
+    func flush() {
+      let lines = chunk.map { Line(number: $0.0, data: $0.1) }
+      let outcomes = concurrentMap(lines, threads: jobs) {
+        validateRecord($0.data, line: $0.number, library: library, sizer: sizer, template: template)
+      }
+      for (k, o) in outcomes.enumerated() {
+        switch o {
+        case .item(let i):
+          let e = abs(i.error)
+          if worst.count < worstCount || e > worst[worst.count - 1].abs {
+            worst.append((e, items.count, chunk[k].1))
+            worst.sort { $0.abs != $1.abs ? $0.abs > $1.abs : $0.index < $1.index }
+            if worst.count > worstCount { worst.removeLast() }
+          }
+          items.append(i)
+        case .failure(let f): failures.append(f)
+        }
+      }
+      progress.update(items: items.count + failures.count, bytes: reader.bytesRead)
+      chunk.removeAll(keepingCapacity: true)
+    }
+    while let l = reader.next() {
+      if Interrupt.requested { throw CLIError.interrupted(0) }
+      chunk.append((reader.lineNumber, l))
+      if chunk.count >= 2048 { flush() }
+    }
+    if Interrupt.requested { throw CLIError.interrupted(0) }
+    flush()
+    let report = ValidationReport(items: items, failures: failures)
+    if let htmlPath = opts.values["html"] {
+      var records: [String: CellRecord] = [:]
+      for w in worst {
+        guard case .success(let o) = Records.parseObject(w.data),
+          let rec = try? CellRecord(json: o, library: library, defaultTemplate: template),
+          records[rec.id] == nil
+        else { continue }
+        records[rec.id] = rec
+      }
+      let page = try HTMLReport.page(
+        report, source: opts.positionals.first ?? "-", maxError: maxError, records: records,
+        sizer: sizer)
+      guard FileManager.default.createFile(atPath: htmlPath, contents: Data(page.utf8)) else {
+        Streams.error("galley validate: \(htmlPath): cannot be written")
+        return 73
       }
     }
-    let report = ValidationReport(items: items, failures: failures)
     let output = try Streams.output(nil)
     output.write(
       opts.flags.contains("json") ? json(report) + "\n" : text(report, maxError: maxError))

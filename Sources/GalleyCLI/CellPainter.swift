@@ -1,0 +1,90 @@
+import Foundation
+import Rasterizer
+import SelfSizing
+import Typesetting
+
+/// Draws measured cells onto a canvas: bubbles as rounded rectangles with their text, product
+/// cards with a picture placeholder, title, prices and badge. Not thread-safe (one renderer).
+final class CellPainter {
+  let renderer: TextRenderer
+  let sizer: CellSizer
+
+  static let background = Color.white
+  static let meBubble = Color(hex: 0x0A84FF)
+  static let otherBubble = Color(hex: 0xE9E9EB)
+  static let measuredOutline = Color(hex: 0x34C759)
+  static let estimatedOutline = Color(hex: 0xFF3B30)
+  static let frameOutline = Color(hex: 0x8E8E93)
+
+  init(sizer: CellSizer) throws {
+    renderer = try TextRenderer()
+    self.sizer = sizer
+  }
+
+  /// What one drawn cell covered: its frame and the ink bounds of its text lines (points).
+  struct Drawn {
+    var frame: Rasterizer.Rect
+    var ink: [Rasterizer.Rect]
+  }
+
+  /// Draws a placed bubble with its top-left corner at (x, y).
+  func drawBubble(
+    _ cell: BubbleCell, _ placement: CellPlacement, x: Double, y: Double, on canvas: Canvas
+  ) throws -> Drawn {
+    let me = cell.sender == .me
+    let frame = Rasterizer.Rect(
+      x: x, y: y, width: placement.size.width, height: placement.size.height)
+    canvas.fillRoundedRect(
+      frame, radius: min(18, placement.size.height / 2), me ? Self.meBubble : Self.otherBubble)
+    for box in placement.boxes {
+      canvas.fillRoundedRect(
+        Rasterizer.Rect(x: x + box.x, y: y + box.y, width: box.width, height: box.height),
+        radius: 6, me ? Color(hex: 0xFFFFFF, alpha: 0.25) : Color(hex: 0xD1D1D6))
+    }
+    var ink: [Rasterizer.Rect] = []
+    for t in placement.texts {
+      let color: Color
+      switch t.role {
+      case "timestamp": color = me ? Color(hex: 0xFFFFFF, alpha: 0.75) : Color(hex: 0x8E8E93)
+      case "name", "replyName":
+        color = me ? Color(hex: 0xFFFFFF, alpha: 0.85) : Color(hex: 0x6E6E73)
+      default: color = me ? .white : .black
+      }
+      let lines = try renderer.draw(
+        t.prepared, layout: t.layout, at: (x + t.x, y + t.y), boxWidth: t.width, color: color,
+        on: canvas)
+      ink += lines.compactMap { $0 }
+    }
+    return Drawn(frame: frame, ink: ink)
+  }
+
+  /// Draws a placed product card in `frame`'s top-left corner.
+  func drawCard(_ placement: CellPlacement, x: Double, y: Double, on canvas: Canvas) throws -> Drawn
+  {
+    let frame = Rasterizer.Rect(
+      x: x, y: y, width: placement.size.width, height: placement.size.height)
+    var ink: [Rasterizer.Rect] = []
+    for box in placement.boxes {
+      let r = Rasterizer.Rect(x: x + box.x, y: y + box.y, width: box.width, height: box.height)
+      if box.role == "image" {
+        canvas.fillRoundedRect(r, radius: 8, Color(hex: 0xE5E5EA))
+      } else {
+        canvas.fillRoundedRect(r, radius: 3, Color(hex: 0xFFE5E3))
+      }
+    }
+    for t in placement.texts {
+      let color: Color
+      switch t.role {
+      case "price": color = .black
+      case "originalPrice": color = Color(hex: 0x8E8E93)
+      case "badge": color = Color(hex: 0xD70015)
+      default: color = Color(hex: 0x1C1C1E)
+      }
+      let lines = try renderer.draw(
+        t.prepared, layout: t.layout, at: (x + t.x, y + t.y), boxWidth: t.width, color: color,
+        on: canvas)
+      ink += lines.compactMap { $0 }
+    }
+    return Drawn(frame: frame, ink: ink)
+  }
+}

@@ -1,0 +1,227 @@
+import CompositionalLayout
+import Foundation
+import Rasterizer
+import SelfSizing
+import Typesetting
+
+/// Pictures of transcripts, layout specs and single texts (what `galley render` and
+/// `galley validate --html` draw).
+enum Pictures {
+  /// A record that could not be drawn.
+  struct Failure {
+    var line: Int
+    var id: String?
+    var message: String
+  }
+
+  /// One drawn cell: where it is and the ink of its text (points), for `--frames`.
+  struct Placed {
+    var line: Int
+    var id: String
+    var frame: Rasterizer.Rect
+    var estimated: Rasterizer.Rect?
+    var ink: [Rasterizer.Rect]
+  }
+
+  static let margin = 8.0
+  static let gap = 6.0
+
+  /// A transcript: bubble cells top to bottom in one column `width` points wide, `me` on the
+  /// trailing side, others on the leading side; with `overlay`, each cell's measured frame
+  /// (solid green) and estimated frame (dashed red: "estimatedHeight"/"estimatedWidth", else
+  /// ``BubbleEstimator``).
+  static func transcript(
+    _ lines: [(Int, Data)], width: Double, scale: Double, overlay: Bool, library: FontLibrary,
+    sizer: CellSizer
+  ) throws -> (Canvas?, [Placed], [Failure]) {
+    var failures: [Failure] = []
+    var items: [(Int, CellRecord, BubbleCell, CellPlacement)] = []
+    for (line, data) in lines {
+      let object: [String: Any]
+      switch Records.parseObject(data) {
+      case .failure(let m):
+        failures.append(Failure(line: line, id: nil, message: m))
+        continue
+      case .success(let o): object = o
+      }
+      let id = object["id"] as? String
+      do {
+        let record = try CellRecord(
+          json: object, library: library, defaultTemplate: "bubble", proposedWidth: width)
+        guard case .bubble(let b) = record.cell else {
+          failures.append(Failure(line: line, id: id, message: "not a bubble cell"))
+          continue
+        }
+        items.append((line, record, b, try sizer.place(b)))
+      } catch let e as CellError {
+        failures.append(Failure(line: line, id: id, message: e.description))
+      } catch {
+        failures.append(Failure(line: line, id: id, message: "\(error)"))
+      }
+    }
+    guard !items.isEmpty else { return (nil, [], failures) }
+    let estimator = BubbleEstimator()
+    var height = margin
+    var bottom = 0.0
+    for (_, record, cell, p) in items {
+      if overlay {
+        let eh = record.estimatedHeight ?? estimator.estimate(cell).height
+        bottom = max(bottom, height + eh)
+      }
+      height += p.size.height + gap
+    }
+    height = max(height + margin - gap, bottom + margin)
+    try checkSize(width: width, height: height, scale: scale)
+    let canvas = Canvas(
+      width: width, height: height, scale: scale, background: CellPainter.background)
+    let painter = try CellPainter(sizer: sizer)
+    var placed: [Placed] = []
+    var y = margin
+    for (line, record, cell, placement) in items {
+      let w = placement.size.width
+      let x = cell.sender == .me ? width - margin - w : margin
+      let drawn = try painter.drawBubble(cell, placement, x: x, y: y, on: canvas)
+      var estimatedFrame: Rasterizer.Rect? = nil
+      if overlay {
+        let guess = estimator.estimate(cell)
+        let ew = record.estimatedWidth ?? guess.width
+        let eh = record.estimatedHeight ?? guess.height
+        let ex = cell.sender == .me ? width - margin - ew : margin
+        let e = Rasterizer.Rect(x: ex, y: y, width: ew, height: eh)
+        canvas.strokeRect(drawn.frame, CellPainter.measuredOutline, lineWidth: 1)
+        canvas.strokeRect(e, CellPainter.estimatedOutline, lineWidth: 1, dash: (4, 3))
+        estimatedFrame = e
+      }
+      placed.append(
+        Placed(
+          line: line, id: record.id, frame: drawn.frame, estimated: estimatedFrame, ink: drawn.ink))
+      y += placement.size.height + gap
+    }
+    return (canvas, placed, failures)
+  }
+
+  /// A layout spec: every element's frame outlined (cells grey, supplementary views orange,
+  /// decorations filled), and the cells the spec carries drawn in their frames.
+  static func layoutSpec(_ data: Data, scale: Double, library: FontLibrary, sizer: CellSizer)
+    throws -> (Canvas, [Placed], [Failure])
+  {
+    let spec = try LayoutSpec(json: data)
+    let result = try spec.layoutResult { request in
+      try LayoutCommand.measureCell(request, library: library, sizer: sizer)
+    }
+    let all = result.allAttributes
+    var width = spec.environment.containerSize.width
+    var height = result.contentSize.height
+    for a in all {
+      width = max(width, a.frame.origin.x + a.frame.size.width)
+      height = max(height, a.frame.origin.y + a.frame.size.height)
+    }
+    let canvas = Canvas(
+      width: width, height: height, scale: scale, background: CellPainter.background)
+    let painter = try CellPainter(sizer: sizer)
+    var placed: [Placed] = []
+    var failures: [Failure] = []
+    func rect(_ r: CompositionalLayout.Rect) -> Rasterizer.Rect {
+      Rasterizer.Rect(x: r.origin.x, y: r.origin.y, width: r.size.width, height: r.size.height)
+    }
+    for a in all.sorted(by: { $0.zIndex < $1.zIndex }) {
+      let f = rect(a.frame)
+      switch a.category {
+      case .decoration:
+        canvas.fillRoundedRect(f, radius: 8, Color(hex: 0xF2F2F7))
+      case .supplementary:
+        canvas.strokeRect(f, Color(hex: 0xFF9500), lineWidth: 1, dash: (4, 3))
+      case .cell:
+        let s = a.indexPath.section
+        if s < spec.sections.count, let cellData = spec.sections[s].cells[a.indexPath.item] {
+          do {
+            guard let o = try JSONSerialization.jsonObject(with: cellData) as? [String: Any] else {
+              throw CellError.text("not an object")
+            }
+            let record = try CellRecord(json: o, library: library, proposedWidth: f.width)
+            let drawn: CellPainter.Drawn
+            switch record.cell {
+            case .bubble(let b):
+              let p = try sizer.place(b)
+              let x = b.sender == .me ? f.maxX - p.size.width : f.x
+              drawn = try painter.drawBubble(b, p, x: x, y: f.y, on: canvas)
+            case .productCard(let c):
+              drawn = try painter.drawCard(try sizer.place(c), x: f.x, y: f.y, on: canvas)
+            }
+            placed.append(Placed(line: 0, id: record.id, frame: f, estimated: nil, ink: drawn.ink))
+          } catch {
+            failures.append(
+              Failure(
+                line: 0, id: "sections[\(s)].cells[\(a.indexPath.item)]",
+                message: (error as? CellError)?.description ?? "\(error)"))
+          }
+        } else {
+          placed.append(
+            Placed(line: 0, id: "\(s).\(a.indexPath.item)", frame: f, estimated: nil, ink: []))
+        }
+        canvas.strokeRect(f, CellPainter.frameOutline, lineWidth: 0.5)
+      }
+    }
+    return (canvas, placed, failures)
+  }
+
+  /// One text laid out at `width − 2 × 16` points; with `overlay`, each line's typographic box
+  /// (green) and ink bounds (dashed red).
+  static func text(_ c: TextCase, width: Double, scale: Double, overlay: Bool) throws -> (
+    Canvas, [Placed]
+  ) {
+    let pad = 16.0
+    let prepared = try Typesetter.shared.prepare(c.text, style: c.style)
+    let layout = try prepared.layout(width: max(1, width - 2 * pad))
+    try checkSize(width: width, height: layout.height + 2 * pad, scale: scale)
+    let canvas = Canvas(
+      width: width, height: layout.height + 2 * pad, scale: scale, background: .white)
+    let renderer = try TextRenderer()
+    let ink = try renderer.draw(
+      prepared, layout: layout, at: (pad, pad), boxWidth: width - 2 * pad, color: .black,
+      on: canvas)
+    if overlay {
+      for (i, line) in layout.lines.enumerated() {
+        let x = prepared.isRightToLeft ? width - pad - line.width : pad
+        canvas.strokeRect(
+          Rasterizer.Rect(x: x, y: pad + line.top, width: max(1, line.width), height: line.height),
+          CellPainter.measuredOutline, lineWidth: 0.5)
+        if let r = ink[i] {
+          canvas.strokeRect(r, CellPainter.estimatedOutline, lineWidth: 0.5, dash: (2, 2))
+        }
+      }
+    }
+    let frame = Rasterizer.Rect(x: pad, y: pad, width: width - 2 * pad, height: layout.height)
+    return (
+      canvas, [Placed(line: 1, id: c.id, frame: frame, estimated: nil, ink: ink.compactMap { $0 })]
+    )
+  }
+
+  /// A picture too large to hold (over 100 million pixels).
+  struct TooLarge: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  static func checkSize(width: Double, height: Double, scale: Double) throws {
+    let pixels = (width * scale).rounded(.up) * (height * scale).rounded(.up)
+    guard pixels <= 100_000_000 else {
+      throw TooLarge(
+        description:
+          "the picture would be \(Int(width * scale))×\(Int(height * scale)) px: draw fewer records or use a lower --scale"
+      )
+    }
+  }
+
+  /// `--frames` output: one JSON object per drawn cell.
+  static func framesJSON(_ placed: [Placed]) -> String {
+    func r(_ x: Rasterizer.Rect) -> String { JSONWriter.numbers([x.x, x.y, x.width, x.height]) }
+    return placed.map { p in
+      var pairs: [(String, String)] = [
+        ("id", JSONWriter.string(p.id)), ("line", String(p.line)), ("frame", r(p.frame)),
+      ]
+      if let e = p.estimated { pairs.append(("estimated", r(e))) }
+      pairs.append(("ink", JSONWriter.array(p.ink.map(r))))
+      return JSONWriter.object(pairs) + "\n"
+    }.joined()
+  }
+}

@@ -1,0 +1,188 @@
+import CompositionalLayout
+import Foundation
+import Rasterizer
+import SelfSizing
+import Typesetting
+
+/// `galley render`: transcripts, layout specs and single texts → PNG.
+enum RenderCommand {
+  static let help = """
+    usage: galley render TRANSCRIPT.jsonl|SPEC.json|- -o OUT.png [--width PT] [--scale S]
+                         [--overlay] [--frames FRAMES.jsonl] [--fonts-dir DIR] [--quiet]
+           galley render --text "…" -o OUT.png [--size PT] [--fonts A.ttf,B.ttf] [--lang TAG]
+                         [--line-height PT] [--direction ltr|rtl] [--max-lines N] [--overlay]
+
+    -o - writes the PNG to standard output. Draws with the real glyphs (FreeType: grayscale anti-aliased outlines, colour emoji from the
+    bitmap strike) and writes an RGBA PNG at --scale pixels per point (default 2).
+
+    A transcript (JSON Lines of bubble cells, CELLS-SPEC.md) is drawn top to bottom in one
+    column --width points wide (default 390; also the containerWidth of records without one):
+    "sender": "me" on the trailing side in blue, others on the leading side in grey, with sender
+    name, reply preview and timestamp where the record has them. --overlay outlines each cell's
+    measured frame (solid green) and its estimated frame (dashed red: "estimatedHeight" and
+    "estimatedWidth" when the record has them, else the built-in estimator).
+
+    A layout spec (a JSON object with "sections", as for `galley layout`) is drawn as all its
+    frames: cells outlined in grey, headers and footers dashed orange, decorations filled, and
+    the cells the spec carries (product cards, bubbles) drawn in their frames.
+
+    --text draws one text laid out at --width − 32 points; --overlay adds each line's
+    typographic box (green) and its ink bounds (dashed red).
+
+    --frames FILE writes one JSON object per drawn cell: {"id", "line", "frame": [x, y, w, h],
+    "estimated", "ink": [[x, y, w, h], …]} in points (ink: tight bounds of each drawn text line).
+
+    A record that cannot be drawn is left out of the picture and reported on standard error with
+    its line number; the rest is drawn.
+
+    examples:
+      galley render Examples/transcript.jsonl -o transcript.png
+      galley render Examples/estimates.jsonl --overlay -o overlay.png
+      galley render Examples/home-screen.json -o home.png --scale 1
+      galley render --text "오늘 저녁 7시에 만나요 👋" --size 24 -o text.png
+
+    exit status: 0 drawn, 1 drawn but some records were left out, 2 nothing drawable or an
+    invalid spec, 64 usage, 66 unreadable input, 73 the PNG cannot be written.
+    """
+
+  static func run(_ args: ArraySlice<String>) throws -> Int32 {
+    let opts = try Options(
+      args,
+      valued: [
+        "output", "width", "scale", "fonts-dir", "text", "size", "fonts", "lang", "line-height",
+        "direction", "max-lines", "frames",
+      ],
+      flags: ["overlay", "quiet", "help"])
+    if opts.flags.contains("help") {
+      print(help)
+      return 0
+    }
+    guard let out = opts.values["output"] else {
+      throw CLIError.usage("render needs -o OUT.png (see `galley render --help`)")
+    }
+    let width = try opts.double("width") ?? 390
+    let scale = try opts.double("scale") ?? 2
+    guard width > 0, width <= 10_000 else { throw CLIError.usage("--width must be in (0, 10000]") }
+    guard scale > 0, scale <= 8 else { throw CLIError.usage("--scale must be in (0, 8]") }
+    let overlay = opts.flags.contains("overlay")
+    let quiet = opts.flags.contains("quiet")
+    let library = FontLibrary(directory: opts.values["fonts-dir"] ?? FontLibrary.bundledDirectory())
+    let sizer = CellSizer(typesetter: Typesetter.shared, cacheCapacity: 0)
+
+    var canvas: Canvas?
+    var placed: [Pictures.Placed] = []
+    var failures: [Pictures.Failure] = []
+    var what = ""
+    if let text = opts.values["text"] {
+      guard opts.positionals.isEmpty else {
+        throw CLIError.usage("give either --text or an input file, not both")
+      }
+      var o: [String: Any] = ["id": "text", "text": text, "width": width - 32]
+      o["size"] = try opts.double("size") ?? 17
+      if let f = opts.values["fonts"] { o["fonts"] = f.split(separator: ",").map(String.init) }
+      if let l = opts.values["lang"] { o["lang"] = l }
+      if let lh = try opts.double("line-height") { o["lineHeight"] = lh }
+      if let d = opts.values["direction"] { o["direction"] = d }
+      if let m = try opts.int("max-lines") { o["maxLines"] = m }
+      let c: TextCase
+      do {
+        c = try TextCase(json: o, library: library)
+      } catch let e as CaseError {
+        throw CLIError.usage(e.description)
+      }
+      do {
+        (canvas, placed) = try Pictures.text(c, width: width, scale: scale, overlay: overlay)
+      } catch let e as TypesettingError {
+        Streams.error("galley render: \(e.description)")
+        return 2
+      } catch let e as Pictures.TooLarge {
+        Streams.error("galley render: \(e.description)")
+        return 2
+      }
+      what = "text, \(placed.first?.ink.count ?? 0) lines"
+    } else {
+      guard opts.positionals.count <= 1 else { throw CLIError.usage("one input at a time") }
+      let handle = try Streams.input(opts.positionals.first)
+      let reader = LineReader(handle: handle)
+      var lines: [(Int, Data)] = []
+      while let l = reader.next() {
+        if l.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+        lines.append((reader.lineNumber, l))
+      }
+      if isLayoutSpec(lines) {
+        let data = Data(lines.map { $0.1 }.joined(separator: [0x0A]))
+        do {
+          (canvas, placed, failures) = try Pictures.layoutSpec(
+            data, scale: scale, library: library, sizer: sizer)
+        } catch let e as LayoutSpecError {
+          Streams.error("galley render: \(e.description)")
+          return 2
+        } catch let e as LayoutCommand.CellMeasureError {
+          Streams.error("galley render: \(e.description)")
+          return 2
+        } catch let e as Pictures.TooLarge {
+          Streams.error("galley render: \(e.description)")
+          return 2
+        }
+        what = "layout, \(placed.count) cells"
+      } else {
+        do {
+          (canvas, placed, failures) = try Pictures.transcript(
+            lines, width: width, scale: scale, overlay: overlay, library: library, sizer: sizer)
+        } catch let e as Pictures.TooLarge {
+          Streams.error("galley render: \(e.description)")
+          return 2
+        }
+        what = "transcript, \(placed.count) bubbles"
+      }
+    }
+    for f in failures {
+      let at = f.line > 0 ? "line \(f.line)" : "cell"
+      Streams.error("galley render: \(at)\(f.id.map { " (\($0))" } ?? ""): \(f.message)")
+    }
+    guard let canvas else {
+      Streams.error("galley render: nothing to draw")
+      return 2
+    }
+    if out == "-" {
+      // The PNG on standard output (e.g. `| display -`); messages stay on standard error.
+      let data = try PNGImage.encode(canvas)
+      let stream = OutputStream(fd: 1)
+      stream.write(data)
+    } else {
+      do {
+        try PNGImage.write(canvas, to: out)
+      } catch {
+        Streams.error("galley render: \(out): cannot be written")
+        return 73
+      }
+    }
+    if let framesPath = opts.values["frames"] {
+      guard
+        FileManager.default.createFile(
+          atPath: framesPath, contents: Data(Pictures.framesJSON(placed).utf8))
+      else {
+        Streams.error("galley render: \(framesPath): cannot be written")
+        return 73
+      }
+    }
+    if !quiet {
+      Streams.error(
+        "galley render: wrote \(out) (\(canvas.pixelWidth)×\(canvas.pixelHeight) px, \(what)"
+          + (failures.isEmpty ? ")" : ", \(failures.count) left out)"))
+    }
+    return failures.isEmpty ? 0 : 1
+  }
+
+  /// Whether the input is one JSON object with "sections" (a layout spec) rather than JSON Lines.
+  static func isLayoutSpec(_ lines: [(Int, Data)]) -> Bool {
+    guard let first = lines.first?.1.first(where: { $0 != 0x20 && $0 != 0x09 }),
+      first == UInt8(ascii: "{")
+    else { return false }
+    let data = Data(lines.map { $0.1 }.joined(separator: [0x0A]))
+    guard let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+      return false
+    }
+    return o["sections"] != nil
+  }
+}

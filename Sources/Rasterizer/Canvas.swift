@@ -1,0 +1,283 @@
+/// A colour with straight (not premultiplied) alpha, 0…255 per channel.
+public struct Color: Sendable, Hashable {
+  /// Red, 0…255.
+  public var r: UInt8
+  /// Green, 0…255.
+  public var g: UInt8
+  /// Blue, 0…255.
+  public var b: UInt8
+  /// Opacity, 0 (transparent) … 255 (opaque).
+  public var a: UInt8
+
+  /// A colour from its channels.
+  public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
+    self.r = r
+    self.g = g
+    self.b = b
+    self.a = a
+  }
+
+  /// `0xRRGGBB`, opaque, or with `alpha` (0…1).
+  public init(hex: UInt32, alpha: Double = 1) {
+    self.init(
+      r: UInt8((hex >> 16) & 0xFF), g: UInt8((hex >> 8) & 0xFF), b: UInt8(hex & 0xFF),
+      a: UInt8((max(0, min(1, alpha)) * 255).rounded()))
+  }
+
+  /// Opaque white.
+  public static let white = Color(r: 255, g: 255, b: 255)
+  /// Opaque black.
+  public static let black = Color(r: 0, g: 0, b: 0)
+  /// Fully transparent.
+  public static let clear = Color(r: 0, g: 0, b: 0, a: 0)
+}
+
+/// A rectangle in points.
+public struct Rect: Sendable, Hashable {
+  /// Left edge.
+  public var x: Double
+  /// Top edge (y grows downwards).
+  public var y: Double
+  /// Width.
+  public var width: Double
+  /// Height.
+  public var height: Double
+
+  /// A rectangle from its top-left corner and size.
+  public init(x: Double, y: Double, width: Double, height: Double) {
+    self.x = x
+    self.y = y
+    self.width = width
+    self.height = height
+  }
+
+  /// Right edge.
+  public var maxX: Double { x + width }
+  /// Bottom edge.
+  public var maxY: Double { y + height }
+
+  /// The smallest rectangle holding both.
+  public func union(_ o: Rect) -> Rect {
+    let x0 = min(x, o.x)
+    let y0 = min(y, o.y)
+    return Rect(x: x0, y: y0, width: max(maxX, o.maxX) - x0, height: max(maxY, o.maxY) - y0)
+  }
+
+  /// Whether `o` lies inside this rectangle, allowing `tolerance` points on every side.
+  public func contains(_ o: Rect, tolerance: Double = 0) -> Bool {
+    o.x >= x - tolerance && o.y >= y - tolerance && o.maxX <= maxX + tolerance
+      && o.maxY <= maxY + tolerance
+  }
+}
+
+/// An RGBA raster at a display scale: drawing takes points, pixels are `scale` × points.
+///
+/// Pixels are stored **premultiplied** (r, g, b already multiplied by a), 8 bits per channel, rows
+/// top to bottom; ``PNGImage`` converts to straight alpha when it writes a file. Shapes are
+/// anti-aliased by pixel coverage and composited with "source over".
+///
+/// Not thread-safe: one canvas, one thread.
+public final class Canvas {
+  /// Width in pixels.
+  public let pixelWidth: Int
+  /// Height in pixels.
+  public let pixelHeight: Int
+  /// Pixels per point.
+  public let scale: Double
+  /// Premultiplied RGBA, `pixelWidth × pixelHeight × 4` bytes.
+  public var pixels: [UInt8]
+  /// When set, drawing only touches pixels whose centres lie inside this rectangle (points).
+  public var clip: Rect? {
+    didSet {
+      if let c = clip {
+        clipPixels = (
+          Int((c.x * scale).rounded()), Int((c.y * scale).rounded()),
+          Int((c.maxX * scale).rounded()), Int((c.maxY * scale).rounded())
+        )
+      } else {
+        clipPixels = nil
+      }
+    }
+  }
+  private var clipPixels: (Int, Int, Int, Int)? = nil
+
+  /// A canvas of `width × height` points, filled with `background`.
+  public init(width: Double, height: Double, scale: Double = 2, background: Color = .white) {
+    self.scale = scale
+    pixelWidth = max(1, Int((width * scale).rounded(.up)))
+    pixelHeight = max(1, Int((height * scale).rounded(.up)))
+    let p = Canvas.premultiply(background)
+    var px = [UInt8](repeating: 0, count: pixelWidth * pixelHeight * 4)
+    for i in stride(from: 0, to: px.count, by: 4) {
+      px[i] = p.0
+      px[i + 1] = p.1
+      px[i + 2] = p.2
+      px[i + 3] = p.3
+    }
+    pixels = px
+  }
+
+  static func premultiply(_ c: Color) -> (UInt8, UInt8, UInt8, UInt8) {
+    let a = UInt32(c.a)
+    return (
+      UInt8((UInt32(c.r) * a + 127) / 255), UInt8((UInt32(c.g) * a + 127) / 255),
+      UInt8((UInt32(c.b) * a + 127) / 255), c.a
+    )
+  }
+
+  /// Composites premultiplied `(r, g, b, a)` over pixel (px, py) with `coverage` (0…1).
+  @inline(__always)
+  func blend(
+    _ px: Int, _ py: Int, _ r: Double, _ g: Double, _ b: Double, _ a: Double, coverage: Double
+  ) {
+    guard px >= 0, py >= 0, px < pixelWidth, py < pixelHeight, coverage > 0 else { return }
+    if let c = clipPixels, px < c.0 || py < c.1 || px >= c.2 || py >= c.3 { return }
+    let k = coverage >= 1 ? 1 : coverage
+    let sa = a * k
+    guard sa > 0 else { return }
+    let i = (py * pixelWidth + px) * 4
+    let inv = 1 - sa / 255
+    pixels[i] = UInt8(min(255, (r * k + Double(pixels[i]) * inv).rounded()))
+    pixels[i + 1] = UInt8(min(255, (g * k + Double(pixels[i + 1]) * inv).rounded()))
+    pixels[i + 2] = UInt8(min(255, (b * k + Double(pixels[i + 2]) * inv).rounded()))
+    pixels[i + 3] = UInt8(min(255, (sa + Double(pixels[i + 3]) * inv).rounded()))
+  }
+
+  @inline(__always)
+  func blend(_ px: Int, _ py: Int, _ c: Color, coverage: Double) {
+    let a = Double(c.a)
+    blend(
+      px, py, Double(c.r) * a / 255, Double(c.g) * a / 255, Double(c.b) * a / 255, a,
+      coverage: coverage)
+  }
+
+  /// The pixel at (x, y) as straight-alpha `Color` (for tests and inspection).
+  public func color(atPixelX x: Int, y: Int) -> Color {
+    let i = (y * pixelWidth + x) * 4
+    let a = pixels[i + 3]
+    guard a > 0 else { return .clear }
+    func un(_ v: UInt8) -> UInt8 { UInt8(min(255, (Double(v) * 255 / Double(a)).rounded())) }
+    return Color(r: un(pixels[i]), g: un(pixels[i + 1]), b: un(pixels[i + 2]), a: a)
+  }
+
+  /// Fills `rect` (points); edges that fall inside a pixel are blended by coverage.
+  /// - Complexity: O(pixels covered).
+  public func fill(_ rect: Rect, _ color: Color) {
+    let x0 = rect.x * scale
+    let y0 = rect.y * scale
+    let x1 = rect.maxX * scale
+    let y1 = rect.maxY * scale
+    guard x1 > x0, y1 > y0 else { return }
+    let px0 = max(0, Int(x0.rounded(.down)))
+    let py0 = max(0, Int(y0.rounded(.down)))
+    let px1 = min(pixelWidth, Int(x1.rounded(.up)))
+    let py1 = min(pixelHeight, Int(y1.rounded(.up)))
+    guard px1 > px0, py1 > py0 else { return }
+    for py in py0..<py1 {
+      let cy = min(Double(py + 1), y1) - max(Double(py), y0)
+      for px in px0..<px1 {
+        let cx = min(Double(px + 1), x1) - max(Double(px), x0)
+        blend(px, py, color, coverage: cx * cy)
+      }
+    }
+  }
+
+  /// Fills `rect` with corners rounded to `radius` points, anti-aliased (coverage from the
+  /// signed distance to the outline at each pixel centre).
+  /// - Complexity: O(pixels covered).
+  public func fillRoundedRect(_ rect: Rect, radius: Double, _ color: Color) {
+    let s = scale
+    let x0 = rect.x * s
+    let y0 = rect.y * s
+    let x1 = rect.maxX * s
+    let y1 = rect.maxY * s
+    guard x1 > x0, y1 > y0 else { return }
+    let r = max(0, min(radius * s, (x1 - x0) / 2, (y1 - y0) / 2))
+    let px0 = max(0, Int(x0.rounded(.down)))
+    let py0 = max(0, Int(y0.rounded(.down)))
+    let px1 = min(pixelWidth, Int(x1.rounded(.up)))
+    let py1 = min(pixelHeight, Int(y1.rounded(.up)))
+    guard px1 > px0, py1 > py0 else { return }
+    let cxm = (x0 + x1) / 2
+    let cym = (y0 + y1) / 2
+    let hx = (x1 - x0) / 2 - r
+    let hy = (y1 - y0) / 2 - r
+    for py in py0..<py1 {
+      let fy = Double(py) + 0.5
+      for px in px0..<px1 {
+        let fx = Double(px) + 0.5
+        // Signed distance to a rounded box.
+        let qx = abs(fx - cxm) - hx
+        let qy = abs(fy - cym) - hy
+        let ox = max(qx, 0)
+        let oy = max(qy, 0)
+        let d = (ox * ox + oy * oy).squareRoot() + min(max(qx, qy), 0) - r
+        let cov = max(0, min(1, 0.5 - d))
+        // Straight edges: exact partial coverage of edge pixels.
+        let ex = min(Double(px + 1), x1) - max(Double(px), x0)
+        let ey = min(Double(py + 1), y1) - max(Double(py), y0)
+        blend(px, py, color, coverage: min(cov, ex, ey))
+      }
+    }
+  }
+
+  /// Outlines `rect` with a line of `lineWidth` points drawn inside it; `dash` (points on,
+  /// points off) makes it dashed.
+  public func strokeRect(
+    _ rect: Rect, _ color: Color, lineWidth: Double = 1, dash: (on: Double, off: Double)? = nil
+  ) {
+    let w = lineWidth
+    guard rect.width > 0, rect.height > 0 else { return }
+    func segments(_ length: Double, _ body: (Double, Double) -> Void) {
+      guard let dash, dash.on > 0 else {
+        body(0, length)
+        return
+      }
+      var t = 0.0
+      while t < length {
+        body(t, min(dash.on, length - t))
+        t += dash.on + max(0, dash.off)
+      }
+    }
+    segments(rect.width) { t, l in
+      fill(Rect(x: rect.x + t, y: rect.y, width: l, height: w), color)
+      fill(Rect(x: rect.x + t, y: rect.maxY - w, width: l, height: w), color)
+    }
+    segments(max(0, rect.height - 2 * w)) { t, l in
+      fill(Rect(x: rect.x, y: rect.y + w + t, width: w, height: l), color)
+      fill(Rect(x: rect.maxX - w, y: rect.y + w + t, width: w, height: l), color)
+    }
+  }
+
+  /// The tight bounds, in points, of the pixels inside `region` that differ from `background`
+  /// (nil when none do).
+  public func inkBounds(in region: Rect, background: Color) -> Rect? {
+    let bg = Canvas.premultiply(background)
+    let px0 = max(0, Int((region.x * scale).rounded(.down)))
+    let py0 = max(0, Int((region.y * scale).rounded(.down)))
+    let px1 = min(pixelWidth, Int((region.maxX * scale).rounded(.up)))
+    let py1 = min(pixelHeight, Int((region.maxY * scale).rounded(.up)))
+    var minX = Int.max
+    var minY = Int.max
+    var maxX = Int.min
+    var maxY = Int.min
+    guard px1 > px0, py1 > py0 else { return nil }
+    for py in py0..<py1 {
+      for px in px0..<px1 {
+        let i = (py * pixelWidth + px) * 4
+        if pixels[i] != bg.0 || pixels[i + 1] != bg.1 || pixels[i + 2] != bg.2
+          || pixels[i + 3] != bg.3
+        {
+          minX = min(minX, px)
+          maxX = max(maxX, px)
+          minY = min(minY, py)
+          maxY = max(maxY, py)
+        }
+      }
+    }
+    guard minX <= maxX else { return nil }
+    return Rect(
+      x: Double(minX) / scale, y: Double(minY) / scale, width: Double(maxX - minX + 1) / scale,
+      height: Double(maxY - minY + 1) / scale)
+  }
+}
