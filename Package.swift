@@ -35,7 +35,8 @@ let package = Package(
       name: "TypesettingTests", dependencies: ["Typesetting"],
       exclude: ["Fixtures"]),
     .testTarget(
-      name: "GalleyCLITests", dependencies: ["GalleyCLI", "Typesetting", "SelfSizing", "Rasterizer"]),
+      name: "GalleyCLITests",
+      dependencies: ["GalleyCLI", "Typesetting", "SelfSizing", "Rasterizer"]),
     .testTarget(
       name: "RasterizerTests", dependencies: ["Rasterizer", "Typesetting", "SelfSizing"]),
     .testTarget(name: "CompositionalLayoutTests", dependencies: ["CompositionalLayout"]),
