@@ -36,7 +36,7 @@ public final class Typesetter: @unchecked Sendable {
   /// A typesetter whose cache keeps at most `cacheCapacity` prepared texts (0 disables it).
   /// - Parameters:
   ///   - cacheCapacity: prepared texts kept (0: none).
-  ///   - wordCacheCapacity: shaped words kept (0: shape every run whole, as a browser does).
+  ///   - wordCacheCapacity: short shaped runs kept across texts (0: none).
   public init(cacheCapacity: Int = 2048, wordCacheCapacity: Int = 0) {
     self.cacheCapacity = max(0, cacheCapacity)
     shapeCache = wordCacheCapacity > 0 ? ShapeCache(capacity: wordCacheCapacity) : nil

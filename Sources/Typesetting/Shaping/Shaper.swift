@@ -8,8 +8,10 @@ final class Shaper {
   private let buffer: OpaquePointer
   /// When set, every shaped run is recorded (for ``ShapingBaseline``).
   var recorder: ((ShapingBaseline.Item) -> Void)? = nil
-  /// When set, runs are shaped word by word (a word ends after its spaces) through this cache.
+  /// When set, short runs go through this cache of shaped runs.
   var cache: ShapeCache? = nil
+  /// The longest run (in code points) kept in the cache.
+  static let cachedRunLength = 24
 
   /// Shape plans this shaper has used, so that each run skips HarfBuzz's search of its plan cache.
   private var plans: [PlanKey: OpaquePointer] = [:]
@@ -76,31 +78,25 @@ final class Shaper {
           text: Array(text[run.start..<run.end]), font: run.font, rtl: run.rtl, script: run.script,
           language: language, features: features))
     }
-    // Word by word through the cache, unless a feature applies to part of the run only.
-    if let cache, run.end - run.start > 1,
+    // Short runs (a word or two: text that switches font or script often) go through the cache
+    // whole, unless a feature applies to part of the run only; long runs are shaped directly.
+    if let cache, run.end - run.start <= Shaper.cachedRunLength,
       features.allSatisfy({ $0.start == 0 && $0.end == UInt32.max })
     {
       let featureKey = features.reduce(0) { $0 &* 31 &+ Int($1.tag) &* 7 &+ Int($1.value) }
       let lang = UInt(bitPattern: language.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0)
-      var ws = run.start
-      while ws < run.end {
-        var we = ws
-        while we < run.end && text[we] != 0x20 { we += 1 }
-        while we < run.end && text[we] == 0x20 { we += 1 }
-        let key = ShapeCache.Key(
-          font: FontKey(run.font), size: size, language: lang, features: featureKey,
-          rtl: run.rtl, script: run.script.rawValue, text: text[ws..<we])
-        if let hit = cache.lookup(key) {
-          for k in 0..<hit.count { advances[ws + k] += hit[k] }
-        } else {
-          var local = [Double](repeating: 0, count: we - ws)
-          shapeRange(
-            Array(text[ws..<we]), 0, we - ws, run: run, size: size, language: language,
-            features: features, into: &local)
-          cache.store(key, local)
-          for k in 0..<local.count { advances[ws + k] += local[k] }
-        }
-        ws = we
+      let key = ShapeCache.Key(
+        font: FontKey(run.font), size: size, language: lang, features: featureKey,
+        rtl: run.rtl, script: run.script.rawValue, text: text[run.start..<run.end])
+      if let hit = cache.lookup(key) {
+        for k in 0..<hit.count { advances[run.start + k] += hit[k] }
+      } else {
+        var local = [Double](repeating: 0, count: run.end - run.start)
+        shapeRange(
+          Array(text[run.start..<run.end]), 0, run.end - run.start, run: run, size: size,
+          language: language, features: features, into: &local)
+        cache.store(key, local)
+        for k in 0..<local.count { advances[run.start + k] += local[k] }
       }
       return
     }
