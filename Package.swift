@@ -24,6 +24,8 @@ let package = Package(
     .target(name: "SelfSizing", dependencies: ["Typesetting", "CompositionalLayout"]),
     .target(name: "GalleyCLI", dependencies: ["Typesetting", "CompositionalLayout", "SelfSizing"]),
     .executableTarget(name: "galley", dependencies: ["GalleyCLI"]),
+    // Reliability figures that print rather than assert (memory plateau, hostile-input timings).
+    .executableTarget(name: "galley-stress", dependencies: ["Typesetting"], path: "Sources/GalleyStress"),
     .testTarget(
       name: "TypesettingTests", dependencies: ["Typesetting"],
       exclude: ["Fixtures"]),
