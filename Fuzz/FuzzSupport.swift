@@ -41,10 +41,16 @@ func checkLayout(_ layout: TextLayout, _ prepared: PreparedText, width: Double) 
     top = line.top
     previous = line.start
   }
-  if let first = layout.lines.first { invariant(first.start == 0, "first line starts at \(first.start)") }
-  if let m = prepared.style.maxLines, m > 0 { invariant(layout.lineCount <= m, "more than maxLines") }
+  if let first = layout.lines.first {
+    invariant(first.start == 0, "first line starts at \(first.start)")
+  }
+  if let m = prepared.style.maxLines, m > 0 {
+    invariant(layout.lineCount <= m, "more than maxLines")
+  }
   // The allocation-free measure agrees with the full layout.
-  guard let m = try? prepared.measure(width: width) else { return invariant(false, "measure threw") }
+  guard let m = try? prepared.measure(width: width) else {
+    return invariant(false, "measure threw")
+  }
   invariant(m.lines == layout.lineCount, "measure lines \(m.lines) != \(layout.lineCount)")
   invariant(
     abs(m.height - layout.height) <= 1e-6 * max(1, layout.height),

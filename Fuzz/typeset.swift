@@ -13,7 +13,9 @@ let stacks: [[String]] = [
   ["NotoSansThai-Regular.ttf", "NotoSansDevanagari-Regular.ttf", "DejaVuSans.ttf"],
 ]
 let fontStacks: [FontStack] = stacks.map { try! fuzzLibrary.stack($0) }
-let languages = ["", "en", "ja", "ko", "zh-Hant", "zh-Hans", "th", "ar", "he", "hi", "de", "x-bad@lb"]
+let languages = [
+  "", "en", "ja", "ko", "zh-Hant", "zh-Hans", "th", "ar", "he", "hi", "de", "x-bad@lb",
+]
 let widths = [1e-9, 0.5, 7, 37.5, 100, 240.25, 320, 1e9]
 let sizes = [17.0, 0.01, 1, 9.5, 13, 24, 100, 10_000]
 let typesetter = Typesetter(cacheCapacity: 64)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unicode/ubidi.h>
 #include <unicode/ubrk.h>
+#include <unicode/uloc.h>
 #include <unicode/uchar.h>
 #include <unicode/utf16.h>
 #include <unicode/uversion.h>
@@ -162,4 +163,12 @@ const char *galley_unicode_version(void) {
   u_getUnicodeVersion(v);
   u_versionToString(v, text);
   return text;
+}
+
+const char *galley_iso_language(int32_t index) {
+  const char *const *list = uloc_getISOLanguages();
+  for (int32_t i = 0; list && list[i]; i++) {
+    if (i == index) return list[i];
+  }
+  return NULL;
 }

@@ -180,7 +180,8 @@ public final class Typesetter: @unchecked Sendable {
       }
     }
     var advances = [Double](repeating: 0, count: n)
-    let language = style.language.isEmpty ? nil : hb_language_from_string(style.language, -1)
+    let tag = LanguageTag.canonical(style.language)
+    let language = tag.isEmpty ? nil : hb_language_from_string(tag, -1)
     let features = Shaper.features(style.features)
     let halved =
       style.profile == .browser ? PunctuationTrim.halved(scalars, language: style.language) : []
@@ -266,7 +267,7 @@ public final class Typesetter: @unchecked Sendable {
 
     // Soft wrap opportunities, at grapheme boundaries only.
     let opportunities = try BreakOpportunities.compute(
-      scalars, locale: Typesetter.breakLocale(style.language), wordBreak: style.wordBreak,
+      scalars, locale: Typesetter.breakLocale(tag), wordBreak: style.wordBreak,
       browserTailoring: !apple)
 
     // Segments.
@@ -450,7 +451,8 @@ public final class Typesetter: @unchecked Sendable {
   {
     let fi = FontSelection.font(for: scalars[...], in: fonts)
     var adv = [Double](repeating: 0, count: scalars.count)
-    let lang = style.language.isEmpty ? nil : hb_language_from_string(style.language, -1)
+    let tag = LanguageTag.canonical(style.language)
+    let lang = tag.isEmpty ? nil : hb_language_from_string(tag, -1)
     shaper.shape(
       scalars,
       run: .init(

@@ -48,9 +48,11 @@ final class MeasureCommandTests: XCTestCase {
     ).path
     let one = try run(["measure", corpus, "--jobs", "1"])
     let two = try run(["measure", corpus, "--jobs", "2"])
+    let eight = try run(["measure", corpus, "--jobs", "8"])
     XCTAssertEqual(one.status, 0, one.stderr)
     XCTAssertEqual(one.stdout.split(separator: "\n").count, 3000)
     XCTAssertEqual(one.stdout, two.stdout)
+    XCTAssertEqual(one.stdout, eight.stdout)
   }
 
   func testUnreadableInputsAndUsage() throws {

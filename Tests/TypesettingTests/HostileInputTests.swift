@@ -653,4 +653,37 @@ final class HostileInputTests: XCTestCase {
       }
     }
   }
+
+  /// Regression: every distinct `lang` reached HarfBuzz, which interns languages and caches a
+  /// shape plan per face and language in lists that are never freed and are searched linearly
+  /// (a stream of "x-m1", "x-m2", … took minutes for 20 000 messages, memory growing). Only a
+  /// bounded canonical form reaches HarfBuzz and ICU now.
+  func testLanguageTagsAreBoundedBeforeHarfBuzzAndICU() throws {
+    XCTAssertEqual(LanguageTag.canonical("ko"), "ko")
+    XCTAssertEqual(LanguageTag.canonical("en-US-x-private-1234"), "en")
+    XCTAssertEqual(LanguageTag.canonical("DE_de"), "de")
+    XCTAssertEqual(LanguageTag.canonical("ja@lb=loose"), "ja")
+    XCTAssertEqual(LanguageTag.canonical("zh-CN"), "zh-CN")
+    XCTAssertEqual(LanguageTag.canonical("zh-hant-tw-u-co-stroke"), "zh-Hant-TW")
+    XCTAssertEqual(LanguageTag.canonical("zh-Latn-XX"), "zh")
+    for junk in ["", "x-m123", "i-klingon", "qq", "english", "e", "12", "ko\u{0}", "한국어"] {
+      XCTAssertEqual(LanguageTag.canonical(junk), "", junk)
+    }
+    // However many distinct tags arrive, the canonical forms are few.
+    var rng = SplitMix(state: 7)
+    var forms = Set<String>()
+    let letters = Array("abcdefghijklmnopqrstuvwxyz")
+    for n in 0..<50_000 {
+      let primary = String(
+        (0..<Int.random(in: 2...3, using: &rng)).map { _ in letters.randomElement(using: &rng)! })
+      forms.insert(LanguageTag.canonical("\(primary)-Latn-\(n)-x-\(n)"))
+    }
+    XCTAssertLessThanOrEqual(forms.count, LanguageTag.iso639.count + 1)
+    // Measuring with distinct tags gives what the canonical tag gives.
+    var style = try Fixtures.style(["NotoSans-Regular.ttf", "NotoSansCJK-Regular.ttc"], size: 17)
+    style.language = "ja"
+    let ja = try typesetter.prepare("「テスト」、（はい）。ok", style: style).layout(width: 80)
+    style.language = "ja-JP-x-user-\(rng.next())"
+    XCTAssertEqual(try typesetter.prepare("「テスト」、（はい）。ok", style: style).layout(width: 80), ja)
+  }
 }
