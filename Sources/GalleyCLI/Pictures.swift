@@ -37,6 +37,7 @@ enum Pictures {
     var failures: [Failure] = []
     var items: [(Int, CellRecord, BubbleCell, CellPlacement)] = []
     for (line, data) in lines {
+      if Interrupt.requested { throw CLIError.interrupted(0) }
       let object: [String: Any]
       switch Records.parseObject(data) {
       case .failure(let m):

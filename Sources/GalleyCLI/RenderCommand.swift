@@ -41,8 +41,9 @@ enum RenderCommand {
       galley render Examples/home-screen.json -o home.png --scale 1
       galley render --text "오늘 저녁 7시에 만나요 👋" --size 24 -o text.png
 
-    exit status: 0 drawn, 1 drawn but some records were left out, 2 nothing drawable or an
-    invalid spec, 64 usage, 66 unreadable input, 73 the PNG cannot be written.
+    exit status: 0 drawn, 1 drawn but some records were left out, 2 nothing drawable, an
+    invalid spec or a picture over 100 million pixels, 64 usage, 66 unreadable input, 73 the PNG
+    cannot be written, 130 interrupted by Ctrl-C (no PNG written).
     """
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
