@@ -103,6 +103,17 @@ final class RenderCommandTests: XCTestCase {
       let centre = bitmap.color(x: Int(p.frame.x * 2) + 4, y: Int((p.frame.y + p.frame.maxY)))
       XCTAssertTrue(
         centre == Color(hex: 0x0A84FF) || centre == Color(hex: 0xE9E9EB), "\(p.id): \(centre)")
+      // Glyph pixels (neither the bubble's colour nor anything else drawn) inside the padding.
+      let fill =
+        records[i]["sender"] as? String == "me" ? Color(hex: 0x0A84FF) : Color(hex: 0xE9E9EB)
+      var glyphPixels = 0
+      for y in Int((p.frame.y + 8) * 2)..<Int((p.frame.maxY - 8) * 2) {
+        for x in Int((p.frame.x + 12) * 2)..<Int((p.frame.maxX - 12) * 2)
+        where bitmap.color(x: x, y: y) != fill {
+          glyphPixels += 1
+        }
+      }
+      XCTAssertGreaterThan(glyphPixels, 20, "\(p.id): text drawn in the bubble")
       // Glyph ink inside the measured frame.
       XCTAssertFalse(p.ink.isEmpty, "\(p.id) drew no text")
       for ink in p.ink {
