@@ -28,9 +28,10 @@ enum Batches {
         text += "\n"
         onResult(r.1)
       }
+      if isatty(1) == 1 { progress?.clear() }
       output.write(text)
       done += items.count
-      progress?.update(items: done, bytes: reader.bytesRead)
+      progress?.update(items: done, bytes: reader.bytesConsumed)
       batch.removeAll(keepingCapacity: true)
     }
     while let line = reader.next() {

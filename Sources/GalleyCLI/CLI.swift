@@ -16,8 +16,8 @@ public enum GalleyCLI {
       help      show this help, or `galley help COMMAND`
       version   print the version
 
-    Every command reads a file or - (standard input) and writes JSON Lines or JSON to standard
-    output (or -o FILE); messages go to standard error. A bad record never stops a run: it becomes
+    Every command reads a file or - (standard input) and writes JSON Lines or JSON (render: a
+    PNG) to standard output or -o FILE; messages go to standard error. A bad record never stops a run: it becomes
     an error record carrying its input line number. measure and validate take --jobs N (default:
     all cores; output order never changes) and show a progress bar on standard error when it is a
     terminal (none when piped, none with --quiet). Input is streamed: memory does not grow with

@@ -47,7 +47,7 @@ enum HTMLReport {
     }
     // The zero line: estimates left of it were too tall, right of it too short.
     let zeroX = (0 - start) / binWidth * bw
-    if zeroX > 0 && zeroX < w {
+    if zeroX >= 0 && zeroX <= w {
       svg +=
         "<line x1=\"\(f(zeroX))\" y1=\"0\" x2=\"\(f(zeroX))\" y2=\"\(Int(h + 6))\" stroke=\"#1c1c1e\" stroke-width=\"1\"/><text x=\"\(f(zeroX))\" y=\"\(Int(h + 20))\" font-size=\"12\" text-anchor=\"middle\">0</text>"
     }

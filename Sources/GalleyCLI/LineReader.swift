@@ -11,6 +11,8 @@ final class LineReader {
   private(set) var lineNumber = 0
   /// Bytes read from the input so far.
   private(set) var bytesRead: Int64 = 0
+  /// Bytes of the lines returned so far (what progress is measured in).
+  var bytesConsumed: Int64 { bytesRead - Int64(buffer.count - start) }
 
   init(handle: FileHandle) { self.handle = handle }
 

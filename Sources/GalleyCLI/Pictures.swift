@@ -26,17 +26,20 @@ enum Pictures {
   static let margin = 8.0
   static let gap = 6.0
 
-  /// A transcript: bubble cells top to bottom in one column `width` points wide, `me` on the
+  /// A transcript: bubble cells top to bottom in one column `width` points wide (with
+  /// `containerIsColumn`, every bubble is laid out in that width: its `containerWidth` becomes
+  /// `width`; otherwise records keep theirs and the picture widens for a wider one), `me` on the
   /// trailing side, others on the leading side; with `overlay`, each cell's measured frame
   /// (solid green) and estimated frame (dashed red: "estimatedHeight"/"estimatedWidth", else
   /// ``BubbleEstimator``).
   static func transcript(
-    _ lines: [(Int, Data)], width: Double, scale: Double, overlay: Bool, library: FontLibrary,
-    sizer: CellSizer
+    _ lines: [(Int, Data)], width columnWidth: Double, containerIsColumn: Bool = false,
+    scale: Double, overlay: Bool, library: FontLibrary, sizer: CellSizer
   ) throws -> (Canvas?, [Placed], [Failure]) {
     var failures: [Failure] = []
     var items: [(Int, CellRecord, BubbleCell, CellPlacement)] = []
     for (line, data) in lines {
+      if Interrupt.requested { throw CLIError.interrupted(0) }
       let object: [String: Any]
       switch Records.parseObject(data) {
       case .failure(let m):
@@ -47,11 +50,12 @@ enum Pictures {
       let id = object["id"] as? String
       do {
         let record = try CellRecord(
-          json: object, library: library, defaultTemplate: "bubble", proposedWidth: width)
-        guard case .bubble(let b) = record.cell else {
+          json: object, library: library, defaultTemplate: "bubble", proposedWidth: columnWidth)
+        guard case .bubble(var b) = record.cell else {
           failures.append(Failure(line: line, id: id, message: "not a bubble cell"))
           continue
         }
+        if containerIsColumn { b.containerWidth = columnWidth }
         items.append((line, record, b, try sizer.place(b)))
       } catch let e as CellError {
         failures.append(Failure(line: line, id: id, message: e.description))
@@ -60,6 +64,8 @@ enum Pictures {
       }
     }
     guard !items.isEmpty else { return (nil, [], failures) }
+    var width = columnWidth
+    for (_, _, cell, _) in items { width = max(width, cell.containerWidth) }
     let estimator = BubbleEstimator()
     var height = margin
     var bottom = 0.0

@@ -70,6 +70,13 @@ final class ProgressBar {
     FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
   }
 
+  /// Erases the bar before output goes to the same terminal; the next update redraws it.
+  func clear() {
+    guard enabled, drawn else { return }
+    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    drawn = false
+  }
+
   /// Erases the bar.
   func finish() {
     guard enabled, drawn else { return }

@@ -16,8 +16,10 @@ enum RenderCommand {
     bitmap strike) and writes an RGBA PNG at --scale pixels per point (default 2).
 
     A transcript (JSON Lines of bubble cells, CELLS-SPEC.md) is drawn top to bottom in one
-    column --width points wide (default 390; also the containerWidth of records without one):
-    "sender": "me" on the trailing side in blue, others on the leading side in grey, with sender
+    column 390 points wide (wider if a record's containerWidth is), each bubble laid out in its
+    record's containerWidth (390 when it has none); --width W draws the column W points wide
+    and lays every bubble out in it (its containerWidth becomes W: the same chat on another
+    screen). "sender": "me" on the trailing side in blue, others on the leading side in grey, with sender
     name, reply preview and timestamp where the record has them. --overlay outlines each cell's
     measured frame (solid green) and its estimated frame (dashed red: "estimatedHeight" and
     "estimatedWidth" when the record has them, else the built-in estimator).
@@ -41,8 +43,9 @@ enum RenderCommand {
       galley render Examples/home-screen.json -o home.png --scale 1
       galley render --text "오늘 저녁 7시에 만나요 👋" --size 24 -o text.png
 
-    exit status: 0 drawn, 1 drawn but some records were left out, 2 nothing drawable or an
-    invalid spec, 64 usage, 66 unreadable input, 73 the PNG cannot be written.
+    exit status: 0 drawn, 1 drawn but some records were left out, 2 nothing drawable, an
+    invalid spec or a picture over 100 million pixels, 64 usage, 66 unreadable input, 73 the PNG
+    cannot be written, 130 interrupted by Ctrl-C (no PNG written).
     """
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
@@ -128,7 +131,8 @@ enum RenderCommand {
       } else {
         do {
           (canvas, placed, failures) = try Pictures.transcript(
-            lines, width: width, scale: scale, overlay: overlay, library: library, sizer: sizer)
+            lines, width: width, containerIsColumn: opts.values["width"] != nil, scale: scale,
+            overlay: overlay, library: library, sizer: sizer)
         } catch let e as Pictures.TooLarge {
           Streams.error("galley render: \(e.description)")
           return 2

@@ -76,7 +76,7 @@ enum ValidateCommand {
         case .failure(let f): failures.append(f)
         }
       }
-      progress.update(items: items.count + failures.count, bytes: reader.bytesRead)
+      progress.update(items: items.count + failures.count, bytes: reader.bytesConsumed)
       chunk.removeAll(keepingCapacity: true)
     }
     while let l = reader.next() {

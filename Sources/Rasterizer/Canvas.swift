@@ -84,8 +84,10 @@ public final class Canvas {
   public let pixelHeight: Int
   /// Pixels per point.
   public let scale: Double
-  /// Premultiplied RGBA, `pixelWidth × pixelHeight × 4` bytes.
-  public var pixels: [UInt8]
+  /// Premultiplied RGBA, `pixelWidth × pixelHeight × 4` bytes (a copy).
+  public var pixels: [UInt8] { Array(storage) }
+  /// The pixels, owned by the canvas (drawing writes here without copy-on-write checks).
+  let storage: UnsafeMutableBufferPointer<UInt8>
   /// When set, drawing only touches pixels whose centres lie inside this rectangle (points).
   public var clip: Rect? {
     didSet {
@@ -107,15 +109,16 @@ public final class Canvas {
     pixelWidth = max(1, Int((width * scale).rounded(.up)))
     pixelHeight = max(1, Int((height * scale).rounded(.up)))
     let p = Canvas.premultiply(background)
-    var px = [UInt8](repeating: 0, count: pixelWidth * pixelHeight * 4)
-    for i in stride(from: 0, to: px.count, by: 4) {
-      px[i] = p.0
-      px[i + 1] = p.1
-      px[i + 2] = p.2
-      px[i + 3] = p.3
+    storage = .allocate(capacity: pixelWidth * pixelHeight * 4)
+    for i in stride(from: 0, to: storage.count, by: 4) {
+      storage[i] = p.0
+      storage[i + 1] = p.1
+      storage[i + 2] = p.2
+      storage[i + 3] = p.3
     }
-    pixels = px
   }
+
+  deinit { storage.deallocate() }
 
   static func premultiply(_ c: Color) -> (UInt8, UInt8, UInt8, UInt8) {
     let a = UInt32(c.a)
@@ -137,10 +140,18 @@ public final class Canvas {
     guard sa > 0 else { return }
     let i = (py * pixelWidth + px) * 4
     let inv = 1 - sa / 255
-    pixels[i] = UInt8(min(255, (r * k + Double(pixels[i]) * inv).rounded()))
-    pixels[i + 1] = UInt8(min(255, (g * k + Double(pixels[i + 1]) * inv).rounded()))
-    pixels[i + 2] = UInt8(min(255, (b * k + Double(pixels[i + 2]) * inv).rounded()))
-    pixels[i + 3] = UInt8(min(255, (sa + Double(pixels[i + 3]) * inv).rounded()))
+    let px = storage.baseAddress! + i
+    if sa >= 255 {
+      px[0] = UInt8(min(255, r.rounded()))
+      px[1] = UInt8(min(255, g.rounded()))
+      px[2] = UInt8(min(255, b.rounded()))
+      px[3] = 255
+      return
+    }
+    px[0] = UInt8(min(255, (r * k + Double(px[0]) * inv).rounded()))
+    px[1] = UInt8(min(255, (g * k + Double(px[1]) * inv).rounded()))
+    px[2] = UInt8(min(255, (b * k + Double(px[2]) * inv).rounded()))
+    px[3] = UInt8(min(255, (sa + Double(px[3]) * inv).rounded()))
   }
 
   @inline(__always)
@@ -154,10 +165,10 @@ public final class Canvas {
   /// The pixel at (x, y) as straight-alpha `Color` (for tests and inspection).
   public func color(atPixelX x: Int, y: Int) -> Color {
     let i = (y * pixelWidth + x) * 4
-    let a = pixels[i + 3]
+    let a = storage[i + 3]
     guard a > 0 else { return .clear }
     func un(_ v: UInt8) -> UInt8 { UInt8(min(255, (Double(v) * 255 / Double(a)).rounded())) }
-    return Color(r: un(pixels[i]), g: un(pixels[i + 1]), b: un(pixels[i + 2]), a: a)
+    return Color(r: un(storage[i]), g: un(storage[i + 1]), b: un(storage[i + 2]), a: a)
   }
 
   /// Fills `rect` (points); edges that fall inside a pixel are blended by coverage.
@@ -265,8 +276,8 @@ public final class Canvas {
     for py in py0..<py1 {
       for px in px0..<px1 {
         let i = (py * pixelWidth + px) * 4
-        if pixels[i] != bg.0 || pixels[i + 1] != bg.1 || pixels[i + 2] != bg.2
-          || pixels[i + 3] != bg.3
+        if storage[i] != bg.0 || storage[i + 1] != bg.1 || storage[i + 2] != bg.2
+          || storage[i + 3] != bg.3
         {
           minX = min(minX, px)
           maxX = max(maxX, px)

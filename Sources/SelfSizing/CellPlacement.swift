@@ -9,27 +9,37 @@ public struct CellPlacement: Sendable {
     /// What the text is: `text`, `name`, `timestamp`, `replyName`, `replyText`, `title`,
     /// `price`, `originalPrice` or `badge`.
     public var role: String
+    /// The shaped text (draw it with `PreparedText.glyphRuns(_:)`).
     public var prepared: PreparedText
+    /// Its lines at the width the cell gave it.
     public var layout: TextLayout
-    /// The box's top-left corner and width (lines start at its left edge; right-to-left
-    /// paragraphs end at its right edge).
+    /// The box's left edge (lines start there; right-to-left paragraphs end at `x + width`).
     public var x: Double
+    /// The box's top edge (the first line's top).
     public var y: Double
+    /// The box's width.
     public var width: Double
   }
 
   /// A filled area: `reply` (the quoted message's box), `image` (a card's picture), `badge`.
   public struct Box: Sendable {
+    /// What the area is: `reply`, `image` or `badge`.
     public var role: String
+    /// Left edge.
     public var x: Double
+    /// Top edge.
     public var y: Double
+    /// Width.
     public var width: Double
+    /// Height.
     public var height: Double
   }
 
   /// The cell's size (as ``CellMeasurement/size``).
   public var size: CellSize
+  /// The texts to draw, back to front.
   public var texts: [Text] = []
+  /// The filled areas to draw under the texts.
   public var boxes: [Box] = []
 }
 
@@ -45,7 +55,8 @@ extension CellSizer {
     }
   }
 
-  /// Places the parts of a bubble: reply box, sender name, text, timestamp (inline at the
+  /// Places the parts of a bubble (the same rules as ``measure(_:)-(BubbleCell)``, so the size is
+  /// the measured size): reply box, sender name, text, timestamp (inline at the
   /// trailing end of the last line, or below it, aligned trailing).
   public func place(_ cell: BubbleCell) throws -> CellPlacement {
     let m = try measure(cell)

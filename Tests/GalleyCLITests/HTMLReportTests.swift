@@ -111,4 +111,26 @@ final class HTMLReportTests: XCTestCase {
     XCTAssertGreaterThan(blue, 100, "histogram bars and bubbles drawn")
     XCTAssertGreaterThan(red, 20, "histogram bars for estimates that were too tall")
   }
+
+  func testReportFromStandardInputAndUnwritablePath() throws {
+    let lines =
+      try String(
+        contentsOf: Galley.root.appendingPathComponent("Examples/estimates.jsonl"), encoding: .utf8
+      ).split(separator: "\n").prefix(20).joined(separator: "\n") + "\n{broken\n"
+    let html = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "galley-\(UUID().uuidString).html")
+    defer { try? FileManager.default.removeItem(at: html) }
+    let r = try cli.run(["validate", "-", "--html", html.path], stdin: Data(lines.utf8))
+    XCTAssertEqual(r.status, 0, r.stderr)
+    let page = try String(contentsOf: html, encoding: .utf8)
+    XCTAssertTrue(page.contains("<td id=\"count\">20</td>"))
+    XCTAssertTrue(page.contains("<td id=\"errors\">1</td>"))
+    XCTAssertTrue(
+      page.contains("<td>21</td><td></td><td>invalid JSON</td>"), "the bad line, by number")
+    XCTAssertTrue(page.contains("data:image/png;base64,"))
+    let bad = try cli.run(
+      ["validate", "-", "--html", "/nonexistent/dir/r.html"], stdin: Data(lines.utf8))
+    XCTAssertEqual(bad.status, 73)
+    XCTAssertTrue(bad.stderr.contains("cannot be written"), bad.stderr)
+  }
 }

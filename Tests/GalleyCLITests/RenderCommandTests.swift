@@ -103,6 +103,17 @@ final class RenderCommandTests: XCTestCase {
       let centre = bitmap.color(x: Int(p.frame.x * 2) + 4, y: Int((p.frame.y + p.frame.maxY)))
       XCTAssertTrue(
         centre == Color(hex: 0x0A84FF) || centre == Color(hex: 0xE9E9EB), "\(p.id): \(centre)")
+      // Glyph pixels (neither the bubble's colour nor anything else drawn) inside the padding.
+      let fill =
+        records[i]["sender"] as? String == "me" ? Color(hex: 0x0A84FF) : Color(hex: 0xE9E9EB)
+      var glyphPixels = 0
+      for y in Int((p.frame.y + 8) * 2)..<Int((p.frame.maxY - 8) * 2) {
+        for x in Int((p.frame.x + 12) * 2)..<Int((p.frame.maxX - 12) * 2)
+        where bitmap.color(x: x, y: y) != fill {
+          glyphPixels += 1
+        }
+      }
+      XCTAssertGreaterThan(glyphPixels, 20, "\(p.id): text drawn in the bubble")
       // Glyph ink inside the measured frame.
       XCTAssertFalse(p.ink.isEmpty, "\(p.id) drew no text")
       for ink in p.ink {
@@ -111,6 +122,34 @@ final class RenderCommandTests: XCTestCase {
       }
     }
     XCTAssertEqual(strayPixels(bitmap, scale: 2, outside: placed.map(\.frame)), 0)
+  }
+
+  func testWidthLaysTheChatOutOnANarrowerScreen() throws {
+    let dir = try tempDir()
+    let sample = try String(
+      contentsOf: Galley.root.appendingPathComponent("Examples/transcript.jsonl"), encoding: .utf8
+    ).split(separator: "\n").prefix(15).joined(separator: "\n")
+    let png = dir.appendingPathComponent("n.png")
+    let framesURL = dir.appendingPathComponent("f.jsonl")
+    let r = try cli.run(
+      ["render", "-", "--width", "320", "-o", png.path, "--frames", framesURL.path],
+      stdin: Data(sample.utf8))
+    XCTAssertEqual(r.status, 0, r.stderr)
+    XCTAssertEqual(try PNGImage.read(png.path).width, 640)
+    let placed = try frames(framesURL)
+    XCTAssertEqual(placed.count, 15)
+    for p in placed {
+      XCTAssertLessThanOrEqual(p.frame.width, 320 * 0.75 + 1e-6, p.id)
+      XCTAssertGreaterThanOrEqual(p.frame.x, 8 - 1e-6, p.id)
+      XCTAssertLessThanOrEqual(p.frame.maxX, 320 - 8 + 1e-6, p.id)
+    }
+    // The same records measured in a 320-point container give the same sizes.
+    let narrowed = sample.replacingOccurrences(
+      of: "\"containerWidth\": 390", with: "\"containerWidth\": 320")
+    let sizes = try cli.run(["measure", "-"], stdin: Data(narrowed.utf8)).lines
+    for (p, s) in zip(placed, sizes) {
+      XCTAssertEqual(p.frame.height, s["height"] as? Double ?? -1, accuracy: 1e-6, p.id)
+    }
   }
 
   func testOverlayDrawsEstimatedFramesDashed() throws {
