@@ -32,7 +32,8 @@ let package = Package(
       dependencies: ["Typesetting", "CompositionalLayout", "SelfSizing", "Rasterizer"]),
     .executableTarget(name: "galley", dependencies: ["GalleyCLI"]),
     // Reliability figures that print rather than assert (memory plateau, hostile-input timings).
-    .executableTarget(name: "galley-stress", dependencies: ["Typesetting"], path: "Sources/GalleyStress"),
+    .executableTarget(
+      name: "galley-stress", dependencies: ["Typesetting"], path: "Sources/GalleyStress"),
     .testTarget(
       name: "TypesettingTests", dependencies: ["Typesetting"],
       exclude: ["Fixtures"]),
