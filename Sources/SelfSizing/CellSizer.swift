@@ -226,8 +226,7 @@ func parallelMap<T: Sendable, R>(_ items: [T], _ transform: (T) -> R) -> [R] {
     let out = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
     out.initialize(repeating: nil)
     defer {
-      // Release the elements too: deallocate alone would leak every result.
-      out.deinitialize()
+      out.deinitialize()  // (the results hold references: deallocating alone leaks them)
       out.deallocate()
     }
     let box = UncheckedBox(out)
