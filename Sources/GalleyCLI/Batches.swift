@@ -19,7 +19,7 @@ enum Batches {
       let results = UnsafeMutableBufferPointer<(String, Bool)>.allocate(capacity: items.count)
       results.initialize(repeating: ("", false))
       defer {
-        // The results are Strings: deinitialize them, or every batch leaks its output.
+        // Release the strings too: deallocate alone leaked every output line.
         results.deinitialize()
         results.deallocate()
       }

@@ -226,7 +226,8 @@ func parallelMap<T: Sendable, R>(_ items: [T], _ transform: (T) -> R) -> [R] {
     let out = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
     out.initialize(repeating: nil)
     defer {
-      out.deinitialize()  // (the results hold references: deallocating alone leaks them)
+      // Release the elements too: deallocate alone would leak every result.
+      out.deinitialize()
       out.deallocate()
     }
     let box = UncheckedBox(out)
