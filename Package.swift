@@ -31,10 +31,14 @@ let package = Package(
       name: "GalleyCLI",
       dependencies: ["Typesetting", "CompositionalLayout", "SelfSizing", "Rasterizer"]),
     .executableTarget(name: "galley", dependencies: ["GalleyCLI"]),
+    // Reliability figures that print rather than assert (memory plateau, hostile-input timings).
+    .executableTarget(name: "galley-stress", dependencies: ["Typesetting"], path: "Sources/GalleyStress"),
     .testTarget(
       name: "TypesettingTests", dependencies: ["Typesetting"],
       exclude: ["Fixtures"]),
-    .testTarget(name: "GalleyCLITests", dependencies: ["GalleyCLI", "Typesetting", "Rasterizer"]),
+    .testTarget(
+      name: "GalleyCLITests",
+      dependencies: ["GalleyCLI", "Typesetting", "SelfSizing", "Rasterizer"]),
     .testTarget(
       name: "RasterizerTests", dependencies: ["Rasterizer", "Typesetting", "SelfSizing"]),
     .testTarget(name: "CompositionalLayoutTests", dependencies: ["CompositionalLayout"]),

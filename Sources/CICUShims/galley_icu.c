@@ -1,8 +1,11 @@
 #include "galley_icu.h"
 
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unicode/ubidi.h>
 #include <unicode/ubrk.h>
+#include <unicode/uloc.h>
 #include <unicode/uchar.h>
 #include <unicode/utf16.h>
 #include <unicode/uversion.h>
@@ -14,19 +17,64 @@ typedef struct {
   UBreakIterator *iterator;
 } galley_cached_iterator;
 
-static __thread galley_cached_iterator cache[GALLEY_LOCALE_CACHE];
-static __thread int cache_next = 0;
+/// One thread's line iterators, on the heap: a thread-specific key closes them when the thread
+/// ends (a plain __thread array leaked up to 8 ICU iterators per thread that ever broke lines,
+/// and thread pools come and go).
+typedef struct {
+  galley_cached_iterator slots[GALLEY_LOCALE_CACHE];
+  int next;
+} galley_iterator_cache;
 
-static UBreakIterator *line_iterator(const char *locale, UErrorCode *status) {
+static pthread_key_t cache_key;
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+static int cache_key_ok = 0;
+
+static void cache_destroy(void *p) {
+  galley_iterator_cache *c = p;
   for (int i = 0; i < GALLEY_LOCALE_CACHE; i++) {
-    if (cache[i].iterator && strncmp(cache[i].locale, locale, sizeof cache[i].locale) == 0) {
-      return cache[i].iterator;
+    if (c->slots[i].iterator) ubrk_close(c->slots[i].iterator);
+  }
+  free(c);
+}
+
+static void cache_key_create(void) { cache_key_ok = pthread_key_create(&cache_key, cache_destroy) == 0; }
+
+static galley_iterator_cache *thread_cache(void) {
+  pthread_once(&cache_once, cache_key_create);
+  if (!cache_key_ok) return NULL;
+  galley_iterator_cache *c = pthread_getspecific(cache_key);
+  if (!c) {
+    c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    if (pthread_setspecific(cache_key, c) != 0) {
+      free(c);
+      return NULL;
+    }
+  }
+  return c;
+}
+
+/// The calling thread's line iterator for `locale`, opened on first use. With no cache (out of
+/// memory), the iterator is opened for one use and `*owned` is set: the caller closes it.
+static UBreakIterator *line_iterator(const char *locale, UErrorCode *status, int *owned) {
+  *owned = 0;
+  galley_iterator_cache *cache = thread_cache();
+  if (cache) {
+    for (int i = 0; i < GALLEY_LOCALE_CACHE; i++) {
+      galley_cached_iterator *slot = &cache->slots[i];
+      if (slot->iterator && strncmp(slot->locale, locale, sizeof slot->locale) == 0) {
+        return slot->iterator;
+      }
     }
   }
   UBreakIterator *it = ubrk_open(UBRK_LINE, locale, NULL, 0, status);
   if (U_FAILURE(*status)) return NULL;
-  galley_cached_iterator *slot = &cache[cache_next];
-  cache_next = (cache_next + 1) % GALLEY_LOCALE_CACHE;
+  if (!cache) {
+    *owned = 1;
+    return it;
+  }
+  galley_cached_iterator *slot = &cache->slots[cache->next];
+  cache->next = (cache->next + 1) % GALLEY_LOCALE_CACHE;
   if (slot->iterator) ubrk_close(slot->iterator);
   strncpy(slot->locale, locale, sizeof slot->locale - 1);
   slot->locale[sizeof slot->locale - 1] = 0;
@@ -37,10 +85,14 @@ static UBreakIterator *line_iterator(const char *locale, UErrorCode *status) {
 int32_t galley_line_breaks_utf16(const uint16_t *text, int32_t length, const char *locale,
                                  int32_t *offsets, uint8_t *hard, int32_t capacity) {
   UErrorCode status = U_ZERO_ERROR;
-  UBreakIterator *it = line_iterator(locale ? locale : "", &status);
+  int owned = 0;
+  UBreakIterator *it = line_iterator(locale ? locale : "", &status, &owned);
   if (!it) return -1;
   ubrk_setText(it, (const UChar *)text, length, &status);
-  if (U_FAILURE(status)) return -1;
+  if (U_FAILURE(status)) {
+    if (owned) ubrk_close(it);
+    return -1;
+  }
   int32_t count = 0;
   for (int32_t pos = ubrk_first(it); pos != UBRK_DONE; pos = ubrk_next(it)) {
     if (pos == 0) continue;
@@ -52,6 +104,7 @@ int32_t galley_line_breaks_utf16(const uint16_t *text, int32_t length, const cha
   }
   // Leave no pointer to the caller's buffer in the cached iterator.
   ubrk_setText(it, NULL, 0, &status);
+  if (owned) ubrk_close(it);
   return count;
 }
 
@@ -63,7 +116,8 @@ int32_t galley_char_type(uint32_t codepoint) { return (int32_t)u_charType((UChar
 
 int32_t galley_pair_breaks(uint32_t first, uint32_t second) {
   UErrorCode status = U_ZERO_ERROR;
-  UBreakIterator *it = line_iterator("en", &status);
+  int owned = 0;
+  UBreakIterator *it = line_iterator("en", &status, &owned);
   if (!it) return -1;
   UChar buf[4];
   int32_t n = 0;
@@ -71,11 +125,13 @@ int32_t galley_pair_breaks(uint32_t first, uint32_t second) {
   U16_APPEND((UChar *)buf, n, 4, (UChar32)first, error);
   int32_t split = n;
   U16_APPEND((UChar *)buf, n, 4, (UChar32)second, error);
-  if (error) return -1;
-  ubrk_setText(it, buf, n, &status);
-  if (U_FAILURE(status)) return -1;
-  int32_t result = ubrk_isBoundary(it, split) ? 1 : 0;
-  ubrk_setText(it, NULL, 0, &status);
+  int32_t result = -1;
+  if (!error) {
+    ubrk_setText(it, buf, n, &status);
+    if (U_SUCCESS(status)) result = ubrk_isBoundary(it, split) ? 1 : 0;
+    ubrk_setText(it, NULL, 0, &status);
+  }
+  if (owned) ubrk_close(it);
   return result;
 }
 
@@ -107,4 +163,12 @@ const char *galley_unicode_version(void) {
   u_getUnicodeVersion(v);
   u_versionToString(v, text);
   return text;
+}
+
+const char *galley_iso_language(int32_t index) {
+  const char *const *list = uloc_getISOLanguages();
+  for (int32_t i = 0; list && list[i]; i++) {
+    if (i == index) return list[i];
+  }
+  return NULL;
 }

@@ -13,11 +13,14 @@ enum BenchCommand {
     Times the text engine on a corpus of cases (default: the conformance corpus in
     Tests/TypesettingTests/Fixtures/corpus.jsonl) and prints:
       coldMicrosPerCase      prepare + layout of a text never seen (no cache), µs per case
+      shapingRunsPerCase     HarfBuzz runs per case (font, script and direction changes)
       rawShapingMicrosPerCase  hb_shape alone on the same runs, µs per case (baseline)
       coldRatioToHarfBuzz    cold / raw shaping
       prepareMicrosPerText   prepare alone, µs per text
       preparedWarmMicros     prepare of an already-seen message of ≤ 80 characters (cache hit), µs
-      layoutMicrosPerText    layout of a prepared text at a new width, µs per text
+      layoutMicrosPerText    layout of a prepared text at a new width, µs per text (texts in
+                             turn, as when a whole transcript is laid out again: cache-cold)
+      layoutMicrosPerTextWarm  the same, each text at 8 widths in a row (its data in cache)
       casesPerSecond1, casesPerSecondAll, parallelSpeedup   cold cases/s on 1 core, on all cores
       layout100kMillis       initial layout of a 100k-item chat and grid on estimates (the slower), ms
       queryMicros            elements(in:) for one screen, µs
@@ -26,7 +29,8 @@ enum BenchCommand {
       bubblesPerSecond1, bubblesPerSecond   exact bubble sizes/s over a 10k transcript, each text
                              unseen, on 1 core and on all cores
       bubblesPerSecondNewWidth  bubble text heights/s at a new width from prepared text
-      estimatesPerSecond     BubbleEstimator estimates/s (no shaping)
+      estimatesPerSecond     BubbleEstimator estimates/s from the text (no shaping)
+      estimatesPerSecondFromWords  estimates/s at a new width from words read once
     Build with `swift build -c release` first: a debug build is several times slower.
 
     examples:
@@ -62,16 +66,38 @@ enum BenchCommand {
     #endif
 
     let only = opts.values["only"]
-    if only == "layout" {
-      let prepared = cases.compactMap {
-        try? Typesetter(cacheCapacity: 0).prepare($0.text, style: $0.style)
+    if only == "prepare" {
+      let t =
+        best(repeats) {
+          let ts = Typesetter(cacheCapacity: 0)
+          for c in cases { _ = try? ts.prepare(c.text, style: c.style) }
+        } / n
+      print("prepareMicrosPerText \(t)")
+      return 0
+    }
+    if only == "estimate" {
+      let bubbles: [BubbleCell] = (0..<10_000).map { i in
+        BubbleCell(
+          text: cases[i % cases.count].text, style: cases[i % cases.count].style,
+          containerWidth: 390)
       }
+      let e = BubbleEstimator()
+      var sink = 0.0
+      let t = best(repeats) { for b in bubbles { sink += e.estimate(b).height } }
+      print("estimatesPerSecond \(Double(bubbles.count) / (t / 1e6)) (\(sink > 0))")
+      return 0
+    }
+    if only == "layout" {
+      let ts = Typesetter(cacheCapacity: 0)
+      let prepared = cases.compactMap { try? ts.prepare($0.text, style: $0.style) }
+      let baseWidths = cases.map(\.width)
       var sink = 0.0
       let t =
         best(repeats) {
           for f in 0..<50 {
-            for (p, c) in zip(prepared, cases) {
-              sink += (try? p.measure(width: c.width * (0.8 + 0.01 * Double(f))))?.height ?? 0
+            let factor = 0.8 + 0.01 * Double(f)
+            for i in prepared.indices {
+              sink += (try? prepared[i].measure(width: baseWidths[i] * factor))?.height ?? 0
             }
           }
         } / (Double(prepared.count) * 50)
@@ -105,16 +131,25 @@ enum BenchCommand {
       } / Double(max(1, short.count))
 
     // Layout at a new width from prepared text.
-    let prepared = cases.compactMap {
-      try? Typesetter(cacheCapacity: 0).prepare($0.text, style: $0.style)
-    }
+    let layoutTypesetter = Typesetter(cacheCapacity: 0)
+    let prepared = cases.compactMap { try? layoutTypesetter.prepare($0.text, style: $0.style) }
+    let baseWidths = cases.map(\.width)
     let widths = (0..<8).map { 0.83 + 0.05 * Double($0) }
     var sink = 0.0
     let layout =
       best(repeats) {
         for f in widths {
-          for (p, c) in zip(prepared, cases) {
-            sink += (try? p.measure(width: c.width * f))?.height ?? 0
+          for i in prepared.indices {
+            sink += (try? prepared[i].measure(width: baseWidths[i] * f))?.height ?? 0
+          }
+        }
+      } / (Double(prepared.count) * Double(widths.count))
+    // The same, text by text (each text at 8 widths in a row: its data stays in cache).
+    let layoutWarm =
+      best(repeats) {
+        for i in prepared.indices {
+          for f in widths {
+            sink += (try? prepared[i].measure(width: baseWidths[i] * f))?.height ?? 0
           }
         }
       } / (Double(prepared.count) * Double(widths.count))
@@ -140,9 +175,11 @@ enum BenchCommand {
     let all = throughput(cores)
 
     var figures: [(String, Double)] = [
-      ("cases", n), ("coldMicrosPerCase", cold), ("rawShapingMicrosPerCase", raw),
+      ("cases", n), ("shapingRunsPerCase", Double(baseline.runCount) / n),
+      ("coldMicrosPerCase", cold), ("rawShapingMicrosPerCase", raw),
       ("coldRatioToHarfBuzz", cold / raw), ("prepareMicrosPerText", prepareOnly),
-      ("preparedWarmMicros", warm), ("layoutMicrosPerText", layout), ("cores", Double(cores)),
+      ("preparedWarmMicros", warm), ("layoutMicrosPerText", layout),
+      ("layoutMicrosPerTextWarm", layoutWarm), ("cores", Double(cores)),
       ("casesPerSecond1", one), ("casesPerSecondAll", all), ("parallelSpeedup", all / one),
     ]
     if sink.isNaN { log += "" }
@@ -185,8 +222,14 @@ enum BenchCommand {
       best(repeats) {
         for b in bubbles { sink += estimator.estimate(b).height }
       } / 1e6
+    let words = bubbles.map { estimator.words($0) }
+    let reestimateSeconds =
+      best(repeats) {
+        for (i, b) in bubbles.enumerated() { sink += estimator.estimate(b, words: words[i]).height }
+      } / 1e6
     figures += [
       ("bubblesPerSecond1", bubbles1), ("bubblesPerSecond", bubblesAll),
+      ("estimatesPerSecondFromWords", Double(bubbles.count) / reestimateSeconds),
       ("bubblesPerSecondNewWidth", Double(preparedBubbles.count) / newWidthSeconds),
       ("estimatesPerSecond", Double(bubbles.count) / estimateSeconds),
     ]
@@ -203,7 +246,7 @@ enum BenchCommand {
       )
     } else {
       for (k, v) in figures {
-        print(k.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%12.3f", v))
+        print(k.padding(toLength: 30, withPad: " ", startingAt: 0) + String(format: "%12.3f", v))
       }
     }
     return 0

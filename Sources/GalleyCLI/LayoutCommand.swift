@@ -57,10 +57,10 @@ enum LayoutCommand {
 
   /// Measures the cell of a layout item at the width the layout proposes.
   static func measureCell(_ r: CellRequest, library: FontLibrary, sizer: CellSizer) throws -> Size {
-    let where_ = "sections[\(r.indexPath.section)].cells[\(r.indexPath.item)]"
+    let location = "sections[\(r.indexPath.section)].cells[\(r.indexPath.item)]"
     do {
       guard let o = try JSONSerialization.jsonObject(with: r.cell) as? [String: Any] else {
-        throw CellMeasureError(description: "\(where_): not an object")
+        throw CellMeasureError(description: "\(location): not an object")
       }
       let record = try CellRecord(json: o, library: library, proposedWidth: r.proposedWidth)
       let m: CellMeasurement
@@ -70,7 +70,7 @@ enum LayoutCommand {
       }
       return Size(width: m.size.width, height: m.size.height)
     } catch let e as CellError {
-      throw CellMeasureError(description: "\(where_): \(e.description)")
+      throw CellMeasureError(description: "\(location): \(e.description)")
     }
   }
 }

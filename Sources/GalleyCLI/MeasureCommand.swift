@@ -173,6 +173,9 @@ enum Records {
     do {
       any = try JSONSerialization.jsonObject(with: data, options: [])
     } catch {
+      if let escape = JSONDiagnosis.unpairedSurrogate(in: data) {
+        return .failure("invalid JSON: unpaired UTF-16 surrogate escape \(escape)")
+      }
       return .failure("invalid JSON")
     }
     guard let object = any as? [String: Any] else { return .failure("not a JSON object") }

@@ -59,8 +59,9 @@ enum ValidateCommand {
     defer { progress.finish() }
     var chunk: [(Int, Data)] = []
     func flush() {
-      let outcomes = parallelOrderedMap(chunk, jobs: jobs) { (line, data) -> Outcome in
-        validateRecord(data, line: line, library: library, sizer: sizer, template: template)
+      let lines = chunk.map { Line(number: $0.0, data: $0.1) }
+      let outcomes = concurrentMap(lines, threads: jobs) {
+        validateRecord($0.data, line: $0.number, library: library, sizer: sizer, template: template)
       }
       for (k, o) in outcomes.enumerated() {
         switch o {
@@ -109,6 +110,11 @@ enum ValidateCommand {
     if items.isEmpty { return 2 }
     if let m = maxError, report.statistics.max > m + 1e-9 { return 1 }
     return 0
+  }
+
+  struct Line: Sendable {
+    var number: Int
+    var data: Data
   }
 
   enum Outcome: Sendable {
@@ -220,35 +226,4 @@ enum ValidateCommand {
     }
     return out
   }
-}
-
-/// `transform` over `items` on `jobs` threads, results in input order.
-func parallelOrderedMap<T: Sendable, R: Sendable>(
-  _ items: [T], jobs: Int, _ transform: @escaping @Sendable (T) -> R
-) -> [R] {
-  guard jobs > 1, items.count > 1 else { return items.map(transform) }
-  let out = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
-  out.initialize(repeating: nil)
-  defer {
-    // Release the elements too: deallocate alone would leak every result.
-    out.deinitialize()
-    out.deallocate()
-  }
-  let box = SlotBox(out)
-  DispatchQueue.concurrentPerform(iterations: jobs) { k in
-    var i = k
-    while i < items.count {
-      box.set(i, transform(items[i]))
-      i += jobs
-    }
-  }
-  return out.map { $0! }
-}
-
-/// Lets worker threads write disjoint slots of one buffer.
-final class SlotBox<R>: @unchecked Sendable {
-  // @unchecked: each index is written by exactly one thread, read only after all finish.
-  let buffer: UnsafeMutableBufferPointer<R?>
-  init(_ buffer: UnsafeMutableBufferPointer<R?>) { self.buffer = buffer }
-  func set(_ i: Int, _ v: R) { buffer[i] = v }
 }

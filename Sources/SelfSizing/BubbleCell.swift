@@ -14,26 +14,40 @@ import Typesetting
 /// let m = try CellSizer.shared.measure(bubble)   // m.size: the bubble's final size
 /// ```
 public struct BubbleCell: Sendable, Hashable {
+  /// Who sent the message: bubbles of `me` align trailing, of `other` leading.
   public enum Sender: String, Sendable, Hashable, CaseIterable {
     case me, other
   }
 
+  /// The message text.
   public var text: String
+  /// The text's style (fonts, size, line height, wrapping, language, `maxLines`).
   public var style: TextStyle
+  /// The width of the container the bubble sits in (the collection view's content width).
   public var containerWidth: Double
   /// The bubble is at most `containerWidth × maxWidthFraction` and at most `maxWidth` wide.
   public var maxWidthFraction: Double? = 0.75
+  /// The widest the bubble may be, in points (nil: no limit but the fraction).
   public var maxWidth: Double? = nil
+  /// Insets between the bubble's edge and its content.
   public var padding = Padding(top: 8, leading: 12, bottom: 8, trailing: 12)
+  /// The smallest size the bubble takes, whatever its content.
   public var minSize = CellSize(width: 0, height: 0)
+  /// Who sent the message.
   public var sender: Sender = .other
+  /// A name line above the text (group chats).
   public var senderName: String? = nil
+  /// The name line's style (default: the text style at 85% size).
   public var nameStyle: TextStyle? = nil
+  /// A time shown after the last line when it fits there, else below.
   public var timestamp: String? = nil
+  /// The timestamp's style (default: 11 pt in the text's fonts).
   public var timestampStyle: TextStyle? = nil
   /// A quoted message shown above the text: the quoted sender and text (two lines at most).
   public var replyName: String? = nil
+  /// The quoted message of a reply preview (two lines at most).
   public var replyText: String? = nil
+  /// The reply preview's style (default: the text style at 85% size).
   public var replyStyle: TextStyle? = nil
   /// Display scale: sizes are rounded up to 1/scale.
   public var scale: Double = 3
@@ -42,11 +56,16 @@ public struct BubbleCell: Sendable, Hashable {
   /// A label for reports.
   public var category: String? = nil
 
+  /// Points between the name line and the text, and between the text and a timestamp below it.
   public var nameSpacing = 2.0
+  /// Points between the reply preview and what follows.
   public var blockSpacing = 6.0
+  /// Points between the last line and an inline timestamp.
   public var timestampGap = 6.0
+  /// Insets inside the reply preview box.
   public var replyPadding = Padding(top: 4, leading: 8, bottom: 4, trailing: 8)
 
+  /// A bubble with the template's defaults: padding 8/12/8/12, at most 75% of the container wide.
   public init(text: String, style: TextStyle, containerWidth: Double) {
     self.text = text
     self.style = style

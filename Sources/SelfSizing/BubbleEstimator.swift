@@ -39,6 +39,7 @@ public struct BubbleEstimator: Sendable, Hashable {
   /// Calibrated advances per font file name (one entry per class, in em).
   public var fontAdvances: [String: [Double]] = [:]
 
+  /// An estimator with default advances (call ``calibrate(_:sizer:)`` to fit them).
   public init() {}
 
   /// The font that sets ASCII text in a style (its ASCII advances are exact, from `hmtx`).
@@ -75,7 +76,8 @@ public struct BubbleEstimator: Sendable, Hashable {
       0x0E34...0x0E3A, 0x0E47...0x0E4E, 0x20D0...0x20FF, 0x1F3FB...0x1F3FF, 0xE0000...0xE0FFF,
       0x00AD:
       return .mark
-    case 0x1160...0x11FF, 0xD7B0...0xD7FF: return .mark  // conjoining vowels and finals (NFD Hangul)
+    // Conjoining vowels and finals (NFD Hangul) ride on their leading consonant.
+    case 0x1160...0x11FF, 0xD7B0...0xD7FF: return .mark
     case 0x1100...0x115F, 0xA960...0xA97F, 0x3130...0x318F, 0xAC00...0xD7AF: return .hangul
     case 0x2E80...0x312F, 0x3190...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFF60, 0x20000...0x3FFFF:
       return .cjk
@@ -113,6 +115,27 @@ public struct BubbleEstimator: Sendable, Hashable {
     }
   }
 
+  /// Fullwidth closing punctuation, after which even `keep-all` text may break.
+  @inline(__always)
+  static func isClosingPunctuation(_ v: UInt32) -> Bool {
+    switch v {
+    case 0x3001, 0x3002, 0xFF0C, 0xFF0E, 0xFF01, 0xFF1F, 0x300D, 0x300F, 0xFF09, 0x3009, 0x300B,
+      0x3011:
+      return true
+    default: return false
+    }
+  }
+
+  /// Opening brackets and quotes, which no line may end after.
+  @inline(__always)
+  static func isOpening(_ v: UInt32) -> Bool {
+    switch v {
+    case 0x28, 0x5B, 0x7B, 0x2018, 0x201C, 0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0xFF08:
+      return true
+    default: return false
+    }
+  }
+
   /// Counts per class, emoji sequences counted as they are drawn (for calibration and reports).
   public static func count(_ text: String) -> [Int] {
     var counts = [Int](repeating: 0, count: classCount)
@@ -130,8 +153,25 @@ public struct BubbleEstimator: Sendable, Hashable {
 
   /// Estimated size of a bubble (same rules and rounding as measuring it).
   public func estimate(_ cell: BubbleCell) -> CellSize {
+    estimate(cell, words: words(cell))
+  }
+
+  /// A bubble's text cut into estimated words (widths in points, at the cell's size), ready to be
+  /// wrapped at any width: estimating the same text again at another width skips reading it.
+  public struct Words: Sendable, Hashable {
+    /// Per word: the width of its content and of the spaces after it.
+    var content: [Double] = []
+    var trailing: [Double] = []
+    /// Word indices where a paragraph ends (after that word's index).
+    var paragraphEnds: [Int32] = []
+    /// Height of a line of the main text.
+    var lineHeight = 0.0
+    var isEmpty = true
+  }
+
+  /// Reads the text once: classes, advances, break places, line height.
+  public func words(_ cell: BubbleCell) -> Words {
     let size = cell.style.size * cell.textScale
-    let tw = max(1, cell.textWidth)
     var otherSample: UInt32? = nil
     var classesUsed = 0
     for s in cell.text.unicodeScalars {
@@ -143,49 +183,28 @@ public struct BubbleEstimator: Sendable, Hashable {
     let latin = BubbleEstimator.latinFont(cell.style).asciiAdvances
     let keepAll = cell.style.wordBreak == .keepAll
     let collapse = cell.style.whiteSpace == .normal || cell.style.whiteSpace == .nowrap
-    let breakWords = cell.style.overflowWrap != .normal
-
-    // Greedy wrapping of estimated words.
-    var lines = 0
-    var widest = 0.0
-    var lastLine = 0.0
-    var x = 0.0  // pen, trailing spaces included
-    var lineContent = 0.0
+    var out = Words()
+    out.isEmpty = cell.text.isEmpty
+    out.lineHeight = estimatedLineHeight(
+      cell.style, size: size, classesUsed: classesUsed, otherSample: otherSample)
     var word = 0.0
     var spaces = 0.0
     var paragraphHasContent = false
-    func commitWord() {
+    func emit() {
       if word > 0 || spaces > 0 {
-        if x > 0 && x + word > tw {
-          widest = max(widest, lineContent)
-          lines += 1
-          x = 0
-          lineContent = 0
-        }
-        if word > tw && breakWords {
-          let full = (word / tw).rounded(.down)
-          lines += Int(full)
-          widest = max(widest, tw)
-          x = word - full * tw
-        } else {
-          x += word
-        }
-        if word > 0 { lineContent = x }
-        x += spaces
+        out.content.append(word)
+        out.trailing.append(spaces)
       }
       word = 0
       spaces = 0
     }
     func endParagraph() {
-      commitWord()
-      lines += 1
-      widest = max(widest, lineContent)
-      lastLine = lineContent
-      x = 0
-      lineContent = 0
+      emit()
+      out.paragraphEnds.append(Int32(out.content.count))
       paragraphHasContent = false
     }
     var lastWasSpace = true
+    var afterOpening = false
     var classifier = Classifier()
     var lastAdvance = 0.0
     for s in cell.text.unicodeScalars {
@@ -196,6 +215,7 @@ public struct BubbleEstimator: Sendable, Hashable {
         continue
       }
       let (c, keycap) = classifier.next(v)
+      defer { afterOpening = BubbleEstimator.isOpening(v) }
       if keycap {
         // "#", "*" or a digit before VS16 + U+20E3: one emoji instead of a character.
         word += adv[CharacterClass.emoji.rawValue] - lastAdvance
@@ -213,23 +233,65 @@ public struct BubbleEstimator: Sendable, Hashable {
       case .space:
         spaces += v < 0x80 && latin[Int(v)] > 0 ? latin[Int(v)] * size : adv[c.rawValue]
       case .hangul, .cjk, .emoji:
-        if spaces > 0 || !keepAll || c == .emoji { commitWord() }
+        // A break may come before each such character (not after an opening bracket or quote);
+        // punctuation after it stays with it, as the line breaking rules keep it.
+        if spaces > 0 || ((!keepAll || c == .emoji) && !afterOpening) { emit() }
         word += adv[c.rawValue]
-        if !keepAll || c == .emoji { commitWord() }
+        if keepAll && BubbleEstimator.isClosingPunctuation(v) { emit() }
       default:
-        if spaces > 0 { commitWord() }
+        if spaces > 0 { emit() }
         lastAdvance = v < 0x80 && latin[Int(v)] > 0 ? latin[Int(v)] * size : adv[c.rawValue]
         word += lastAdvance
         // ASCII breaks after "-" and "?" (as the browser rules do).
-        if v == 0x2D || v == 0x3F { commitWord() }
+        if v == 0x2D || v == 0x3F { emit() }
       }
     }
-    if paragraphHasContent || lines == 0 { endParagraph() }
-    if cell.text.isEmpty { lines = 0 }
+    if paragraphHasContent || out.paragraphEnds.isEmpty { endParagraph() }
+    return out
+  }
+
+  /// Estimated size from words read earlier (O(words)).
+  public func estimate(_ cell: BubbleCell, words w: Words) -> CellSize {
+    let size = cell.style.size * cell.textScale
+    let tw = max(1, cell.textWidth)
+    let breakWords = cell.style.overflowWrap != .normal
+    var lines = 0
+    var widest = 0.0
+    var lastLine = 0.0
+    var x = 0.0  // pen, trailing spaces included
+    var lineContent = 0.0
+    var k = 0
+    for end in w.paragraphEnds {
+      while k < Int(end) {
+        let word = w.content[k]
+        if x > 0 && x + word > tw {
+          widest = max(widest, lineContent)
+          lines += 1
+          x = 0
+          lineContent = 0
+        }
+        if word > tw && breakWords {
+          let full = (word / tw).rounded(.down)
+          lines += Int(full)
+          widest = max(widest, tw)
+          x = word - full * tw
+        } else {
+          x += word
+        }
+        if word > 0 { lineContent = x }
+        x += w.trailing[k]
+        k += 1
+      }
+      lines += 1
+      widest = max(widest, lineContent)
+      lastLine = lineContent
+      x = 0
+      lineContent = 0
+    }
+    if w.isEmpty { lines = 0 }
     if let m = cell.style.maxLines, m > 0 { lines = min(lines, m) }
 
-    let lineHeight = estimatedLineHeight(cell.style, size: size, classesUsed: classesUsed)
-    var height = cell.padding.top + Double(lines) * lineHeight + cell.padding.bottom
+    var height = cell.padding.top + Double(lines) * w.lineHeight + cell.padding.bottom
     var width = min(widest, tw)
     if let name = cell.senderName {
       height +=
@@ -260,7 +322,9 @@ public struct BubbleEstimator: Sendable, Hashable {
 
   /// Line height: fixed values as given; `normal` from the metrics of the primary font and of
   /// the fonts that cover the classes used (rounded per pixel in the browser profile).
-  func estimatedLineHeight(_ style: TextStyle, size: Double, classesUsed: Int) -> Double {
+  func estimatedLineHeight(
+    _ style: TextStyle, size: Double, classesUsed: Int, otherSample: UInt32? = nil
+  ) -> Double {
     switch style.lineHeight {
     case .points(let p): return p * size / style.size
     case .multiple(let m): return m * size

@@ -1,35 +1,18 @@
-/// Insets of a cell's content, in points.
-public struct Padding: Hashable, Sendable {
-  public var top: Double
-  public var leading: Double
-  public var bottom: Double
-  public var trailing: Double
+import CompositionalLayout
 
-  public init(top: Double = 0, leading: Double = 0, bottom: Double = 0, trailing: Double = 0) {
-    self.top = top
-    self.leading = leading
-    self.bottom = bottom
-    self.trailing = trailing
-  }
+/// Insets of a cell's content, in points (the layout model's insets: top, leading, bottom, trailing).
+public typealias Padding = DirectionalEdgeInsets
 
+/// A cell's width and height in points (the layout model's size).
+public typealias CellSize = Size
+
+extension DirectionalEdgeInsets {
   /// The same inset on every edge.
   public init(all v: Double) { self.init(top: v, leading: v, bottom: v, trailing: v) }
 
   var horizontal: Double { leading + trailing }
   var vertical: Double { top + bottom }
-  var isValid: Bool {
-    [top, leading, bottom, trailing].allSatisfy { $0.isFinite && $0 >= 0 }
-  }
-}
-
-/// A width and a height in points.
-public struct CellSize: Hashable, Sendable {
-  public var width: Double
-  public var height: Double
-  public init(width: Double, height: Double) {
-    self.width = width
-    self.height = height
-  }
+  var isValid: Bool { [top, leading, bottom, trailing].allSatisfy { $0.isFinite && $0 >= 0 } }
 }
 
 /// What measuring a cell found.
@@ -63,6 +46,7 @@ public enum CellError: Error, Equatable, Sendable, CustomStringConvertible {
   case unknownTemplate(String)
   case text(String)
 
+  /// The error as one line of text.
   public var description: String {
     switch self {
     case .missingField(let f): return "missing field \"\(f)\""

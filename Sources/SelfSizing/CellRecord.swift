@@ -18,11 +18,16 @@ public enum Cell: Sendable, Hashable {
 /// One line of a cells file (`CELLS-SPEC.md`): an identifier, a cell, and optionally the app's
 /// estimate of its size.
 public struct CellRecord: Sendable {
+  /// The record's identifier, echoed in every output.
   public var id: String
+  /// The cell to size.
   public var cell: Cell
+  /// The app's estimate of the height, for validation.
   public var estimatedHeight: Double?
+  /// The app's estimate of the width, for validation.
   public var estimatedWidth: Double?
 
+  /// A record for a cell built in code.
   public init(id: String, cell: Cell, estimatedHeight: Double? = nil, estimatedWidth: Double? = nil)
   {
     self.id = id

@@ -9,6 +9,7 @@ public final class CellSizer: @unchecked Sendable {
   /// A sizer over the shared typesetter.
   public static let shared = CellSizer()
 
+  /// The typesetter that shapes the cells' text.
   public let typesetter: Typesetter
   private let lock = NSLock()
   private var cache: [CellKey: CellMeasurement] = [:]
@@ -24,6 +25,7 @@ public final class CellSizer: @unchecked Sendable {
     case card(ProductCardCell)
   }
 
+  /// A sizer over a typesetter, keeping at most `cacheCapacity` measurements.
   public init(typesetter: Typesetter = .shared, cacheCapacity: Int = 20_000) {
     self.typesetter = typesetter
     self.cacheCapacity = max(0, cacheCapacity)
@@ -54,7 +56,7 @@ public final class CellSizer: @unchecked Sendable {
     CellMeasurement, Error
   >]] {
     widths.map { w in
-      parallelMap(cells) { cell in
+      concurrentMap(cells) { cell in
         var c = cell
         c.containerWidth = w
         return Result { try self.measure(c) }
@@ -217,36 +219,4 @@ public final class CellSizer: @unchecked Sendable {
       lines: title.lineCount, textHeight: title.height, truncated: title.isTruncated,
       timestampPlacement: nil)
   }
-}
-
-/// `transform` over `items` on all cores, results in input order.
-func parallelMap<T: Sendable, R>(_ items: [T], _ transform: (T) -> R) -> [R] {
-  guard items.count > 1 else { return items.map(transform) }
-  return withoutActuallyEscaping(transform) { transform in
-    let out = UnsafeMutableBufferPointer<R?>.allocate(capacity: items.count)
-    out.initialize(repeating: nil)
-    defer {
-      // Release the elements too: deallocate alone would leak every result.
-      out.deinitialize()
-      out.deallocate()
-    }
-    let box = UncheckedBox(out)
-    let t = UncheckedBox(transform)
-    let threads = min(items.count, ProcessInfo.processInfo.activeProcessorCount * 2)
-    DispatchQueue.concurrentPerform(iterations: threads) { k in
-      var i = k
-      while i < items.count {
-        box.value[i] = t.value(items[i])
-        i += threads
-      }
-    }
-    return out.map { $0! }
-  }
-}
-
-/// Carries a non-Sendable value into `concurrentPerform`, where each index is touched by one
-/// thread only.
-final class UncheckedBox<V>: @unchecked Sendable {
-  let value: V
-  init(_ value: V) { self.value = value }
 }

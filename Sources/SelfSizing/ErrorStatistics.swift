@@ -1,9 +1,14 @@
 /// Summary of absolute errors (points).
 public struct ErrorStatistics: Sendable, Hashable {
+  /// Number of errors summarised.
   public var count: Int
+  /// Mean of the absolute errors.
   public var meanAbsError: Double
+  /// Median absolute error (nearest rank).
   public var p50: Double
+  /// 95th percentile of the absolute errors (nearest rank).
   public var p95: Double
+  /// Largest absolute error.
   public var max: Double
 
   /// Statistics of `errors` (signed or not; absolute values are used). Percentiles by the

@@ -7,27 +7,42 @@ import Typesetting
 /// Height: padding.top + image + spacing + title + spacing + price line(s) [+ spacing + badge]
 /// + padding.bottom, rounded up to 1/scale. Text blocks are laid out in width − leading − trailing.
 public struct ProductCardCell: Sendable, Hashable {
+  /// The card's width, given by the grid.
   public var width: Double
   /// Image width ÷ image height (1 = square). The image spans the card's full width.
   public var imageAspectRatio: Double = 1
+  /// The product title.
   public var title: String
+  /// The title's style; `maxLines` defaults to 2, truncated at the end.
   public var titleStyle: TextStyle
+  /// The price line.
   public var price: String? = nil
+  /// The price's style (default: the title style, 1 pt larger).
   public var priceStyle: TextStyle? = nil
+  /// The price before a discount, beside the price when it fits, else below.
   public var originalPrice: String? = nil
+  /// The original price's style (default: the title style, 2 pt smaller).
   public var originalPriceStyle: TextStyle? = nil
+  /// A badge line under the price ("오늘 마감").
   public var badge: String? = nil
+  /// The badge's style (default: 12 pt).
   public var badgeStyle: TextStyle? = nil
   /// Vertical padding inside the badge's capsule.
   public var badgePadding = 2.0
+  /// Insets of the card's content (the image spans the full width).
   public var padding = Padding(top: 0, leading: 0, bottom: 12, trailing: 0)
+  /// Points between the image, title, price and badge.
   public var spacing = 4.0
   /// Gap between the price and the original price on one line.
   public var priceGap = 4.0
+  /// Display scale: sizes are rounded up to 1/scale.
   public var scale: Double = 3
+  /// Multiplies every font size (Dynamic Type's content size category).
   public var textScale: Double = 1
+  /// A label for reports.
   public var category: String? = nil
 
+  /// A card of the given width and title, with the template's defaults.
   public init(width: Double, title: String, titleStyle: TextStyle) {
     self.width = width
     self.title = title
@@ -35,6 +50,8 @@ public struct ProductCardCell: Sendable, Hashable {
     if self.titleStyle.maxLines == nil { self.titleStyle.maxLines = 2 }
   }
 
+  /// Checks the numbers that would make the card meaningless.
+  /// - Throws: ``CellError`` naming the field.
   public func validate() throws {
     guard width.isFinite, width > 0 else {
       throw CellError.invalidValue("width", "must be a number > 0 (got \(width))")

@@ -27,12 +27,19 @@ public struct TranscriptRefinement {
     public var unsettled: [Int] = []
   }
 
+  /// The bubbles, with width limits set from the layout.
   public let cells: [BubbleCell]
+  /// The sender of each message (the configuration's current user aligns trailing).
   public let senders: [Int32]
+  /// The day of each message (a date header starts each day).
   public let days: [Int32]
+  /// The chat layout's settings.
   public let configuration: ChatLayoutConfiguration
+  /// Gives the first pass's sizes.
   public let estimator: BubbleEstimator
+  /// Measures bubbles exactly.
   public let sizer: CellSizer
+  /// Bubbles measured per batch after the visible ones.
   public let batchSize: Int
 
   /// Prepares a refinement. Each cell's width limits are set from the layout's configuration
@@ -72,11 +79,15 @@ public struct TranscriptRefinement {
 
   /// The state of a run: the layout, the scroll position and what has been measured.
   public struct Run {
+    /// The refinement this run belongs to.
     public let refinement: TranscriptRefinement
+    /// The chat layout, updated after every batch.
     public private(set) var layout: ChatLayout
     /// The content offset (top of the viewport in content coordinates), corrected after every update.
     public private(set) var contentOffset: Double
+    /// The bubble kept still on screen: the first visible one, at its top edge.
     public let anchor: ScrollAnchor
+    /// What the run has done so far.
     public private(set) var report = Report()
     /// Whether each bubble has been measured.
     public private(set) var measured: [Bool]
@@ -85,7 +96,7 @@ public struct TranscriptRefinement {
 
     init(_ r: TranscriptRefinement, visible: Range<Int>) {
       refinement = r
-      let estimates = parallelMap(r.cells) { r.estimator.estimate($0) }
+      let estimates = concurrentMap(r.cells) { r.estimator.estimate($0) }
       let messages = (0..<r.cells.count).map {
         ChatMessage(
           senderID: r.senders[$0], day: r.days[$0],
@@ -114,7 +125,7 @@ public struct TranscriptRefinement {
     private mutating func apply(_ range: Range<Int>) {
       let r = refinement
       let indices = Array(range)
-      let sizes = parallelMap(indices) { i -> CellSize in
+      let sizes = concurrentMap(indices) { i -> CellSize in
         (try? r.sizer.measure(r.cells[i]))?.size ?? r.estimator.estimate(r.cells[i])
       }
       let update = layout.measure(range, keeping: anchor) { i, _ in
@@ -145,7 +156,7 @@ public struct TranscriptRefinement {
       let r = refinement
       let scale = r.configuration.displayScale > 0 ? r.configuration.displayScale : 1
       let frames = (0..<r.cells.count).map { layout.frame(ofItem: $0) }
-      let flags = parallelMap(Array(0..<r.cells.count)) { i -> Bool in
+      let flags = concurrentMap(Array(0..<r.cells.count)) { i -> Bool in
         guard let m = try? r.sizer.measure(r.cells[i]) else { return true }
         return abs(frames[i].height - m.size.height) > 0.5 / scale
           || abs(frames[i].width - m.size.width) > 0.5 / scale

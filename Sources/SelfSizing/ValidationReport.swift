@@ -6,12 +6,18 @@
 public struct ValidationReport: Sendable {
   /// One measured item.
   public struct Item: Sendable, Hashable {
+    /// The record's identifier.
     public var id: String
+    /// The record's category, for the per-category statistics.
     public var category: String?
+    /// The app's estimate, points.
     public var estimated: Double
+    /// The measured size, points.
     public var actual: Double
+    /// Actual − estimated (signed).
     public var error: Double { actual - estimated }
 
+    /// An item with its estimate and measured size.
     public init(id: String, category: String?, estimated: Double, actual: Double) {
       self.id = id
       self.category = category
@@ -22,9 +28,13 @@ public struct ValidationReport: Sendable {
 
   /// A record that could not be measured.
   public struct Failure: Sendable, Hashable {
+    /// The input line (1-based).
     public var line: Int
+    /// The record's identifier.
     public var id: String?
+    /// Why the record could not be measured.
     public var message: String
+    /// A failure at an input line.
     public init(line: Int, id: String?, message: String) {
       self.line = line
       self.id = id
@@ -32,16 +42,22 @@ public struct ValidationReport: Sendable {
     }
   }
 
+  /// Every measured item, in input order.
   public let items: [Item]
+  /// Every record that could not be measured.
   public let failures: [Failure]
+  /// Statistics of all items' absolute errors.
   public let statistics: ErrorStatistics
+  /// The largest absolute running sum of signed errors (the largest jump while scrolling).
   public let maxJump: Double
   /// Sum of all signed errors: how far the content height was off in total.
   public let totalDrift: Double
   /// The items with the largest absolute errors, largest first (at most `worstCount`).
   public let worst: [Item]
+  /// Statistics per category.
   public let byCategory: [String: ErrorStatistics]
 
+  /// The report of measured items (in scroll order) and failed records.
   public init(items: [Item], failures: [Failure] = [], worstCount: Int = 10) {
     self.items = items
     self.failures = failures

@@ -71,12 +71,17 @@ public struct TextStyle: Sendable, Hashable {
   public var fonts: FontStack
   /// Font size in points (CSS px).
   public var size: Double
+  /// The height of each line box.
   public var lineHeight: LineHeight = .normal
+  /// How spaces, tabs and newlines are kept, and whether lines wrap.
   public var whiteSpace: WhiteSpace = .preWrap
+  /// Where words may break.
   public var wordBreak: WordBreak = .normal
+  /// Whether a word wider than the line breaks between grapheme clusters.
   public var overflowWrap: OverflowWrap = .breakWord
   /// BCP 47 language; every run is shaped with it, and line breaking is tailored by it.
   public var language: String = ""
+  /// The paragraph's base direction.
   public var direction: Direction = .auto
   /// Extra advance after every grapheme cluster, in points.
   public var letterSpacing: Double = 0
@@ -86,11 +91,15 @@ public struct TextStyle: Sendable, Hashable {
   public var features: [String: UInt32] = [:]
   /// At most this many lines (nil: no limit); the rest is truncated with an ellipsis.
   public var maxLines: Int? = nil
+  /// Where the ellipsis goes when `maxLines` cuts the text.
   public var truncation: Truncation = .end
   /// Apple-style bounds on the line height and extra space between lines (points).
   public var minimumLineHeight: Double? = nil
+  /// Apple-style maximum line height (points).
   public var maximumLineHeight: Double? = nil
+  /// Apple-style extra space between lines (points; the apple profile).
   public var lineSpacing: Double = 0
+  /// Whose conventions to follow where engines differ.
   public var profile: Profile = .browser
 
   /// A style with the given fonts and size, and CSS defaults otherwise (but `pre-wrap`, as chat
@@ -100,32 +109,53 @@ public struct TextStyle: Sendable, Hashable {
     self.size = size
   }
 
+  /// The largest magnitude a font size, letter spacing, line height or line spacing may have,
+  /// in points: with lengths up to a million points, every width and height of a text that fits
+  /// in memory is a finite number.
+  public static let maximumLength = 1_000_000.0
+
   /// Checks that every value is in range.
   /// - Throws: ``TypesettingError`` naming the first bad value.
   public func validate() throws {
-    guard size.isFinite, size > 0 else { throw TypesettingError.invalidFontSize(size) }
+    let most = TextStyle.maximumLength
+    guard size.isFinite, size > 0, size <= most else {
+      throw TypesettingError.invalidFontSize(size)
+    }
     switch lineHeight {
     case .normal: break
     case .points(let v):
-      guard v.isFinite, v >= 0 else {
-        throw TypesettingError.invalidStyle("lineHeight must be a finite number >= 0 (got \(v))")
+      guard v.isFinite, v >= 0, v <= most else {
+        throw TypesettingError.invalidStyle(
+          "lineHeight must be a number from 0 to \(Int(most)) (got \(v))")
       }
     case .multiple(let v):
-      guard v.isFinite, v >= 0 else {
-        throw TypesettingError.invalidStyle("lineHeight multiple must be >= 0 (got \(v))")
+      guard v.isFinite, v >= 0, v * size <= most else {
+        throw TypesettingError.invalidStyle(
+          "lineHeight multiple must be >= 0 and at most \(Int(most)) points (got \(v))")
       }
     }
-    guard letterSpacing.isFinite else {
-      throw TypesettingError.invalidStyle("letterSpacing must be finite")
+    guard letterSpacing.isFinite, abs(letterSpacing) <= most else {
+      throw TypesettingError.invalidStyle(
+        "letterSpacing must be a number from -\(Int(most)) to \(Int(most)) (got \(letterSpacing))")
     }
     guard tabSize >= 0 else { throw TypesettingError.invalidStyle("tabSize must be >= 0") }
-    if let m = maxLines, m < 0 { throw TypesettingError.invalidStyle("maxLines must be >= 0") }
-    for v in [minimumLineHeight, maximumLineHeight].compactMap({ $0 }) where !(v.isFinite && v >= 0)
+    for tag in features.keys
+    where !((1...4).contains(tag.utf8.count) && tag.utf8.allSatisfy({ (0x20...0x7E).contains($0) }))
     {
-      throw TypesettingError.invalidStyle("minimum/maximum line height must be finite and >= 0")
+      throw TypesettingError.invalidStyle(
+        "feature tags are 1 to 4 printable ASCII characters (got \"\(tag)\")")
     }
-    guard lineSpacing.isFinite else {
-      throw TypesettingError.invalidStyle("lineSpacing must be finite")
+    if let m = maxLines, m < 0 { throw TypesettingError.invalidStyle("maxLines must be >= 0") }
+    for v in [minimumLineHeight, maximumLineHeight].compactMap({ $0 })
+    where !(v.isFinite && v >= 0 && v <= most) {
+      throw TypesettingError.invalidStyle(
+        "minimum/maximum line height must be a number from 0 to \(Int(most)) (got \(v))")
+    }
+    // (Apple: "This value is always nonnegative"; a negative one made line tops go back and
+    // paragraph heights negative.)
+    guard lineSpacing.isFinite, lineSpacing >= 0, lineSpacing <= most else {
+      throw TypesettingError.invalidStyle(
+        "lineSpacing must be a number from 0 to \(Int(most)) (got \(lineSpacing))")
     }
   }
 }

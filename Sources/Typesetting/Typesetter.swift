@@ -36,7 +36,7 @@ public final class Typesetter: @unchecked Sendable {
   /// A typesetter whose cache keeps at most `cacheCapacity` prepared texts (0 disables it).
   /// - Parameters:
   ///   - cacheCapacity: prepared texts kept (0: none).
-  ///   - wordCacheCapacity: shaped words kept (0: shape every run whole, as a browser does).
+  ///   - wordCacheCapacity: short shaped runs kept across texts (0: none).
   public init(cacheCapacity: Int = 2048, wordCacheCapacity: Int = 0) {
     self.cacheCapacity = max(0, cacheCapacity)
     shapeCache = wordCacheCapacity > 0 ? ShapeCache(capacity: wordCacheCapacity) : nil
@@ -180,18 +180,32 @@ public final class Typesetter: @unchecked Sendable {
       }
     }
     var advances = [Double](repeating: 0, count: n)
-    let language = style.language.isEmpty ? nil : hb_language_from_string(style.language, -1)
-    var features = Shaper.features(style.features)
-    if style.profile == .browser {
-      for i in PunctuationTrim.halved(scalars, language: style.language) {
-        features.append(
-          hb_feature_t(tag: PunctuationTrim.halt, value: 1, start: UInt32(i), end: UInt32(i + 1)))
+    let tag = LanguageTag.canonical(style.language)
+    let language = tag.isEmpty ? nil : hb_language_from_string(tag, -1)
+    let features = Shaper.features(style.features)
+    let halved =
+      style.profile == .browser ? PunctuationTrim.halved(scalars, language: style.language) : []
+    var halvedNext = 0  // first entry of `halved` not before the current run
+    var halfShaping = HalfShaping()
+    // A space set in another font than the words around it (the first font of the stack with a
+    // space, as Chromium does) is shaped inside the words' run, then given its own font's advance:
+    // half as many runs to shape for text whose words fall back to another font.
+    var shapeFont = scalarFont
+    var respaced: [Int] = []
+    for i in 1..<max(1, n) where scalars[i] == 0x20 && shapeFont[i - 1] != scalarFont[i] {
+      let f = Int(shapeFont[i - 1])
+      if levels[i - 1] == levels[i] && scalars[i - 1] != ProcessedText.lineFeed
+        && scalars[i - 1] != 0x09 && fonts[f].covers(0x20)
+      {
+        shapeFont[i] = shapeFont[i - 1]
+        respaced.append(i)
       }
     }
     var runStart = 0
     while runStart < n {
       var runEnd = runStart + 1
-      while runEnd < n && scalarFont[runEnd] == scalarFont[runStart]
+      var marks = 0  // combining marks in a row just before runEnd
+      while runEnd < n && shapeFont[runEnd] == shapeFont[runStart]
         && levels[runEnd] == levels[runStart] && scripts[runEnd] == scripts[runStart]
         && scalars[runEnd] != ProcessedText.lineFeed && scalars[runEnd] != 0x09
         && scalars[runEnd - 1] != ProcessedText.lineFeed && scalars[runEnd - 1] != 0x09
@@ -199,20 +213,46 @@ public final class Typesetter: @unchecked Sendable {
       {
         // (A skin tone after VS16, as in ✌️🏾, is not part of an emoji modifier sequence:
         // Chromium draws the base and the swatch as two glyphs.)
+        if Typesetter.isCombiningMark(scalars[runEnd]) {
+          marks += 1
+          // HarfBuzz walks back over every mark to find a mark's base, which is quadratic in
+          // the marks stacked on one base: past the stream-safe limit, shape in pieces.
+          if marks > Typesetter.maximumMarksPerRun { break }
+        } else {
+          marks = 0
+        }
         runEnd += 1
       }
       let c = scalars[runStart]
       if runEnd - runStart == 1 && (c == ProcessedText.lineFeed || c == 0x09) {
         // Forced breaks take no space; tabs are sized at layout time.
       } else {
-        shaper.shape(
-          scalars,
-          run: .init(
-            start: runStart, end: runEnd, font: fonts[Int(scalarFont[runStart])],
-            rtl: levels[runStart] & 1 == 1, script: scripts[runStart]),
-          size: style.size, language: language, features: features, into: &advances)
+        while halvedNext < halved.count && halved[halvedNext] < runStart { halvedNext += 1 }
+        var halvedEnd = halvedNext
+        while halvedEnd < halved.count && halved[halvedEnd] < runEnd { halvedEnd += 1 }
+        let run = Shaper.Run(
+          start: runStart, end: runEnd, font: fonts[Int(shapeFont[runStart])],
+          rtl: levels[runStart] & 1 == 1, script: scripts[runStart])
+        halfShaping.shape(
+          scalars, run: run, halved: halved[halvedNext..<halvedEnd], features: features,
+          size: style.size, language: language, shaper: shaper, into: &advances)
+        halvedNext = halvedEnd
       }
       runStart = runEnd
+    }
+    if !respaced.isEmpty {
+      var spaceAdvance: [Int: Double] = [:]
+      for i in respaced {
+        let f = Int(scalarFont[i])
+        if spaceAdvance[f] == nil {
+          var one = [0.0]
+          shaper.shape(
+            [0x20], run: .init(start: 0, end: 1, font: fonts[f], rtl: false, script: scripts[i]),
+            size: style.size, language: language, features: features, into: &one)
+          spaceAdvance[f] = one[0]
+        }
+        advances[i] = spaceAdvance[f]!
+      }
     }
 
     var gAdvance = [Double](repeating: 0, count: gCount)
@@ -227,7 +267,8 @@ public final class Typesetter: @unchecked Sendable {
 
     // Soft wrap opportunities, at grapheme boundaries only.
     let opportunities = try BreakOpportunities.compute(
-      scalars, locale: Typesetter.breakLocale(style.language), wordBreak: style.wordBreak)
+      scalars, locale: Typesetter.breakLocale(tag), wordBreak: style.wordBreak,
+      browserTailoring: !apple)
 
     // Segments.
     var segEnd: [Int32] = []
@@ -317,6 +358,83 @@ public final class Typesetter: @unchecked Sendable {
       spaceAdvance: space + style.letterSpacing, ellipsisAdvance: ellipsis, hyphenAdvance: hyphen)
   }
 
+  /// The most combining marks in a row that one HarfBuzz run takes (the stream-safe text format
+  /// of UAX #15 allows 30 non-starters in a row). Marks have no advance of their own, so shaping
+  /// the rest of an absurd stack in further runs leaves widths as they were.
+  static let maximumMarksPerRun = 32
+
+  /// Nonspacing, spacing and enclosing marks (general categories Mn, Mc, Me).
+  @inline(__always)
+  static func isCombiningMark(_ c: UInt32) -> Bool {
+    guard c >= 0x300, let s = Unicode.Scalar(c) else { return false }
+    switch s.properties.generalCategory {
+    case .nonspacingMark, .spacingMark, .enclosingMark: return true
+    default: return false
+    }
+  }
+
+  /// Shapes runs with `halt` on the code points that text-spacing-trim halves.
+  ///
+  /// A few halved code points in a run become ranged features (exactly as Chromium asks
+  /// HarfBuzz); HarfBuzz applies each ranged feature with a pass over the whole buffer, so a run
+  /// with many of them is shaped twice instead, without and with `halt` everywhere, and each
+  /// code point takes its advance from the shaping that applies to it. Both ways cost time
+  /// linear in the run.
+  struct HalfShaping {
+    /// The most ranged `halt` features passed to one HarfBuzz call.
+    static let maximumRanges = 16
+    private var plain: [Double] = []
+    private var half: [Double] = []
+
+    mutating func shape(
+      _ scalars: [UInt32], run: Shaper.Run, halved: ArraySlice<Int>, features: [hb_feature_t],
+      size: Double, language: hb_language_t?, shaper: Shaper, into advances: inout [Double],
+      maximumRanges: Int = HalfShaping.maximumRanges
+    ) {
+      var ranges: [hb_feature_t] = []
+      var tooMany = false
+      for i in halved {
+        if let last = ranges.last, last.end == UInt32(i) {
+          ranges[ranges.count - 1].end = UInt32(i + 1)
+        } else if ranges.count == maximumRanges {
+          tooMany = true
+          break
+        } else {
+          ranges.append(
+            hb_feature_t(
+              tag: PunctuationTrim.halt, value: 1, start: UInt32(i), end: UInt32(i + 1)))
+        }
+      }
+      if !tooMany {
+        shaper.shape(
+          scalars, run: run, size: size, language: language, features: features + ranges,
+          into: &advances)
+        return
+      }
+      if plain.count < scalars.count {
+        plain = [Double](repeating: 0, count: scalars.count)
+        half = plain
+      }
+      shaper.shape(
+        scalars, run: run, size: size, language: language, features: features, into: &plain)
+      let everywhere = hb_feature_t(tag: PunctuationTrim.halt, value: 1, start: 0, end: UInt32.max)
+      shaper.shape(
+        scalars, run: run, size: size, language: language, features: features + [everywhere],
+        into: &half)
+      var next = halved.startIndex
+      for k in run.start..<run.end {
+        if next < halved.endIndex && halved[next] == k {
+          advances[k] += half[k]
+          next += 1
+        } else {
+          advances[k] += plain[k]
+        }
+        plain[k] = 0
+        half[k] = 0
+      }
+    }
+  }
+
   /// The ICU locale for line breaking: Chromium's `line-break: auto` is ICU's `normal` for Japanese
   /// (breaks before small kana and the prolonged sound mark).
   static func breakLocale(_ language: String) -> String {
@@ -333,7 +451,8 @@ public final class Typesetter: @unchecked Sendable {
   {
     let fi = FontSelection.font(for: scalars[...], in: fonts)
     var adv = [Double](repeating: 0, count: scalars.count)
-    let lang = style.language.isEmpty ? nil : hb_language_from_string(style.language, -1)
+    let tag = LanguageTag.canonical(style.language)
+    let lang = tag.isEmpty ? nil : hb_language_from_string(tag, -1)
     shaper.shape(
       scalars,
       run: .init(

@@ -21,7 +21,8 @@ final class MeasureCommandTests: XCTestCase {
     input.append(
       Data(#"{"id":"font","text":"x","width":10,"fonts":["Nope.ttf"]}"#.utf8) + Data([0x0A]))
     input.append(Data(#"{"id":"empty","text":"","width":10}"#.utf8) + Data([0x0A]))
-    input.append(Data(#"{"id":"ok2","text":"안녕하세요","width":100,"size":17}"#.utf8))  // no final newline
+    // The last line has no final newline.
+    input.append(Data(#"{"id":"ok2","text":"안녕하세요","width":100,"size":17}"#.utf8))
     let r = try run(["measure", "-"], stdin: input)
     XCTAssertEqual(r.status, 1, r.stderr)
     let lines = r.lines
@@ -47,9 +48,11 @@ final class MeasureCommandTests: XCTestCase {
     ).path
     let one = try run(["measure", corpus, "--jobs", "1"])
     let two = try run(["measure", corpus, "--jobs", "2"])
+    let eight = try run(["measure", corpus, "--jobs", "8"])
     XCTAssertEqual(one.status, 0, one.stderr)
     XCTAssertEqual(one.stdout.split(separator: "\n").count, 3000)
     XCTAssertEqual(one.stdout, two.stdout)
+    XCTAssertEqual(one.stdout, eight.stdout)
   }
 
   func testUnreadableInputsAndUsage() throws {

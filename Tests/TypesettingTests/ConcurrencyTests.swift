@@ -4,21 +4,33 @@ import Typesetting
 import XCTest
 
 /// Prepared text and fonts are shared across threads; measuring on many threads gives exactly
-/// the results of one.
+/// the results of one — compared byte for byte (every Double by its bit pattern), not by `==`.
 final class ConcurrencyTests: XCTestCase {
+  /// Measures every case on `threads` OS threads (real threads, not GCD iterations that a
+  /// two-core machine would run two at a time), case i on thread i % threads.
   func measureAll(_ cases: [TextCase], threads: Int, typesetter: Typesetter) -> [TextLayout?] {
     let results = UnsafeMutableBufferPointer<TextLayout?>.allocate(capacity: cases.count)
     results.initialize(repeating: nil)
-    defer { results.deallocate() }
-    let box = Box(results)
-    DispatchQueue.concurrentPerform(iterations: threads) { t in
-      var i = t
-      while i < cases.count {
-        let c = cases[i]
-        box.set(i, try? typesetter.prepare(c.text, style: c.style).layout(width: c.width))
-        i += threads
-      }
+    defer {
+      results.deinitialize()
+      results.deallocate()
     }
+    let box = Box(results)
+    let done = DispatchGroup()
+    for t in 0..<threads {
+      done.enter()
+      let thread = Thread {
+        var i = t
+        while i < cases.count {
+          let c = cases[i]
+          box.set(i, try? typesetter.prepare(c.text, style: c.style).layout(width: c.width))
+          i += threads
+        }
+        done.leave()
+      }
+      thread.start()
+    }
+    done.wait()
     return Array(results)
   }
 
@@ -29,38 +41,82 @@ final class ConcurrencyTests: XCTestCase {
     func set(_ i: Int, _ v: TextLayout?) { b[i] = v }
   }
 
-  func testOneTwoAndEightThreadsAgree() throws {
-    let cases = try Fixtures.jsonLines("corpus.jsonl").map {
-      try TextCase(json: $0, library: Fixtures.library)
+  /// Every field of every layout as bytes: Doubles by bit pattern, so that -0.0 and 0.0, or two
+  /// NaNs, could never pass for equal.
+  static func bytes(_ layouts: [TextLayout?]) -> [UInt8] {
+    var out: [UInt8] = []
+    func put(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
+    func put(_ d: Double) { put(d.bitPattern) }
+    func put(_ i: Int) { put(UInt64(bitPattern: Int64(i))) }
+    for layout in layouts {
+      guard let l = layout else {
+        put(UInt64.max)
+        continue
+      }
+      put(l.lineCount)
+      put(l.width)
+      put(l.height)
+      put(l.widest)
+      put(l.isTruncated ? 1 : 0)
+      put(l.visibleRange.lowerBound)
+      put(l.visibleRange.upperBound)
+      put(l.ellipsisOffset ?? -1)
+      for line in l.lines {
+        for i in [line.start, line.startUTF16, line.startCharacter, line.end] { put(i) }
+        for d in [line.width, line.ascent, line.descent, line.top, line.height, line.baseline] {
+          put(d)
+        }
+      }
     }
+    return out
+  }
+
+  static let corpus: [TextCase] = {
+    (try? Fixtures.jsonLines("corpus.jsonl").map {
+      try TextCase(json: $0, library: Fixtures.library)
+    })
+      ?? []
+  }()
+
+  func testOneTwoAndEightThreadsGiveIdenticalBytes() throws {
+    let cases = ConcurrencyTests.corpus
+    XCTAssertEqual(cases.count, 3000)
     let one = measureAll(cases, threads: 1, typesetter: Typesetter(cacheCapacity: 0))
     XCTAssertEqual(one.compactMap { $0 }.count, cases.count)
+    let reference = ConcurrencyTests.bytes(one)
     for threads in [2, 8] {
-      // A shared cache too: threads race to fill it.
-      let many = measureAll(cases, threads: threads, typesetter: Typesetter(cacheCapacity: 256))
-      XCTAssertEqual(many, one, "\(threads) threads")
+      // A shared cache too: threads race to fill it, and a small one makes them race to evict.
+      for capacity in [0, 16, 256] {
+        let many = measureAll(
+          cases, threads: threads, typesetter: Typesetter(cacheCapacity: capacity))
+        XCTAssertEqual(many, one, "\(threads) threads, cache \(capacity)")
+        XCTAssertTrue(
+          ConcurrencyTests.bytes(many) == reference, "\(threads) threads, cache \(capacity)")
+      }
     }
   }
 
-  func testTaskGroupAgrees() async throws {
-    let cases = try Array(
-      Fixtures.jsonLines("corpus.jsonl").prefix(600).map {
-        try TextCase(json: $0, library: Fixtures.library)
-      })
+  func testTaskGroupGivesIdenticalBytes() async throws {
+    let cases = ConcurrencyTests.corpus
     let serial = cases.map {
-      try? Typesetter.shared.prepare($0.text, style: $0.style).layout(width: $0.width)
+      try? Typesetter(cacheCapacity: 0).prepare($0.text, style: $0.style).layout(width: $0.width)
     }
-    let parallel = await withTaskGroup(of: (Int, TextLayout?).self) { group in
-      for (i, c) in cases.enumerated() {
-        group.addTask {
-          (i, try? Typesetter.shared.prepare(c.text, style: c.style).layout(width: c.width))
+    // The process-wide typesetter (its 2048-entry cache shared with every other test) and a
+    // private one with a tiny cache.
+    for typesetter in [Typesetter.shared, Typesetter(cacheCapacity: 8)] {
+      let parallel = await withTaskGroup(of: (Int, TextLayout?).self) { group in
+        for (i, c) in cases.enumerated() {
+          group.addTask {
+            (i, try? typesetter.prepare(c.text, style: c.style).layout(width: c.width))
+          }
         }
+        var out = [TextLayout?](repeating: nil, count: cases.count)
+        for await (i, l) in group { out[i] = l }
+        return out
       }
-      var out = [TextLayout?](repeating: nil, count: cases.count)
-      for await (i, l) in group { out[i] = l }
-      return out
+      XCTAssertEqual(parallel.compactMap { $0 }.count, cases.count)
+      XCTAssertTrue(ConcurrencyTests.bytes(parallel) == ConcurrencyTests.bytes(serial))
     }
-    XCTAssertEqual(parallel, serial)
   }
 
   func testCacheStaysBounded() throws {

@@ -229,3 +229,18 @@ final class GlyphRunTests: XCTestCase {
     XCTAssertLessThan(runs[0].x.min()!, runs[1].x.min()!)
   }
 }
+
+final class AppleProfileTests: XCTestCase {
+  func testAppleProfileBreaksByUnicodeRules() throws {
+    var s = try Fixtures.style(["Inter-Regular.otf"], size: 17)
+    // Chromium never breaks after "/" between letters; UAX #14 (and TextKit) may.
+    let text = "see/usr/share/doc/packages/galley/README"
+    s.profile = .browser
+    let browser = try Typesetter.shared.prepare(text, style: s).layout(width: 120)
+    s.profile = .apple
+    let apple = try Typesetter.shared.prepare(text, style: s).layout(width: 120)
+    XCTAssertTrue(
+      apple.lines.dropFirst().allSatisfy { Array(text.unicodeScalars)[$0.start - 1] == "/" })
+    XCTAssertNotEqual(browser.lines.map(\.start), apple.lines.map(\.start))
+  }
+}

@@ -32,6 +32,10 @@ int32_t galley_pair_breaks(uint32_t first, uint32_t second);
 int32_t galley_bidi_levels(const uint16_t *text, int32_t length, int32_t direction,
                            uint8_t *levels);
 
+/// The `index`th ISO 639 language code ICU knows (two letters, or three where there is no
+/// two-letter code), or NULL past the end. Static storage.
+const char *galley_iso_language(int32_t index);
+
 /// The Unicode version ICU implements, as "15.0" etc. (static storage).
 const char *galley_unicode_version(void);
 

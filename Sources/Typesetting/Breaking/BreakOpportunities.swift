@@ -15,13 +15,27 @@ import Foundation
 enum BreakOpportunities {
   /// `result[i]` is true when a soft wrap is allowed between `scalars[i-1]` and `scalars[i]`
   /// (index 0 is always false). Forced breaks (U+000A) are handled by the caller.
+  ///   - browserTailoring: Chromium's rules above (the browser profile); without them, ICU's
+  ///     UAX #14 as such (what TextKit's breaking is closest to), with `keep-all` on top.
   static func compute(
-    _ scalars: [UInt32], locale: String, wordBreak: TextStyle.WordBreak
+    _ scalars: [UInt32], locale: String, wordBreak: TextStyle.WordBreak,
+    browserTailoring: Bool = true
   ) throws -> [Bool] {
     let n = scalars.count
     var result = [Bool](repeating: false, count: n)
     guard n > 1 else { return result }
     var icu: [Bool]? = nil
+    if !browserTailoring {
+      let b = try icuBoundaries(scalars, locale: locale)
+      for i in 1..<n where b[i] {
+        let lastLast: UInt32 = i >= 2 ? scalars[i - 2] : 0
+        if wordBreak == .keepAll && keepAfterKeepAll(lastLast, scalars[i - 1], scalars[i]) {
+          continue
+        }
+        result[i] = true
+      }
+      return result
+    }
 
     for i in 1..<n {
       let cur = scalars[i]

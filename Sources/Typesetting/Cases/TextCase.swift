@@ -4,10 +4,15 @@ import Foundation
 /// style and a width. Unknown fields and wrong types are errors; labels (`category`, `sub`,
 /// `script`, `source`, …) are carried but not used.
 public struct TextCase: Sendable {
+  /// The case's identifier.
   public var id: String
+  /// The text to measure.
   public var text: String
+  /// The font names given, if any (nil: the default stack).
   public var fontNames: [String]?
+  /// The available width, points.
   public var width: Double
+  /// The style built from the case's fields.
   public var style: TextStyle
 
   /// Fields that only label a case for reports.
@@ -38,20 +43,20 @@ public struct TextCase: Sendable {
     self.width = width
     let size = try reader.number("size") ?? 17
     fontNames = try reader.stringArray("fonts")
-    let stack: FontStack
+    var style = TextStyle(fonts: try TextCase.fontStack(fontNames, library: library), size: size)
+    try TextCase.applyStyleFields(reader, to: &style)
+    self.style = style
+  }
+
+  /// The stack named by a `fonts` field (absent: the library's default stack).
+  static func fontStack(_ names: [String]?, library: FontLibrary) throws -> FontStack {
     do {
-      if let names = fontNames {
-        guard !names.isEmpty else { throw CaseError.invalidValue("fonts", "an empty list") }
-        stack = try library.stack(names)
-      } else {
-        stack = try library.defaultStack()
-      }
+      guard let names else { return try library.defaultStack() }
+      guard !names.isEmpty else { throw CaseError.invalidValue("fonts", "an empty list") }
+      return try library.stack(names)
     } catch let e as TypesettingError {
       throw CaseError.font(e.description)
     }
-    var style = TextStyle(fonts: stack, size: size)
-    try TextCase.applyStyleFields(reader, to: &style)
-    self.style = style
   }
 
   /// Reads the style fields shared by cases and cell styles into `style`.
@@ -96,9 +101,11 @@ public struct TextCase: Sendable {
       }
       var features: [String: UInt32] = [:]
       for (k, value) in dict {
-        guard k.utf8.count == 4, let n = FieldReader.asNumber(value), n >= 0, n == n.rounded()
+        guard k.utf8.count == 4, let n = FieldReader.asNumber(value), n >= 0, n == n.rounded(),
+          n <= Double(UInt32.max)
         else {
-          throw CaseError.invalidValue("features.\(k)", "a 4-letter tag with a whole number >= 0")
+          throw CaseError.invalidValue(
+            "features.\(k)", "a 4-letter tag with a whole number from 0 to \(UInt32.max)")
         }
         features[k] = UInt32(n)
       }
@@ -120,6 +127,7 @@ public enum CaseError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidValue(String, String)
   case font(String)
 
+  /// The error as one line of text.
   public var description: String {
     switch self {
     case .unknownField(let f): return "unknown field \"\(f)\""
@@ -203,17 +211,7 @@ extension TextCase {
       throw CaseError.unknownField(key)
     }
     let reader = FieldReader(object)
-    let stack: FontStack
-    do {
-      if let names = try reader.stringArray("fonts") {
-        guard !names.isEmpty else { throw CaseError.invalidValue("fonts", "an empty list") }
-        stack = try library.stack(names)
-      } else {
-        stack = try library.defaultStack()
-      }
-    } catch let e as TypesettingError {
-      throw CaseError.font(e.description)
-    }
+    let stack = try fontStack(try reader.stringArray("fonts"), library: library)
     var style = TextStyle(fonts: stack, size: defaultSize)
     try applyStyleFields(reader, to: &style)
     return style

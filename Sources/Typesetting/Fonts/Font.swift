@@ -21,11 +21,11 @@ public final class Font: @unchecked Sendable {
   public let faceIndex: Int
   /// Design units per em.
   public let unitsPerEm: Int
-  /// Ascender above the baseline, in em (positive).
+  /// Ascender above the baseline, in em (positive; a font that claims less gets 0).
   public let ascender: Double
-  /// Descender below the baseline, in em (positive).
+  /// Descender below the baseline, in em (positive; a font that claims less gets 0).
   public let descender: Double
-  /// Line gap, in em.
+  /// Line gap, in em (never negative: a font that claims less gets 0).
   public let lineGap: Double
   /// Whether the font draws colour glyphs (CBDT/sbix bitmaps, COLR layers or SVG).
   public let hasColorGlyphs: Bool
@@ -51,7 +51,19 @@ public final class Font: @unchecked Sendable {
     if isDirectory.boolValue {
       throw TypesettingError.fontFileUnreadable(path: path, reason: "is a directory")
     }
-    guard let data = FileManager.default.contents(atPath: path) else {
+    // A device or a pipe (/dev/zero, /dev/stdin, a FIFO) would be read forever or block.
+    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+    guard attributes?[.type] as? FileAttributeType == .typeRegular else {
+      throw TypesettingError.fontFileUnreadable(path: path, reason: "not a regular file")
+    }
+    if let size = attributes?[.size] as? NSNumber, size.uint64Value > Font.maximumFileSize {
+      throw TypesettingError.fontFileUnreadable(
+        path: path, reason: "\(size) bytes is larger than \(Font.maximumFileSize)")
+    }
+    // (FileManager.contents(atPath:) of an empty file leaks a 4 KiB buffer in this toolchain's
+    // Foundation; an empty file needs no reading.)
+    let isEmpty = (attributes?[.size] as? NSNumber)?.intValue == 0
+    guard let data = isEmpty ? Data() : FileManager.default.contents(atPath: path) else {
       throw TypesettingError.fontFileUnreadable(path: path, reason: "cannot be read")
     }
     try self.init(data: data, name: (path as NSString).lastPathComponent, faceIndex: faceIndex)
@@ -63,6 +75,9 @@ public final class Font: @unchecked Sendable {
     self.faceIndex = faceIndex
     guard data.count >= 12 else {
       throw TypesettingError.fontInvalid(name: name, reason: "\(data.count) bytes is too short")
+    }
+    guard data.count <= Font.maximumFileSize else {
+      throw TypesettingError.fontInvalid(name: name, reason: "\(data.count) bytes is too large")
     }
     guard faceIndex >= 0 else {
       throw TypesettingError.fontFaceIndexOutOfRange(name: name, index: faceIndex, count: 0)
@@ -107,9 +122,11 @@ public final class Font: @unchecked Sendable {
     var extents = hb_font_extents_t()
     hb_font_get_h_extents(font, &extents)
     self.unitsPerEm = upem
-    self.ascender = Double(extents.ascender) / Double(upem)
-    self.descender = Double(-extents.descender) / Double(upem)
-    self.lineGap = Double(extents.line_gap) / Double(upem)
+    // A broken font can claim a negative ascender, descender or line gap (e.g. through
+    // USE_TYPO_METRICS and a typo line gap of -9815), which made line boxes negative.
+    self.ascender = max(0, Double(extents.ascender) / Double(upem))
+    self.descender = max(0, Double(-extents.descender) / Double(upem))
+    self.lineGap = max(0, Double(extents.line_gap) / Double(upem))
     self.hasColorGlyphs =
       hb_ot_color_has_png(face) != 0 || hb_ot_color_has_layers(face) != 0
       || hb_ot_color_has_svg(face) != 0
@@ -134,6 +151,9 @@ public final class Font: @unchecked Sendable {
       self.bitmapAdvances = []
     }
   }
+
+  /// The largest font file Galley loads (HarfBuzz addresses a blob with 32-bit lengths).
+  public static let maximumFileSize: UInt64 = 1 << 31
 
   deinit {
     hb_font_destroy(hbFont)
@@ -197,4 +217,15 @@ public final class Font: @unchecked Sendable {
       return (ppem, advances)
     }
   }
+}
+
+/// A font as a dictionary key by identity. It holds the font, so that no other font can be
+/// created at the same address while the key is in use (an `ObjectIdentifier` alone could
+/// then name a different font).
+struct FontKey: Hashable, @unchecked Sendable {
+  // @unchecked: `Font` is immutable and Sendable; the key only compares identities.
+  let font: Font
+  init(_ font: Font) { self.font = font }
+  static func == (a: FontKey, b: FontKey) -> Bool { a.font === b.font }
+  func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(font)) }
 }

@@ -22,10 +22,12 @@ public struct FontStack: Sendable, Hashable {
     "NotoSansDevanagari-Regular.ttf", "DejaVuSans.ttf", "NotoColorEmoji.ttf",
   ]
 
+  /// Stacks are equal when they hold the same fonts (the same objects) in the same order.
   public static func == (a: FontStack, b: FontStack) -> Bool {
     a.fonts.count == b.fonts.count && zip(a.fonts, b.fonts).allSatisfy { $0 === $1 }
   }
 
+  /// Hashes the fonts' identities.
   public func hash(into hasher: inout Hasher) {
     for f in fonts { hasher.combine(ObjectIdentifier(f)) }
   }

@@ -11,7 +11,7 @@ public enum TypesettingError: Error, Equatable, Sendable, CustomStringConvertibl
   case fontNotFound(name: String, directory: String)
   /// A style with no font in its stack.
   case emptyFontStack
-  /// A font size that is not a finite number greater than zero.
+  /// A font size that is not a number greater than zero and at most ``TextStyle/maximumLength``.
   case invalidFontSize(Double)
   /// A layout width that is NaN, infinite, zero or negative.
   case invalidWidth(Double)
@@ -20,6 +20,7 @@ public enum TypesettingError: Error, Equatable, Sendable, CustomStringConvertibl
   /// An ICU call failed.
   case icu(function: String, code: Int32)
 
+  /// The error as one line of text.
   public var description: String {
     switch self {
     case .fontFileUnreadable(let path, let reason):
@@ -29,7 +30,9 @@ public enum TypesettingError: Error, Equatable, Sendable, CustomStringConvertibl
       return "font \(name) has \(count) face(s); face index \(index) is out of range"
     case .fontNotFound(let name, let directory): return "font \(name) not found in \(directory)"
     case .emptyFontStack: return "the font stack is empty"
-    case .invalidFontSize(let size): return "font size must be a finite number > 0 (got \(size))"
+    case .invalidFontSize(let size):
+      return
+        "font size must be a number > 0 and at most \(Int(TextStyle.maximumLength)) (got \(size))"
     case .invalidWidth(let width): return "width must be a finite number > 0 (got \(width))"
     case .invalidStyle(let message): return "invalid style: \(message)"
     case .icu(let function, let code): return "ICU \(function) failed with code \(code)"

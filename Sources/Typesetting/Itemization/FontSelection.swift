@@ -17,7 +17,10 @@ enum FontSelection {
   /// Whether a cluster is shown as a colour emoji.
   static func isEmojiPresentation(_ cluster: ArraySlice<UInt32>) -> Bool {
     guard let first = cluster.first else { return false }
-    if first < 0x231A && cluster.count == 1 { return false }  // nothing below ⌚ is emoji by default
+    // Nothing below ⌚, and nothing from U+2C00 to the emoji planes, is emoji by default.
+    if cluster.count == 1 && (first < 0x231A || (first >= 0x2C00 && first < 0x1F000)) {
+      return false
+    }
     if cluster.contains(0xFE0E) { return false }
     if cluster.contains(0xFE0F) || cluster.contains(0x20E3) && cluster.count > 2 { return true }
     if (0x1F1E6...0x1F1FF).contains(first) { return true }

@@ -1,5 +1,23 @@
 /// Grapheme cluster boundaries (UAX #29, as Swift's `Character` implements it) of a code point array.
 enum Graphemes {
+  /// Whether `c` always forms a grapheme cluster on its own (UAX #29 break property Other, and not
+  /// a precomposed Hangul syllable that a following jamo could extend — jamo are not standalone,
+  /// so a text with jamo takes the full algorithm).
+  @inline(__always)
+  static func isStandalone(_ c: UInt32) -> Bool {
+    switch c {
+    case 0x20...0x7E, 0xA0...0x2FF: return true  // Latin (CR LF were folded already)
+    case 0x370...0x482, 0x48A...0x52F: return true  // Greek, Cyrillic letters
+    case 0x5D0...0x5EA: return true  // Hebrew letters
+    case 0xAC00...0xD7A3: return true  // Hangul syllables (jamo make the text non-simple)
+    // CJK punctuation and kana (not the kana voiced sound marks).
+    case 0x3001...0x3029, 0x3030...0x303F, 0x3041...0x3096, 0x30A0...0x30FF: return true
+    case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF: return true  // ideographs
+    case 0xFF01...0xFF9D: return true  // fullwidth and halfwidth forms (not the voiced marks)
+    default: return false
+    }
+  }
+
   /// Start indices (in code points) of each grapheme cluster, plus `scalars.count` at the end.
   /// - Parameters:
   ///   - splitModifiers: split a cluster before an emoji modifier that follows no modifier base
@@ -9,10 +27,10 @@ enum Graphemes {
   ) -> [Int32] {
     var result: [Int32] = []
     result.reserveCapacity(scalars.count + 1)
-    // Fast path: printable ASCII and most Latin-1 never combine with their neighbours except
-    // CR LF, which processing already folded.
+    // Fast path: text made only of characters that never join a neighbour into a cluster is
+    // one cluster per code point.
     var simple = true
-    for c in scalars where c >= 0x300 || c == 0x0D {
+    for c in scalars where !isStandalone(c) {
       simple = false
       break
     }
@@ -27,8 +45,15 @@ enum Graphemes {
     for ch in string {
       result.append(position)
       if splitModifiers {
-        // A skin tone that does not follow an emoji modifier base (as in 🧑‍💻🏽 or ✌️🏾) is a
-        // cluster of its own for Chromium's line breaker: it may start a line.
+        // Chromium's line breaker does not look at grapheme clusters where UAX #14 allows a
+        // break inside one: after a space before a combining mark (LB10), and before a skin
+        // tone that follows no emoji modifier base (as in 🧑‍💻🏽 or ✌️🏾). Such a part is a
+        // cluster of its own here, so that a line may start with it.
+        let scalarsOfCh = ch.unicodeScalars
+        if scalarsOfCh.count > 1, let first = scalarsOfCh.first, first == " " {
+          result.append(position + 1)
+          continuations.append(Int32(result.count - 1))
+        }
         var k = Int(position)
         for s in ch.unicodeScalars.dropFirst() {
           k += 1

@@ -1,30 +1,44 @@
 /// Prefix sums over a prepared text's segments, so that measuring at a width finds each line's
-/// end by binary search instead of walking every segment.
+/// end by a search instead of walking every segment, and a text that fits on one line is
+/// answered without touching the arrays at all.
 ///
 /// Built only for texts whose segments are *plain* (no tabs, no soft hyphens, no white space to
-/// trim inside the content); others take the segment walk of ``GreedyBreaker``. Both give the same lines (tested).
+/// trim inside the content) and none narrower than nothing; others take the segment walk of ``GreedyBreaker``. Both give the
+/// same lines (tested on the whole corpus at many widths).
 final class FastIndex: Sendable {
-  /// x at the end of segment s, trailing white space included.
-  let endX: [Double]
-  /// x at the end of the content of segment s.
-  let contentEndX: [Double]
-  /// x at the end of the last non-empty content up to segment s (or -1 before any).
-  let lastContentEndX: [Double]
-  /// The first segment at or after s that ends with a forced break (or the segment count).
-  let nextForced: [Int32]
+  /// One segment's prefix sums, packed together so that a probe touches one cache line.
+  struct Entry {
+    /// x at the end of the segment's content.
+    var contentEnd: Double
+    /// x at the end of the segment, trailing white space included.
+    var end: Double
+    /// x at the end of the last non-empty content up to this segment (or -1 before any).
+    var lastContentEnd: Double
+    /// The first segment at or after this one that ends with a forced break (or the count).
+    var nextForced: Int32
+  }
+
+  let entries: [Entry]
+  /// No forced break anywhere: one line whenever the content fits.
+  let noForcedBreak: Bool
+  /// x at the end of the whole text's content, and of its last non-empty content.
+  let totalContentEnd: Double
+  let totalLastContentEnd: Double
   /// Every line box is the same (fixed line height, or no font taller than the strut).
   let uniformBox: Bool
   let boxHeight: Double
   let wraps: Bool
   let breakWords: Bool
   let spacing: Double
+  /// The browser profile snaps reported widths to 1/64 px.
+  let snapsWidths: Bool
+  /// Height of a single line holding every segment (for the one-line answer).
+  let singleLineHeight: Double
 
   init?(_ p: PreparedText) {
     let n = p.segmentEnd.count
-    var endX = [Double](repeating: 0, count: n)
-    var contentEndX = [Double](repeating: 0, count: n)
-    var lastContentEndX = [Double](repeating: -1, count: n)
-    var nextForced = [Int32](repeating: Int32(n), count: n)
+    var entries: [Entry] = []
+    entries.reserveCapacity(n)
     var x = 0.0
     var last = -1.0
     var mask: UInt64 = 0
@@ -33,24 +47,27 @@ final class FastIndex: Sendable {
       if flags & (PreparedText.SegmentFlag.hasTab | PreparedText.SegmentFlag.softHyphen) != 0 {
         return nil
       }
+      // The search needs x to grow along the text; negative letter spacing can make a segment
+      // narrower than nothing.
+      if p.segmentContent[s] < 0 || p.segmentTrailing[s] < 0 { return nil }
       let hasContent = p.segmentContentEnd[s] > (s == 0 ? 0 : p.segmentEnd[s - 1])
       if hasContent && flags & PreparedText.SegmentFlag.plain == 0 { return nil }
-      contentEndX[s] = x + p.segmentContent[s]
-      if hasContent { last = contentEndX[s] }
-      lastContentEndX[s] = last
-      x = contentEndX[s] + p.segmentTrailing[s]
-      endX[s] = x
+      let contentEnd = x + p.segmentContent[s]
+      if hasContent { last = contentEnd }
+      x = contentEnd + p.segmentTrailing[s]
+      entries.append(
+        Entry(contentEnd: contentEnd, end: x, lastContentEnd: last, nextForced: Int32(n)))
       mask |= p.segmentFonts[s]
     }
     var next = Int32(n)
     for s in stride(from: n - 1, through: 0, by: -1) {
       if p.segmentFlags[s] & PreparedText.SegmentFlag.forcedBreak != 0 { next = Int32(s) }
-      nextForced[s] = next
+      entries[s].nextForced = next
     }
-    self.endX = endX
-    self.contentEndX = contentEndX
-    self.lastContentEndX = lastContentEndX
-    self.nextForced = nextForced
+    self.entries = entries
+    noForcedBreak = n == 0 || entries[0].nextForced == Int32(n)
+    totalContentEnd = entries.last?.contentEnd ?? 0
+    totalLastContentEnd = max(0, entries.last?.lastContentEnd ?? 0)
     let strut = p.lineBox(fonts: 0)
     let all = p.lineBox(fonts: mask)
     uniformBox = strut == all
@@ -59,35 +76,53 @@ final class FastIndex: Sendable {
     wraps = ws == .normal || ws == .preWrap
     breakWords = p.style.overflowWrap != .normal
     spacing = p.style.profile == .apple ? p.style.lineSpacing : 0
+    snapsWidths = p.style.profile == .browser
+    singleLineHeight = all.height
+  }
+
+  @inline(__always)
+  func snap(_ w: Double) -> Double {
+    snapsWidths && w > 0 ? ((w * 64 + 1e-4).rounded(.down) + 1) / 64 : w
   }
 
   /// Lines, height and widest line at `width`, or nil when a segment needs breaking between
   /// graphemes (the caller then walks the segments).
   func measure(_ p: PreparedText, width: Double) -> (lines: Int, height: Double, widest: Double)? {
-    let n = endX.count
-    let limit = width + 1.0 / 512.0
-    var lines = 0
-    var height = 0.0
-    var widest = 0.0
-    var a = 0
-    var base = 0.0
-    return contentEndX.withUnsafeBufferPointer { contentEnd in
+    let limit = width + GreedyBreaker.fitTolerance
+    // Most short messages fit on one line: answer that from three stored numbers.
+    if noForcedBreak && totalContentEnd <= limit && !entries.isEmpty {
+      return (1, singleLineHeight, snap(totalLastContentEnd))
+    }
+    return entries.withUnsafeBufferPointer { e in
+      let n = e.count
+      var lines = 0
+      var height = 0.0
+      var widest = 0.0
+      var a = 0
+      var base = 0.0
       while a < n {
         let limitX = base + limit
-        let hi = min(Int(nextForced[a]), n - 1)
+        let hi = min(Int(e[a].nextForced), n - 1)
         var s: Int
-        if contentEnd[a] > limitX {
-          if wraps && breakWords && p.segmentContent[a] > 0 { return nil }
-          s = a
-        } else if !wraps {
+        if !wraps {
+          // No soft wraps: the line runs to the next forced break, however wide.
           s = hi
+        } else if e[a].contentEnd > limitX {
+          if breakWords && p.segmentContent[a] > 0 { return nil }
+          s = a
         } else {
-          // The last segment in [a, hi] whose content ends within the line.
+          // The last segment in [a, hi] whose content ends within the line: gallop from a, then
+          // bisect (lines are short next to long texts).
           var lo = a
-          var up = hi
+          var step = 1
+          while lo + step <= hi && e[lo + step].contentEnd <= limitX {
+            lo += step
+            step <<= 1
+          }
+          var up = min(hi, lo + step - 1)
           while lo < up {
             let mid = (lo + up + 1) >> 1
-            if contentEnd[mid] <= limitX { lo = mid } else { up = mid - 1 }
+            if e[mid].contentEnd <= limitX { lo = mid } else { up = mid - 1 }
           }
           s = lo
         }
@@ -99,11 +134,10 @@ final class FastIndex: Sendable {
           for k in a...s { m |= p.segmentFonts[k] }
           height += p.lineBox(fonts: m).height
         }
-        let w = max(0, lastContentEndX[s] - base)
-        widest = max(widest, p.snap(w))
+        widest = max(widest, snap(max(0, e[s].lastContentEnd - base)))
         lines += 1
         a = s + 1
-        base = endX[s]
+        base = e[s].end
       }
       return (lines, height, widest)
     }

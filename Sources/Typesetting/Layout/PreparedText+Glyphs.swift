@@ -8,8 +8,9 @@ public struct GlyphRun: Sendable {
   public let size: Double
   /// Glyph ids, in visual order (left to right).
   public let glyphs: [UInt32]
-  /// Each glyph's origin: x from the line's left edge, y from the baseline (up is negative), points.
+  /// Each glyph's origin x, from the line's left edge, points.
   public let x: [Double]
+  /// Each glyph's origin y, from the baseline (up is negative), points.
   public let y: [Double]
   /// Each glyph's advance, points.
   public let advances: [Double]

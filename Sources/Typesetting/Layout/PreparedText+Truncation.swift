@@ -29,7 +29,7 @@ extension PreparedText {
       }
       last.end = lastVisibleEnd
       last.visibleEnd = lastVisibleEnd
-      last.width = lastVisibleW + ellipsisAdvance
+      last.width = max(0, lastVisibleW + ellipsisAdvance)  // (negative letter spacing)
       lines[maxLines - 1] = last
       let end = Int(source[Int(graphemeStart[lastVisibleEnd])])
       return (lines, lastVisibleW, end)
@@ -55,7 +55,7 @@ extension PreparedText {
       }
       last.end = total
       last.visibleEnd = k
-      last.width = head + ellipsisAdvance + tail
+      last.width = max(0, head + ellipsisAdvance + tail)
       lines[maxLines - 1] = last
       let end = Int(source[Int(graphemeStart[k])])
       return (lines, head, end)

@@ -106,7 +106,8 @@ public final class PreparedText: @unchecked Sendable {
     static let forcedBreak: UInt8 = 4
     static let reportWhitespace: UInt8 = 8  // left out of reported line widths (CSSOM trim set)
     static let softHyphen: UInt8 = 16
-    static let continuation: UInt8 = 32  // the rest of a Unicode grapheme cluster split for breaking
+    /// The rest of a Unicode grapheme cluster, split off so that a line may start with it.
+    static let continuation: UInt8 = 32
   }
 
   enum SegmentFlag {

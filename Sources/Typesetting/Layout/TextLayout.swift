@@ -12,8 +12,9 @@ public struct TextLayout: Sendable, Equatable {
     public var end: Int
     /// Width from the first to the last visible grapheme (hanging and trailing spaces left out).
     public var width: Double
-    /// Ascent and descent of the line box above and below the baseline.
+    /// Ascent of the line box above the baseline.
     public var ascent: Double
+    /// Descent of the line box below the baseline.
     public var descent: Double
     /// Top of the line box, from the top of the paragraph.
     public var top: Double
@@ -27,6 +28,7 @@ public struct TextLayout: Sendable, Equatable {
 
   /// The width the text was laid out in.
   public var width: Double
+  /// The line boxes, top to bottom.
   public var lines: [Line]
   /// Height of the paragraph (sum of line boxes and line spacing).
   public var height: Double

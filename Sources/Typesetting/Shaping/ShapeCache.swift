@@ -7,7 +7,7 @@ import Foundation
 final class ShapeCache: @unchecked Sendable {
   // @unchecked: each shard's dictionary is only touched under its own lock.
   struct Key: Hashable {
-    var font: ObjectIdentifier
+    var font: FontKey
     var size: Double
     var language: UInt
     var features: Int

@@ -8,15 +8,53 @@ final class Shaper {
   private let buffer: OpaquePointer
   /// When set, every shaped run is recorded (for ``ShapingBaseline``).
   var recorder: ((ShapingBaseline.Item) -> Void)? = nil
-  /// When set, runs are shaped word by word (a word ends after its spaces) through this cache.
+  /// When set, short runs go through this cache of shaped runs.
   var cache: ShapeCache? = nil
+  /// The longest run (in code points) kept in the cache.
+  static let cachedRunLength = 24
+
+  /// Shape plans this shaper has used, so that each run skips HarfBuzz's search of its plan cache.
+  private var plans: [PlanKey: OpaquePointer] = [:]
+
+  struct PlanKey: Hashable {
+    var font: FontKey
+    var rtl: Bool
+    var script: UInt32
+    var language: UInt
+    var features: [UInt64]
+  }
 
   init() {
     buffer = hb_buffer_create()!
   }
 
   deinit {
+    for plan in plans.values { hb_shape_plan_destroy(plan) }
     hb_buffer_destroy(buffer)
+  }
+
+  /// The shape plan for a run's properties (made once per shaper).
+  private func plan(font: Font, features: [hb_feature_t]) -> OpaquePointer {
+    var props = hb_segment_properties_t()
+    hb_buffer_get_segment_properties(buffer, &props)
+    let key = PlanKey(
+      font: FontKey(font), rtl: props.direction == HB_DIRECTION_RTL,
+      script: props.script.rawValue,
+      language: UInt(bitPattern: props.language.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0),
+      features: features.map {
+        UInt64($0.tag) << 32 | UInt64($0.value) ^ UInt64($0.start) << 40 ^ UInt64($0.end)
+      })
+    if let p = plans[key] { return p }
+    let p = features.withUnsafeBufferPointer { f in
+      hb_shape_plan_create_cached(
+        hb_font_get_face(font.hbFont), &props, f.baseAddress, UInt32(f.count), nil)!
+    }
+    if plans.count > 512 {
+      for old in plans.values { hb_shape_plan_destroy(old) }
+      plans.removeAll()
+    }
+    plans[key] = p
+    return p
   }
 
   /// A run: code points `[start, end)` of `text`, all in one font, direction and script.
@@ -40,31 +78,25 @@ final class Shaper {
           text: Array(text[run.start..<run.end]), font: run.font, rtl: run.rtl, script: run.script,
           language: language, features: features))
     }
-    // Word by word through the cache, unless a feature applies to part of the run only.
-    if let cache, run.end - run.start > 1,
+    // Short runs (a word or two: text that switches font or script often) go through the cache
+    // whole, unless a feature applies to part of the run only; long runs are shaped directly.
+    if let cache, run.end - run.start <= Shaper.cachedRunLength,
       features.allSatisfy({ $0.start == 0 && $0.end == UInt32.max })
     {
       let featureKey = features.reduce(0) { $0 &* 31 &+ Int($1.tag) &* 7 &+ Int($1.value) }
       let lang = UInt(bitPattern: language.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0)
-      var ws = run.start
-      while ws < run.end {
-        var we = ws
-        while we < run.end && text[we] != 0x20 { we += 1 }
-        while we < run.end && text[we] == 0x20 { we += 1 }
-        let key = ShapeCache.Key(
-          font: ObjectIdentifier(run.font), size: size, language: lang, features: featureKey,
-          rtl: run.rtl, script: run.script.rawValue, text: text[ws..<we])
-        if let hit = cache.lookup(key) {
-          for k in 0..<hit.count { advances[ws + k] += hit[k] }
-        } else {
-          var local = [Double](repeating: 0, count: we - ws)
-          shapeRange(
-            Array(text[ws..<we]), 0, we - ws, run: run, size: size, language: language,
-            features: features, into: &local)
-          cache.store(key, local)
-          for k in 0..<local.count { advances[ws + k] += local[k] }
-        }
-        ws = we
+      let key = ShapeCache.Key(
+        font: FontKey(run.font), size: size, language: lang, features: featureKey,
+        rtl: run.rtl, script: run.script.rawValue, text: text[run.start..<run.end])
+      if let hit = cache.lookup(key) {
+        for k in 0..<hit.count { advances[run.start + k] += hit[k] }
+      } else {
+        var local = [Double](repeating: 0, count: run.end - run.start)
+        shapeRange(
+          Array(text[run.start..<run.end]), 0, run.end - run.start, run: run, size: size,
+          language: language, features: features, into: &local)
+        cache.store(key, local)
+        for k in 0..<local.count { advances[run.start + k] += local[k] }
       }
       return
     }
@@ -88,8 +120,9 @@ final class Shaper {
     // Per-character clusters: every glyph's advance goes to the character it came from (a
     // ligature's to its first), so advances sum correctly into any cluster boundaries we use.
     hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_CHARACTERS)
+    let plan = plan(font: run.font, features: features)
     features.withUnsafeBufferPointer { f in
-      hb_shape(run.font.hbFont, buffer, f.baseAddress, UInt32(f.count))
+      _ = hb_shape_plan_execute(plan, run.font.hbFont, buffer, f.baseAddress, UInt32(f.count))
     }
     var count: UInt32 = 0
     let infos = hb_buffer_get_glyph_infos(buffer, &count)!
@@ -107,8 +140,23 @@ final class Shaper {
     } else {
       let scale = size / Double(font.unitsPerEm)
       for k in 0..<Int(count) {
-        advances[Int(infos[k].cluster)] += Double(positions[k].x_advance) * scale
+        let cluster = Int(infos[k].cluster)
+        // A combining mark the font lacks takes no room (a browser falls back for it and sets
+        // it over its base), rather than the width of a missing-glyph box.
+        if infos[k].codepoint == 0 && cluster < text.count && Shaper.isMark(text[cluster]) {
+          continue
+        }
+        advances[cluster] += Double(positions[k].x_advance) * scale
       }
+    }
+  }
+
+  /// Whether a code point is a nonspacing or enclosing mark.
+  static func isMark(_ c: UInt32) -> Bool {
+    guard let s = Unicode.Scalar(c) else { return false }
+    switch s.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark: return true
+    default: return false
     }
   }
 
@@ -127,7 +175,7 @@ final class Shaper {
     map.sorted { $0.key < $1.key }.map { key, value in
       var tag: UInt32 = 0
       for b in key.utf8.prefix(4) { tag = (tag << 8) | UInt32(b) }
-      for _ in key.utf8.count..<4 { tag = (tag << 8) | 0x20 }
+      for _ in min(key.utf8.count, 4)..<4 { tag = (tag << 8) | 0x20 }
       return hb_feature_t(tag: tag, value: value, start: 0, end: UInt32.max)
     }
   }

@@ -1,0 +1,33 @@
+import Foundation
+import Typesetting
+
+@testable import GalleyCLI
+
+// Fuzz target (b): one JSON Lines record through `galley measure`'s record path: UTF-8 check,
+// JSON parsing, TextCase decoding, preparing and laying out, formatting. Whatever the bytes,
+// the answer is one line of valid JSON: a result or an error record.
+
+let typesetter = Typesetter(cacheCapacity: 0)
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzJSONL(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  let record = Data(bytes: data, count: size)
+  let (out, isError) = MeasureCommand.measureRecord(
+    record, line: 1, library: fuzzLibrary, typesetter: typesetter)
+  invariant(!out.contains("\n"), "output spans lines")
+  guard let object = try? JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any]
+  else {
+    invariant(false, "output is not a JSON object: \(out)")
+    return 0
+  }
+  if isError {
+    invariant(object["error"] is String && object["line"] as? Int == 1, "error record \(out)")
+  } else {
+    invariant(object["lines"] is Int && object["height"] != nil, "result record \(out)")
+  }
+  // The same record through TextCase directly never crashes either.
+  if let json = try? JSONSerialization.jsonObject(with: record) as? [String: Any] {
+    _ = try? TextCase(json: json, library: fuzzLibrary)
+  }
+  return 0
+}

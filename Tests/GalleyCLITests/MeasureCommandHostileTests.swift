@@ -1,0 +1,65 @@
+import Foundation
+import SelfSizing
+import Typesetting
+import XCTest
+
+@testable import GalleyCLI
+
+/// Rows of the hostile-input table that arrive through `galley measure`: JSON escapes that
+/// encode half a surrogate pair, which no Swift string can hold.
+final class MeasureCommandHostileTests: XCTestCase {
+  static let fonts = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("fonts").path
+  let library = FontLibrary(directory: MeasureCommandHostileTests.fonts)
+
+  func record(_ json: String, line: Int = 1) throws -> [String: Any] {
+    let typesetter = Typesetter(cacheCapacity: 0)
+    let (out, _) = MeasureCommand.measureRecord(
+      Data(json.utf8), line: line, library: library, typesetter: typesetter,
+      sizer: CellSizer(typesetter: typesetter, cacheCapacity: 0), template: nil)
+    return try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any], out)
+  }
+
+  func testUnpairedSurrogateEscapesAreSpecificErrorRecords() throws {
+    // Foundation's JSON parser rejects every one of these; the record says why.
+    let cases: [(String, String)] = [
+      (#"a\ud800b"#, #"\ud800"#), (#"a\uDC00b"#, #"\uDC00"#), (#"\udc00\ud800"#, #"\udc00"#),
+      (#"end\ud83d"#, #"\ud83d"#), (#"\ud800\u0041"#, #"\ud800"#), (#"\ud800\ud800"#, #"\ud800"#),
+      (#"ok \ud83d\ude00 then \ud83d"#, #"\ud83d"#),
+    ]
+    for (i, (text, escape)) in cases.enumerated() {
+      let json = #"{"id":"s\#(i)","text":"\#(text)","width":100}"#
+      let r = try record(json, line: 40 + i)
+      XCTAssertEqual(
+        r["error"] as? String, "invalid JSON: unpaired UTF-16 surrogate escape \(escape)", json)
+      XCTAssertEqual(r["line"] as? Int, 40 + i)
+      XCTAssertNil(r["lines"])
+    }
+    // In a key, and in the id.
+    let inKey = try record(#"{"id":"k","te\udfffxt":"x","width":100}"#)
+    XCTAssertEqual(
+      inKey["error"] as? String, #"invalid JSON: unpaired UTF-16 surrogate escape \udfff"#)
+    // Other broken JSON keeps the plain message.
+    XCTAssertEqual(try record(#"{"id":"x","text":"\u12"}"#)["error"] as? String, "invalid JSON")
+    XCTAssertEqual(try record(#"{"id":"x","text":"\\ud800","width":100}"#)["lines"] as? Int, 1)
+  }
+
+  func testPairedSurrogateEscapesAreMeasured() throws {
+    let escaped = try record(#"{"id":"p","text":"hi \ud83d\ude00\uD83D\uDC4D","width":300}"#)
+    let literal = try record(#"{"id":"p","text":"hi 😀👍","width":300}"#)
+    XCTAssertEqual(escaped["lines"] as? Int, 1)
+    XCTAssertEqual(escaped["widest"] as? Double, literal["widest"] as? Double)
+    XCTAssertEqual(escaped["lineStartsU16"] as? [Int], [0])
+  }
+
+  func testDiagnosisIsLinearAndExact() {
+    XCTAssertNil(JSONDiagnosis.unpairedSurrogate(in: Array(#"{"a":"\\ud800"}"#.utf8)))
+    XCTAssertNil(JSONDiagnosis.unpairedSurrogate(in: Array(#"{"a":"\ud83d\ude00"}"#.utf8)))
+    XCTAssertEqual(JSONDiagnosis.unpairedSurrogate(in: Array(#"["\ud83d"]"#.utf8)), #"\ud83d"#)
+    XCTAssertNil(JSONDiagnosis.unpairedSurrogate(in: Array(#"\ud800 outside a string"#.utf8)))
+    // A megabyte of escapes is one pass.
+    let big = "\"" + String(repeating: #"\ud83d\ude00"#, count: 80_000) + #"\ud800""#
+    XCTAssertEqual(JSONDiagnosis.unpairedSurrogate(in: Array(big.utf8)), #"\ud800"#)
+  }
+}
