@@ -31,6 +31,8 @@ public final class Font: @unchecked Sendable {
   public let hasColorGlyphs: Bool
   /// For a font made only of bitmap strikes (e.g. Noto Color Emoji), the strike's pixels per em.
   public let bitmapStrikePPEM: Int?
+  /// Which code points of the Basic Multilingual Plane the `cmap` maps (one bit each).
+  let bmpCoverage: [UInt64]
   /// Advance of each ASCII character (index = code point) in em, 0 where the font has no glyph:
   /// for estimators that want widths without shaping (no kerning, no ligatures).
   public let asciiAdvances: [Double]
@@ -133,6 +135,15 @@ public final class Font: @unchecked Sendable {
     self.hbBlob = blob
     self.hbFace = face
     self.hbFont = font
+    var coverage = [UInt64](repeating: 0, count: 1024)
+    let set = hb_set_create()!
+    hb_face_collect_unicodes(face, set)
+    var cp: hb_codepoint_t = UInt32.max  // HB_SET_VALUE_INVALID: start before the first
+    while hb_set_next(set, &cp) != 0 && cp < 0x10000 {
+      coverage[Int(cp >> 6)] |= 1 << UInt64(cp & 63)
+    }
+    hb_set_destroy(set)
+    self.bmpCoverage = coverage
     var ascii = [Double](repeating: 0, count: 128)
     for c in UInt32(0x20)..<0x7F {
       var g: hb_codepoint_t = 0
@@ -181,7 +192,13 @@ public final class Font: @unchecked Sendable {
 
   /// Whether the font has a glyph for the code point.
   @inline(__always)
-  public func covers(_ scalar: UInt32) -> Bool { glyph(for: scalar) != nil }
+  /// - Complexity: O(1) for the Basic Multilingual Plane (a bitmap made at load), else a cmap lookup.
+  public func covers(_ scalar: UInt32) -> Bool {
+    if scalar < 0x10000 {
+      return bmpCoverage[Int(scalar >> 6)] & (1 << UInt64(scalar & 63)) != 0
+    }
+    return glyph(for: scalar) != nil
+  }
 
   static func tag(_ s: String) -> hb_tag_t {
     var v: UInt32 = 0
