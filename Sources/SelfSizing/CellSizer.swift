@@ -18,7 +18,12 @@ public final class CellSizer: @unchecked Sendable {
   /// The most measurements kept; the oldest goes first.
   public let cacheCapacity: Int
   /// Number of measurements answered from the cache.
-  public private(set) var cacheHits = 0
+  public var cacheHits: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return hits
+  }
+  private var hits = 0
 
   enum CellKey: Hashable {
     case bubble(BubbleCell)
@@ -70,7 +75,7 @@ public final class CellSizer: @unchecked Sendable {
     if cacheCapacity > 0 {
       lock.lock()
       if let hit = cache[key] {
-        cacheHits += 1
+        hits += 1
         lock.unlock()
         return hit
       }

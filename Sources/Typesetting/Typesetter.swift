@@ -123,6 +123,8 @@ public final class Typesetter: @unchecked Sendable {
   }
 
   func build(_ text: String, style: TextStyle, shaper: Shaper) throws -> PreparedText {
+    // Offsets are 32-bit (UTF-16 counts up to twice the code points): refuse what would overflow.
+    guard text.utf8.count < 1 << 30 else { throw TypesettingError.textTooLong(text.utf8.count) }
     let fonts = style.fonts.fonts
     let apple = style.profile == .apple
     var original: [UInt32] = []

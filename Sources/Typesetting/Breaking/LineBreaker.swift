@@ -26,11 +26,12 @@ public enum LineBreaker {
     switch rules {
     case .unicode:
       let b = try BreakOpportunities.icuBoundaries(
-        scalars, locale: language.isEmpty ? "en" : language)
+        scalars, locale: language.isEmpty ? "en" : LanguageTag.canonical(language))
       return (1...scalars.count).filter { b[$0] }
     case .browser:
       let soft = try BreakOpportunities.compute(
-        scalars, locale: Typesetter.breakLocale(language), wordBreak: wordBreak)
+        scalars, locale: Typesetter.breakLocale(LanguageTag.canonical(language)),
+        wordBreak: wordBreak)
       var result: [Int] = []
       for i in 1..<scalars.count where soft[i] || scalars[i - 1] == 0x0A { result.append(i) }
       result.append(scalars.count)

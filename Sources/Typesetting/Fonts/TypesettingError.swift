@@ -17,6 +17,8 @@ public enum TypesettingError: Error, Equatable, Sendable, CustomStringConvertibl
   case invalidWidth(Double)
   /// A style value that is out of range (negative line height, tab size 0, …).
   case invalidStyle(String)
+  /// A text too long to index with 32-bit offsets (more than 2^30 code points).
+  case textTooLong(Int)
   /// An ICU call failed.
   case icu(function: String, code: Int32)
 
@@ -36,6 +38,7 @@ public enum TypesettingError: Error, Equatable, Sendable, CustomStringConvertibl
     case .invalidWidth(let width): return "width must be a finite number > 0 (got \(width))"
     case .invalidStyle(let message): return "invalid style: \(message)"
     case .icu(let function, let code): return "ICU \(function) failed with code \(code)"
+    case .textTooLong(let bytes): return "text of \(bytes) bytes is too long (the limit is 1 GiB)"
     }
   }
 }
