@@ -20,6 +20,7 @@ public final class Typesetter: @unchecked Sendable {
 
   private let lock = NSLock()
   private var shapers: [Shaper] = []
+  private var constants: [TextStyle: StyleConstants] = [:]
   /// Shaped words shared by every prepare of this typesetter.
   let shapeCache: ShapeCache?
   private var cache: [CacheKey: PreparedText] = [:]
@@ -336,28 +337,16 @@ public final class Typesetter: @unchecked Sendable {
       segFonts.append(mask)
     }
 
-    // Per-font line metrics.
-    var asc: [Double] = []
-    var desc: [Double] = []
-    var gap: [Double] = []
-    for f in fonts {
-      let m = LineMetrics.of(f, size: style.size, profile: style.profile)
-      asc.append(m.ascent)
-      desc.append(m.descent)
-      gap.append(m.lineGap)
-    }
-    let space = Typesetter.advance(of: [0x20], fonts: fonts, style: style, shaper: shaper)
-    let ellipsis = Typesetter.advance(of: [0x2026], fonts: fonts, style: style, shaper: shaper)
-    let hyphen = Typesetter.advance(
-      of: [fonts[0].covers(0x2010) ? 0x2010 : 0x2D], fonts: fonts, style: style, shaper: shaper)
+    let k = styleConstants(style, shaper: shaper)
 
     return PreparedText(
       text: text, style: style, source: source, scalars: scalars, utf16Offsets: utf16Offsets,
       graphemeStart: bounds, graphemeAdvance: gAdvance, graphemeFlags: gFlags,
       graphemeFont: gFont, segmentEnd: segEnd, segmentContentEnd: segContentEnd,
       segmentContent: segContent, segmentTrailing: segTrailing, segmentFlags: segFlags,
-      segmentFonts: segFonts, fontAscent: asc, fontDescent: desc, fontLineGap: gap,
-      spaceAdvance: space + style.letterSpacing, ellipsisAdvance: ellipsis, hyphenAdvance: hyphen)
+      segmentFonts: segFonts, fontAscent: k.ascent, fontDescent: k.descent, fontLineGap: k.lineGap,
+      spaceAdvance: k.space + style.letterSpacing, ellipsisAdvance: k.ellipsis,
+      hyphenAdvance: k.hyphen)
   }
 
   /// The most combining marks in a row that one HarfBuzz run takes (the stream-safe text format
@@ -445,6 +434,43 @@ public final class Typesetter: @unchecked Sendable {
       return language + "@lb=normal"
     }
     return language.isEmpty ? "en" : language
+  }
+
+  /// What a style gives every text: per-font line metrics, the advances of a space (tab stops),
+  /// an ellipsis and a hyphen. Computed once per style and kept (a few hundred bytes each).
+  struct StyleConstants {
+    var ascent: [Double] = []
+    var descent: [Double] = []
+    var lineGap: [Double] = []
+    var space = 0.0
+    var ellipsis = 0.0
+    var hyphen = 0.0
+  }
+
+  func styleConstants(_ style: TextStyle, shaper: Shaper) -> StyleConstants {
+    lock.lock()
+    if let k = constants[style] {
+      lock.unlock()
+      return k
+    }
+    lock.unlock()
+    let fonts = style.fonts.fonts
+    var k = StyleConstants()
+    for f in fonts {
+      let m = LineMetrics.of(f, size: style.size, profile: style.profile)
+      k.ascent.append(m.ascent)
+      k.descent.append(m.descent)
+      k.lineGap.append(m.lineGap)
+    }
+    k.space = Typesetter.advance(of: [0x20], fonts: fonts, style: style, shaper: shaper)
+    k.ellipsis = Typesetter.advance(of: [0x2026], fonts: fonts, style: style, shaper: shaper)
+    k.hyphen = Typesetter.advance(
+      of: [fonts[0].covers(0x2010) ? 0x2010 : 0x2D], fonts: fonts, style: style, shaper: shaper)
+    lock.lock()
+    if constants.count >= 1024 { constants.removeAll() }
+    constants[style] = k
+    lock.unlock()
+    return k
   }
 
   /// The advance of a short string in the first font of the stack that covers it.

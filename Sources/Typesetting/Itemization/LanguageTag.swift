@@ -1,4 +1,5 @@
 import CICUShims
+import Foundation
 
 /// The part of a BCP 47 language tag that HarfBuzz and ICU are given.
 ///
@@ -26,8 +27,33 @@ enum LanguageTag {
   static let chineseScripts: Set<String> = ["hans", "hant"]
   static let chineseRegions: Set<String> = ["cn", "hk", "mo", "sg", "tw"]
 
+  private static let memo = Memo()
+
+  /// Remembers the canonical forms of the tags seen (bounded: cleared when full).
+  private final class Memo: @unchecked Sendable {
+    // @unchecked: `forms` is only touched under `lock`.
+    let lock = NSLock()
+    var forms: [String: String] = [:]
+  }
+
   /// The canonical, bounded form of `tag` (see the type's documentation).
   static func canonical(_ tag: String) -> String {
+    if tag.isEmpty { return "" }
+    memo.lock.lock()
+    if let known = memo.forms[tag] {
+      memo.lock.unlock()
+      return known
+    }
+    memo.lock.unlock()
+    let form = compute(tag)
+    memo.lock.lock()
+    if memo.forms.count >= 4096 { memo.forms.removeAll() }
+    memo.forms[tag] = form
+    memo.lock.unlock()
+    return form
+  }
+
+  static func compute(_ tag: String) -> String {
     let base = tag.prefix { $0 != "@" }
     let subtags = base.split(whereSeparator: { $0 == "-" || $0 == "_" }).map { $0.lowercased() }
     guard let primary = subtags.first, (2...3).contains(primary.utf8.count),
