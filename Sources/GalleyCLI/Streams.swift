@@ -51,8 +51,10 @@ final class OutputStream {
       let n = Foundation.write(fd, base + off, buf.count - off)
       if n < 0 {
         if errno == EINTR { continue }
-        // The reader went away (`| head`): stop quietly, 141 as a shell reports SIGPIPE.
-        if errno == EPIPE { exit(141) }
+        // The reader went away (`| head`): stop quietly, 141 as a shell reports SIGPIPE. `_exit`:
+        // there is nothing left to flush, and no exit-time work (such as a leak checker's scan of
+        // the batch still in flight) should run or change the status.
+        if errno == EPIPE { _exit(141) }
         FileHandle.standardError.write(
           "galley: write failed: errno \(errno)\n".data(using: .utf8)!)
         exit(74)
