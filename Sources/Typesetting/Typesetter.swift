@@ -302,17 +302,12 @@ public final class Typesetter: @unchecked Sendable {
       var trailing = 0.0
       var flags: UInt8 = 0
       var mask: UInt64 = 0
-      var allWS = true
       var anyWS = false
       for k in a..<g {
         let f = gFlags[k]
         if k < t {
           content += gAdvance[k]
-          if f & PreparedText.GraphemeFlag.reportWhitespace == 0 {
-            allWS = false
-          } else {
-            anyWS = true
-          }
+          if f & PreparedText.GraphemeFlag.reportWhitespace != 0 { anyWS = true }
         } else if f & PreparedText.GraphemeFlag.tab != 0 {
           flags |= PreparedText.SegmentFlag.hasTab
         } else {
@@ -327,7 +322,6 @@ public final class Typesetter: @unchecked Sendable {
       if t > a && gFlags[t - 1] & PreparedText.GraphemeFlag.softHyphen != 0 {
         flags |= PreparedText.SegmentFlag.softHyphen
       }
-      if allWS { flags |= PreparedText.SegmentFlag.allReportWhitespace }
       if t > a && !anyWS { flags |= PreparedText.SegmentFlag.plain }
       segEnd.append(Int32(g))
       segContentEnd.append(Int32(t))

@@ -114,7 +114,6 @@ public final class PreparedText: @unchecked Sendable {
     static let hasTab: UInt8 = 1
     static let forcedBreak: UInt8 = 2
     static let softHyphen: UInt8 = 4  // the content ends with a soft hyphen
-    static let allReportWhitespace: UInt8 = 8
-    static let plain: UInt8 = 16  // non-empty content with no white space at its ends to trim
+    static let plain: UInt8 = 16  // non-empty content with no white space of the trim set in it
   }
 }
