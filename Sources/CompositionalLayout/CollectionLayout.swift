@@ -69,8 +69,9 @@ public struct CollectionLayout: Sendable {
     let globalItems = configuration.boundarySupplementaryItems.map {
       ($0, $0.size.resolve(in: eff))
     }
-    for (b, s) in globalItems
-    where SectionLayoutEngine.placement(b.alignment, vertical: vertical) <= 0 {
+    // Places one global boundary item at the cursor; an item that extends the boundary
+    // and sits before (-1) or after (+1) the sections pushes the cursor past itself.
+    func placeGlobal(_ b: BoundarySupplementaryItem, _ s: Size, placement: Int) {
       let crossPos =
         b.alignment.edges.contains(vertical ? .trailing : .bottom)
         ? crossStart + crossLength - (vertical ? s.width : s.height) : crossStart
@@ -80,9 +81,11 @@ public struct CollectionLayout: Sendable {
           kind: b.kind,
           frame: rect(main: cursor, cross: crossPos, size: s).offsetBy(
             dx: b.offset.x, dy: b.offset.y), zIndex: b.zIndex))
-      if b.extendsBoundary && SectionLayoutEngine.placement(b.alignment, vertical: vertical) == -1 {
-        cursor += vertical ? s.height : s.width
-      }
+      if b.extendsBoundary && placement != 0 { cursor += vertical ? s.height : s.width }
+    }
+    for (b, s) in globalItems {
+      let placement = SectionLayoutEngine.placement(b.alignment, vertical: vertical)
+      if placement <= 0 { placeGlobal(b, s, placement: placement) }
     }
     for (i, part) in parts.enumerated() {
       if i > 0 { cursor += configuration.interSectionSpacing }
@@ -119,18 +122,9 @@ public struct CollectionLayout: Sendable {
       cellStart.append(cells.count)
       suppStart.append(supps.count)
     }
-    for (b, s) in globalItems
-    where SectionLayoutEngine.placement(b.alignment, vertical: vertical) == 1 {
-      let crossPos =
-        b.alignment.edges.contains(vertical ? .trailing : .bottom)
-        ? crossStart + crossLength - (vertical ? s.width : s.height) : crossStart
-      globals.append(
-        LayoutAttributes(
-          indexPath: ItemPath(section: 0, item: 0), category: .supplementary, scope: .global,
-          kind: b.kind,
-          frame: rect(main: cursor, cross: crossPos, size: s).offsetBy(
-            dx: b.offset.x, dy: b.offset.y), zIndex: b.zIndex))
-      if b.extendsBoundary { cursor += vertical ? s.height : s.width }
+    for (b, s) in globalItems {
+      let placement = SectionLayoutEngine.placement(b.alignment, vertical: vertical)
+      if placement == 1 { placeGlobal(b, s, placement: placement) }
     }
     supps.append(contentsOf: globals)
     let contentSize =
