@@ -29,8 +29,11 @@ enum BenchCommand {
       bubblesPerSecond1, bubblesPerSecond   exact bubble sizes/s over a 10k transcript, each text
                              unseen, on 1 core and on all cores
       bubblesPerSecondNewWidth  bubble text heights/s at a new width from prepared text
-      estimatesPerSecond     BubbleEstimator estimates/s from the text (no shaping)
-      estimatesPerSecondFromWords  estimates/s at a new width from words read once
+      estimatesPerSecond1, estimatesPerSecond   BubbleEstimator estimates/s of bubbles prepared
+                             once, all of them at a new container width (the estimate pass of a
+                             transcript; no shaping), on 1 core and on all cores
+      estimatesPerSecondFromText  estimates/s straight from each text (one pass, no preparing)
+      estimatorPreparesPerSecond  bubbles read into the estimator's flat arrays per second
     Build with `swift build -c release` first: a debug build is several times slower.
 
     examples:
@@ -81,10 +84,11 @@ enum BenchCommand {
           text: cases[i % cases.count].text, style: cases[i % cases.count].style,
           containerWidth: 390)
       }
-      let e = BubbleEstimator()
-      var sink = 0.0
-      let t = best(repeats) { for b in bubbles { sink += e.estimate(b).height } }
-      print("estimatesPerSecond \(Double(bubbles.count) / (t / 1e6)) (\(sink > 0))")
+      let e = estimatorFigures(bubbles, repeats: repeats)
+      print("estimatesPerSecondFromText \(e.fromText)")
+      print("estimatesPerSecond1 \(e.prepared1)")
+      print("estimatesPerSecond \(e.prepared)")
+      print("estimatorPreparesPerSecond \(e.prepares)")
       return 0
     }
     if only == "layout" {
@@ -217,21 +221,13 @@ enum BenchCommand {
           sink += (try? p.measure(width: 250 - Double(k % 7)))?.height ?? 0
         }
       } / 1e6
-    let estimator = BubbleEstimator()
-    let estimateSeconds =
-      best(repeats) {
-        for b in bubbles { sink += estimator.estimate(b).height }
-      } / 1e6
-    let words = bubbles.map { estimator.words($0) }
-    let reestimateSeconds =
-      best(repeats) {
-        for (i, b) in bubbles.enumerated() { sink += estimator.estimate(b, words: words[i]).height }
-      } / 1e6
+    let estimates = estimatorFigures(bubbles, repeats: repeats)
     figures += [
       ("bubblesPerSecond1", bubbles1), ("bubblesPerSecond", bubblesAll),
-      ("estimatesPerSecondFromWords", Double(bubbles.count) / reestimateSeconds),
       ("bubblesPerSecondNewWidth", Double(preparedBubbles.count) / newWidthSeconds),
-      ("estimatesPerSecond", Double(bubbles.count) / estimateSeconds),
+      ("estimatesPerSecond1", estimates.prepared1), ("estimatesPerSecond", estimates.prepared),
+      ("estimatesPerSecondFromText", estimates.fromText),
+      ("estimatorPreparesPerSecond", estimates.prepares),
     ]
     // The layout model (no text): 100k-item chat and grid, queries, updates at 1M items.
     let layoutFigures = LayoutBenchmark.run()
@@ -250,6 +246,37 @@ enum BenchCommand {
       }
     }
     return 0
+  }
+
+  /// Estimator throughput over `bubbles`: estimates/s from the text (one pass each), estimates/s
+  /// from bubbles prepared once (all of them at a new container width, as a transcript's
+  /// estimate pass does) on one core and on all cores, and bubbles prepared/s.
+  static func estimatorFigures(_ bubbles: [BubbleCell], repeats: Int) -> (
+    fromText: Double, prepared1: Double, prepared: Double, prepares: Double
+  ) {
+    let estimator = BubbleEstimator()
+    var sink = 0.0
+    let n = Double(bubbles.count)
+    let fromText =
+      best(repeats) {
+        for i in bubbles.indices { sink += estimator.estimate(bubbles[i]).height }
+      } / 1e6
+    var prepared = estimator.prepare(bubbles)
+    let prepare = best(repeats) { prepared = estimator.prepare(bubbles) } / 1e6
+    let widths = (0..<8).map { 320 + 15 * Double($0) }
+    func rate(threads: Int) -> Double {
+      let seconds =
+        best(repeats) {
+          for w in widths {
+            sink += prepared.sizes(containerWidth: w, threads: threads).last?.height ?? 0
+          }
+        } / 1e6 / Double(widths.count)
+      return n / seconds
+    }
+    let one = rate(threads: 1)
+    let all = rate(threads: ProcessInfo.processInfo.activeProcessorCount)
+    if sink.isNaN { print("") }
+    return (n / fromText, one, all, n / prepare)
   }
 
   /// The best of `repeats` timings of `body`, in microseconds.

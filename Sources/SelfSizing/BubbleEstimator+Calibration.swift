@@ -9,8 +9,8 @@ public struct CalibrationReport: Sendable, Hashable {
 }
 
 extension BubbleEstimator {
-  /// Fits the per-font class advances to measured cells by least squares on the natural
-  /// (unwrapped) widths of their paragraphs; every fifth cell is held out and reported apart.
+  /// Fits the per-font factors to measured cells by least squares on the natural (unwrapped)
+  /// widths of their paragraphs; every fifth cell is held out and reported apart.
   public static func calibrate(_ cells: [BubbleCell], sizer: CellSizer) throws -> (
     BubbleEstimator, CalibrationReport
   ) {
@@ -20,70 +20,43 @@ extension BubbleEstimator {
       if i % 5 == 4 { heldOut.append(c) } else { training.append(c) }
     }
     var e = BubbleEstimator()
-    // Columns: (font, class) pairs seen in the samples.
+    // Columns: the fonts seen in the samples; a row per one-line paragraph.
     var column: [String: Int] = [:]
-    var columns: [(String, Int)] = []
+    var columns: [String] = []
     var rows: [([(Int, Double)], Double)] = []
     for c in training {
       var style = c.style
       style.size *= c.textScale
       style.maxLines = nil
-      for paragraph in c.text.split(separator: "\n", omittingEmptySubsequences: true) {
-        let text = String(paragraph)
-        let natural = try sizer.lay(text, style, width: 1e7)
+      for paragraph in c.text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+        var text = Substring(paragraph)
+        while let last = text.unicodeScalars.last, last == " " || last == "\t" {
+          text = text.dropLast()
+        }
+        guard !text.isEmpty else { continue }
+        let natural = try sizer.lay(String(text), style, width: 1e7)
         guard natural.lineCount == 1 else { continue }
-        var otherSample: UInt32? = nil
-        for s in text.unicodeScalars where classify(s.value) == .other {
-          otherSample = s.value
-          break
-        }
-        let counts = count(text)
-        // ASCII is exact (the font's own advances): take it off the target.
-        let latin = latinFont(style).asciiAdvances
-        var asciiWidth = 0.0
-        var nonASCIINarrow = 0
-        var classifier = Classifier()
-        var last = 0.0
-        for s in text.unicodeScalars {
-          let v = s.value
-          let (c, keycap) = classifier.next(v)
-          if keycap {
-            asciiWidth -= last  // the base became an emoji, counted in the emoji column
-            continue
-          }
-          if v < 0x80 && latin[Int(v)] > 0 && (c == .narrow || c == .space) {
-            last = latin[Int(v)] * style.size
-            asciiWidth += last
-          } else if c == .narrow || c == .space {
-            nonASCIINarrow += 1
-            last = 0
-          }
-        }
-        var counts2 = counts
-        counts2[CharacterClass.narrow.rawValue] = nonASCIINarrow
-        counts2[CharacterClass.space.rawValue] = 0
+        let fonts = style.fonts.fonts
+        var perFont: [Double]? = [Double](repeating: 0, count: fonts.count)
+        var words = WordsBuilder()
+        _ = e.read(String(text), style, size: style.size, perFont: &perFont, into: &words)
         var row: [(Int, Double)] = []
-        for cls in CharacterClass.allCases where counts2[cls.rawValue] > 0 && cls != .mark {
-          let probe = cls == .other ? (otherSample ?? cls.representative) : cls.representative
-          let fonts = style.fonts.fonts
-          let font =
-            (cls == .emoji ? fonts.first { $0.hasColorGlyphs && $0.covers(probe) } : nil)
-            ?? fonts.first { $0.covers(probe) } ?? fonts[0]
-          let key = "\(font.name)|\(cls.rawValue)"
+        for (i, x) in perFont!.enumerated() where x > 0 {
+          let key = fonts[i].name
           let j: Int
           if let k = column[key] {
             j = k
           } else {
             j = columns.count
             column[key] = j
-            columns.append((font.name, cls.rawValue))
+            columns.append(key)
           }
-          row.append((j, Double(counts2[cls.rawValue]) * style.size))
+          row.append((j, x))
         }
-        rows.append((row, natural.widest - asciiWidth))
+        if !row.isEmpty { rows.append((row, natural.widest)) }
       }
     }
-    // Ridge-regularised normal equations, pulled towards the class defaults.
+    // Ridge-regularised normal equations, pulled towards factor 1 (the nominal advances).
     let n = columns.count
     if n > 0 {
       var ata = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
@@ -95,16 +68,12 @@ extension BubbleEstimator {
         }
       }
       for i in 0..<n {
-        let ridge = 1e-4 * (ata[i][i] + 1)
+        let ridge = 1e-3 * (ata[i][i] + 1)
         ata[i][i] += ridge
-        atb[i] += ridge * e.classAdvances[columns[i].1]
+        atb[i] += ridge
       }
       if let solved = solve(ata, atb) {
-        for (k, (font, cls)) in columns.enumerated() {
-          var table = e.fontAdvances[font] ?? e.classAdvances
-          table[cls] = max(0, solved[k])
-          e.fontAdvances[font] = table
-        }
+        for (k, font) in columns.enumerated() { e.fontScales[font] = max(0.1, solved[k]) }
       }
     }
     func stats(_ set: [BubbleCell]) throws -> ErrorStatistics {

@@ -1,68 +1,35 @@
 import Typesetting
 
-/// Estimates a bubble's size without shaping: each character gets the average advance of its
-/// class (Latin, space, Hangul, CJK, emoji, mark, other) in the font of the stack that covers
-/// that class, words are formed at the places a line may break (spaces; each Hangul, CJK or emoji
-/// character unless `keep-all`), and the words are wrapped greedily at the text width, as the
-/// real layout does. Line heights come from the fonts' metrics.
+/// Estimates a bubble's size without shaping: each character takes the nominal advance of its
+/// glyph (from `cmap` and `hmtx`, the way font fallback would pick the font: first font of the
+/// stack that covers it, the colour font for emoji) times a calibrated factor per font — the
+/// factor absorbs what shaping would change on average (kerning, ligatures, Arabic joining,
+/// Indic conjuncts). Words are formed where a line may break (spaces; before each Hangul, CJK or
+/// emoji character unless `keep-all`; after hyphens, ZWSP and soft hyphens) and wrapped greedily
+/// at the text width, as the real layout does. Line heights come from the metrics of the fonts
+/// the text uses.
 ///
-/// ``calibrate(_:sizer:)`` fits the per-font advances to measured cells. Cost: two passes over
-/// the text's UTF-8 bytes, no shaping, no allocation.
+/// ``calibrate(_:sizer:)`` fits the per-font factors to measured cells. Cost: one pass over the
+/// text's scalars with a table lookup each, no shaping; ``words(_:)`` reads a text once so that
+/// ``estimate(_:words:)`` can wrap it at any width in O(words).
 ///
 /// ```swift
 /// let (estimator, fit) = try BubbleEstimator.calibrate(sampleCells, sizer: .shared)
 /// let guess = estimator.estimate(cell)
 /// ```
 public struct BubbleEstimator: Sendable, Hashable {
-  /// Classes of characters with similar advances.
+  /// Classes of characters, for counting and for the break rules.
   public enum CharacterClass: Int, CaseIterable, Sendable {
     case narrow, space, hangul, cjk, emoji, mark, other
-
-    /// A character of the class, to find the font that covers it.
-    var representative: UInt32 {
-      switch self {
-      case .narrow: return 0x61
-      case .space: return 0x20
-      case .hangul: return 0xAC00
-      case .cjk: return 0x4E2D
-      case .emoji: return 0x1F600
-      case .mark: return 0x301
-      case .other: return 0x0434
-      }
-    }
   }
 
   static let classCount = CharacterClass.allCases.count
 
-  /// Default advance of each class, in em, for fonts without a calibrated entry.
-  public var classAdvances: [Double] = [0.55, 0.27, 0.92, 1.0, 1.25, 0, 0.56]
-  /// Calibrated advances per font file name (one entry per class, in em).
-  public var fontAdvances: [String: [Double]] = [:]
+  /// Calibrated factor per font file name applied to its nominal advances (1 when absent).
+  public var fontScales: [String: Double] = [:]
 
-  /// An estimator with default advances (call ``calibrate(_:sizer:)`` to fit them).
+  /// An estimator with nominal advances (call ``calibrate(_:sizer:)`` to fit the factors).
   public init() {}
-
-  /// The font that sets ASCII text in a style (its ASCII advances are exact, from `hmtx`).
-  static func latinFont(_ style: TextStyle) -> Font {
-    style.fonts.fonts.first { $0.covers(0x61) } ?? style.fonts.primary
-  }
-
-  /// Advances (em) of each class for a style; `other` uses the font of `otherSample`.
-  func advances(for style: TextStyle, otherSample: UInt32?) -> [Double] {
-    var out = classAdvances
-    let fonts = style.fonts.fonts
-    for cls in CharacterClass.allCases {
-      let probe = cls == .other ? (otherSample ?? cls.representative) : cls.representative
-      var font = fonts[0]
-      if cls == .emoji, let f = fonts.first(where: { $0.hasColorGlyphs && $0.covers(probe) }) {
-        font = f
-      } else if let f = fonts.first(where: { $0.covers(probe) }) {
-        font = f
-      }
-      if let table = fontAdvances[font.name] { out[cls.rawValue] = table[cls.rawValue] }
-    }
-    return out
-  }
 
   /// The class of a code point.
   @inline(__always)
@@ -126,6 +93,27 @@ public struct BubbleEstimator: Sendable, Hashable {
     }
   }
 
+  /// Punctuation that may not start a line (closing brackets, stops, ASCII quotes).
+  @inline(__always)
+  static func isClosing(_ v: UInt32) -> Bool {
+    switch v {
+    case 0x21, 0x22, 0x25, 0x27, 0x29, 0x2C, 0x2E, 0x3A, 0x3B, 0x3F, 0x5D, 0x7D, 0x2019, 0x201D,
+      0x2026:
+      return true
+    default: return isClosingPunctuation(v)
+    }
+  }
+
+  /// Whether a Thai line may break before `v` (coming after `previous`): before a consonant or a
+  /// leading vowel, unless a leading vowel comes just before. (The real breaks follow a
+  /// dictionary; this places one every syllable or so.)
+  @inline(__always)
+  static func isThaiBreakBefore(_ v: UInt32, after previous: UInt32) -> Bool {
+    guard (0x0E01...0x0E44).contains(v), (0x0E01...0x0E5B).contains(previous) else { return false }
+    if (0x0E40...0x0E44).contains(previous) { return false }
+    return v <= 0x0E2E || v >= 0x0E40
+  }
+
   /// Opening brackets and quotes, which no line may end after.
   @inline(__always)
   static func isOpening(_ v: UInt32) -> Bool {
@@ -151,199 +139,78 @@ public struct BubbleEstimator: Sendable, Hashable {
     return counts
   }
 
-  /// Estimated size of a bubble (same rules and rounding as measuring it).
+  /// Estimated size of a bubble (same rules and rounding as measuring it). To estimate many
+  /// bubbles, or one at several widths, ``prepare(_:)`` them once.
   public func estimate(_ cell: BubbleCell) -> CellSize {
-    estimate(cell, words: words(cell))
+    prepare([cell]).size(at: 0, containerWidth: cell.containerWidth)
   }
 
-  /// A bubble's text cut into estimated words (widths in points, at the cell's size), ready to be
-  /// wrapped at any width: estimating the same text again at another width skips reading it.
-  public struct Words: Sendable, Hashable {
-    /// Per word: the width of its content and of the spaces after it.
-    var content: [Double] = []
-    var trailing: [Double] = []
-    /// Word indices where a paragraph ends (after that word's index).
-    var paragraphEnds: [Int32] = []
-    /// Height of a line of the main text.
-    var lineHeight = 0.0
-    var isEmpty = true
-  }
-
-  /// Reads the text once: classes, advances, break places, line height.
-  public func words(_ cell: BubbleCell) -> Words {
-    let size = cell.style.size * cell.textScale
-    var otherSample: UInt32? = nil
-    var classesUsed = 0
-    for s in cell.text.unicodeScalars {
-      let c = BubbleEstimator.classify(s.value)
-      classesUsed |= 1 << c.rawValue
-      if c == .other && otherSample == nil && s.value != 0x0A { otherSample = s.value }
+  /// Reads bubbles once (advances, break places, line heights and what surrounds each text) into
+  /// flat arrays, so that ``PreparedBubbles/sizes(containerWidth:)`` estimates all of them at any
+  /// width with arithmetic alone.
+  public func prepare(_ cells: [BubbleCell]) -> PreparedBubbles {
+    var builder = WordsBuilder()
+    builder.entries.reserveCapacity(cells.count * 8)
+    var bubbles: [PreparedBubbles.Bubble] = []
+    bubbles.reserveCapacity(cells.count)
+    var geometries: [Geometry] = []
+    var geometryIndex: [Geometry: Int32] = [:]
+    var replies: [PreparedBubbles.Reply] = []
+    var sink: [Double]? = nil
+    func text(_ t: String, _ style: TextStyle, size: Double) -> PreparedBubbles.Text {
+      builder.paragraphStart = builder.entries.count
+      let first = Int32(builder.entries.count)
+      let firstParagraph = Int32(builder.paragraphs.count)
+      let (lh, empty) = read(t, style, size: size, perFont: &sink, into: &builder)
+      let rules = WrapRules(style)
+      return PreparedBubbles.Text(
+        firstEntry: first, firstParagraph: firstParagraph,
+        paragraphs: Int32(builder.paragraphs.count) - firstParagraph,
+        maxLines: Int32(clamping: max(0, rules.maxLines ?? 0)), lineHeight: lh, isEmpty: empty,
+        breakWords: rules.breakWords, nowrap: rules.nowrap)
     }
-    let adv = advances(for: cell.style, otherSample: otherSample).map { $0 * size }
-    let latin = BubbleEstimator.latinFont(cell.style).asciiAdvances
-    let keepAll = cell.style.wordBreak == .keepAll
-    let collapse = cell.style.whiteSpace == .normal || cell.style.whiteSpace == .nowrap
-    var out = Words()
-    out.isEmpty = cell.text.isEmpty
-    out.lineHeight = estimatedLineHeight(
-      cell.style, size: size, classesUsed: classesUsed, otherSample: otherSample)
-    var word = 0.0
-    var spaces = 0.0
-    var paragraphHasContent = false
-    func emit() {
-      if word > 0 || spaces > 0 {
-        out.content.append(word)
-        out.trailing.append(spaces)
+    for cell in cells {
+      let main = text(cell.text, cell.style, size: cell.style.size * cell.textScale)
+      var labels = Labels(cell, estimator: self)
+      var reply: Int32 = -1
+      if let r = cell.replyText {
+        let rs = Geometry.replyStyle(cell)
+        reply = Int32(replies.count)
+        replies.append(
+          PreparedBubbles.Reply(text: text(r, rs, size: rs.size), nameSize: labels.replyNameSize))
+        labels.replyNameSize = nil
       }
-      word = 0
-      spaces = 0
-    }
-    func endParagraph() {
-      emit()
-      out.paragraphEnds.append(Int32(out.content.count))
-      paragraphHasContent = false
-    }
-    var lastWasSpace = true
-    var afterOpening = false
-    var classifier = Classifier()
-    var lastAdvance = 0.0
-    for s in cell.text.unicodeScalars {
-      var v = s.value
-      if collapse && (v == 0x0A || v == 0x09 || v == 0x0D) { v = 0x20 }
-      if v == 0x0A {
-        endParagraph()
-        continue
-      }
-      let (c, keycap) = classifier.next(v)
-      defer { afterOpening = BubbleEstimator.isOpening(v) }
-      if keycap {
-        // "#", "*" or a digit before VS16 + U+20E3: one emoji instead of a character.
-        word += adv[CharacterClass.emoji.rawValue] - lastAdvance
-        continue
-      }
-      if collapse && v == 0x20 {
-        // Collapsible white space: one space per run, none at the start.
-        if lastWasSpace { continue }
-        lastWasSpace = true
+      let g = Geometry(cell)
+      let gi: Int32
+      if let k = geometryIndex[g] {
+        gi = k
       } else {
-        lastWasSpace = false
+        gi = Int32(geometries.count)
+        geometries.append(g)
+        geometryIndex[g] = gi
       }
-      paragraphHasContent = true
-      switch c {
-      case .space:
-        spaces += v < 0x80 && latin[Int(v)] > 0 ? latin[Int(v)] * size : adv[c.rawValue]
-      case .hangul, .cjk, .emoji:
-        // A break may come before each such character (not after an opening bracket or quote);
-        // punctuation after it stays with it, as the line breaking rules keep it.
-        if spaces > 0 || ((!keepAll || c == .emoji) && !afterOpening) { emit() }
-        word += adv[c.rawValue]
-        if keepAll && BubbleEstimator.isClosingPunctuation(v) { emit() }
-      default:
-        if spaces > 0 { emit() }
-        lastAdvance = v < 0x80 && latin[Int(v)] > 0 ? latin[Int(v)] * size : adv[c.rawValue]
-        word += lastAdvance
-        // ASCII breaks after "-" and "?" (as the browser rules do).
-        if v == 0x2D || v == 0x3F { emit() }
-      }
+      bubbles.append(PreparedBubbles.Bubble(text: main, geometry: gi, reply: reply, labels: labels))
     }
-    if paragraphHasContent || out.paragraphEnds.isEmpty { endParagraph() }
-    return out
-  }
-
-  /// Estimated size from words read earlier (O(words)).
-  public func estimate(_ cell: BubbleCell, words w: Words) -> CellSize {
-    let size = cell.style.size * cell.textScale
-    let tw = max(1, cell.textWidth)
-    let breakWords = cell.style.overflowWrap != .normal
-    var lines = 0
-    var widest = 0.0
-    var lastLine = 0.0
-    var x = 0.0  // pen, trailing spaces included
-    var lineContent = 0.0
-    var k = 0
-    for end in w.paragraphEnds {
-      while k < Int(end) {
-        let word = w.content[k]
-        if x > 0 && x + word > tw {
-          widest = max(widest, lineContent)
-          lines += 1
-          x = 0
-          lineContent = 0
-        }
-        if word > tw && breakWords {
-          let full = (word / tw).rounded(.down)
-          lines += Int(full)
-          widest = max(widest, tw)
-          x = word - full * tw
-        } else {
-          x += word
-        }
-        if word > 0 { lineContent = x }
-        x += w.trailing[k]
-        k += 1
-      }
-      lines += 1
-      widest = max(widest, lineContent)
-      lastLine = lineContent
-      x = 0
-      lineContent = 0
-    }
-    if w.isEmpty { lines = 0 }
-    if let m = cell.style.maxLines, m > 0 { lines = min(lines, m) }
-
-    var height = cell.padding.top + Double(lines) * w.lineHeight + cell.padding.bottom
-    var width = min(widest, tw)
-    if let name = cell.senderName {
-      height +=
-        estimatedLineHeight(cell.style, size: size * 0.85, classesUsed: 1) + cell.nameSpacing
-      width = max(width, min(tw, Double(name.unicodeScalars.count) * 0.6 * size * 0.85))
-    }
-    if let ts = cell.timestamp {
-      let tsSize = 11 * cell.textScale
-      let tsw = Double(ts.unicodeScalars.count) * 0.58 * tsSize
-      if lines > 0 && lastLine + cell.timestampGap + tsw <= tw {
-        width = max(width, lastLine + cell.timestampGap + tsw)
-      } else {
-        height +=
-          (lines > 0 ? cell.nameSpacing : 0)
-          + estimatedLineHeight(cell.style, size: tsSize, classesUsed: 1)
-      }
-    }
-    if cell.replyText != nil {
-      height +=
-        3 * estimatedLineHeight(cell.style, size: size * 0.85, classesUsed: 1)
-        + cell.replyPadding.vertical + cell.blockSpacing
-    }
-    width = max(cell.minSize.width, min(cell.maximumBubbleWidth, width + cell.padding.horizontal))
-    height = max(cell.minSize.height, height)
-    return CellSize(
-      width: roundUp(width, scale: cell.scale), height: roundUp(height, scale: cell.scale))
+    return PreparedBubbles(
+      entries: builder.entries, paragraphs: builder.paragraphs, bubbles: bubbles,
+      geometries: geometries, replies: replies)
   }
 
   /// Line height: fixed values as given; `normal` from the metrics of the primary font and of
-  /// the fonts that cover the classes used (rounded per pixel in the browser profile).
-  func estimatedLineHeight(
-    _ style: TextStyle, size: Double, classesUsed: Int, otherSample: UInt32? = nil
-  ) -> Double {
+  /// the fonts the text uses (rounded per pixel in the browser profile).
+  func lineHeight(_ style: TextStyle, size: Double, fonts: [Font], used: UInt64) -> Double {
     switch style.lineHeight {
     case .points(let p): return p * size / style.size
     case .multiple(let m): return m * size
     case .normal:
       let browser = style.profile == .browser
-      func metric(_ f: Font) -> (Double, Double) {
-        let a = f.ascender * size
-        let d = f.descender * size
-        return browser ? (a.rounded(), d.rounded()) : (a, d)
-      }
-      let fonts = style.fonts.fonts
-      var (a, d) = metric(fonts[0])
-      for cls in CharacterClass.allCases
-      where classesUsed & (1 << cls.rawValue) != 0 && cls != .mark {
-        if let f = fonts.first(where: { $0.covers(cls.representative) }) {
-          let m = metric(f)
-          a = max(a, m.0)
-          d = max(d, m.1)
-        }
+      var a = 0.0
+      var d = 0.0
+      for (i, font) in fonts.enumerated() where i < 64 && used & (1 << UInt64(i)) != 0 {
+        let fa = font.ascender * size
+        let fd = font.descender * size
+        a = max(a, browser ? fa.rounded() : fa)
+        d = max(d, browser ? fd.rounded() : fd)
       }
       return a + d
     }

@@ -102,6 +102,11 @@ public final class CellSizer: @unchecked Sendable {
   // MARK: - Rules
 
   func scaled(_ style: TextStyle, by factor: Double) -> TextStyle {
+    CellSizer.scaled(style, by: factor)
+  }
+
+  /// A style with its size, letter spacing and fixed line height multiplied by `factor`.
+  static func scaled(_ style: TextStyle, by factor: Double) -> TextStyle {
     guard factor != 1 else { return style }
     var s = style
     s.size *= factor

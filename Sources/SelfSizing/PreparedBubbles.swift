@@ -1,0 +1,285 @@
+import Dispatch
+import Foundation
+import Typesetting
+
+/// Bubbles read once by a ``BubbleEstimator``: every text's estimated words in one flat array and
+/// each bubble's geometry as plain values, so that estimating all of them at a container width
+/// walks memory in order and does arithmetic only — the estimate pass of a long transcript.
+///
+/// ```swift
+/// let prepared = estimator.prepare(cells)
+/// let portrait = prepared.sizes(containerWidth: 390)
+/// let landscape = prepared.sizes(containerWidth: 844)
+/// ```
+public final class PreparedBubbles: Sendable {
+  /// One text's place in the flat arrays and how it wraps (32 bytes).
+  struct Text: Sendable {
+    var firstEntry: Int32
+    var firstParagraph: Int32
+    var paragraphs: Int32
+    /// `maxLines`, 0 when unlimited.
+    var maxLines: Int32
+    var lineHeight: Double
+    var isEmpty: Bool
+    var breakWords: Bool
+    var nowrap: Bool
+
+    var rules: BubbleEstimator.WrapRules {
+      var r = BubbleEstimator.WrapRules()
+      r.breakWords = breakWords
+      r.nowrap = nowrap
+      r.maxLines = maxLines > 0 ? Int(maxLines) : nil
+      return r
+    }
+  }
+
+  /// One bubble: its main text, its one-line labels, and indices of its geometry (shared by the
+  /// bubbles that have the same) and reply preview (-1 for none).
+  struct Bubble: Sendable {
+    var text: Text
+    var geometry: Int32
+    var reply: Int32
+    var labels: BubbleEstimator.Labels
+  }
+
+  /// A reply preview: its text and its name line.
+  struct Reply: Sendable {
+    var text: Text
+    var nameSize: CellSize?
+  }
+
+  let entries: [BubbleEstimator.Entry]
+  /// Paragraphs in order (their ends are absolute entry indices).
+  let paragraphs: [BubbleEstimator.Paragraph]
+  let bubbles: [Bubble]
+  let geometries: [BubbleEstimator.Geometry]
+  let replies: [Reply]
+
+  init(
+    entries: [BubbleEstimator.Entry], paragraphs: [BubbleEstimator.Paragraph], bubbles: [Bubble],
+    geometries: [BubbleEstimator.Geometry], replies: [Reply]
+  ) {
+    self.entries = entries
+    self.paragraphs = paragraphs
+    self.bubbles = bubbles
+    self.geometries = geometries
+    self.replies = replies
+  }
+
+  /// Number of bubbles.
+  public var count: Int { bubbles.count }
+
+  /// The estimated size of bubble `i` in a container `containerWidth` points wide.
+  public func size(at i: Int, containerWidth: Double) -> CellSize {
+    withStorage { size(bubbles[i], containerWidth: containerWidth, $0) }
+  }
+
+  /// The estimated sizes of all bubbles in a container `containerWidth` points wide, on up to
+  /// `threads` threads for long lists (each thread takes a contiguous share; the results do not
+  /// depend on the number of threads).
+  public func sizes(
+    containerWidth: Double, threads: Int = ProcessInfo.processInfo.activeProcessorCount
+  ) -> [CellSize] {
+    let n = bubbles.count
+    // Below a few thousand bubbles, waking threads costs more than it saves.
+    let threads = max(1, min(threads, n / 4096))
+    return withStorage { storage in
+      bubbles.withUnsafeBufferPointer { b in
+        [CellSize](unsafeUninitializedCapacity: n) { out, count in
+          let shared = Shared(bubbles: b, out: out, storage: storage)
+          DispatchQueue.concurrentPerform(iterations: threads) { k in
+            for i in (k * n / threads)..<((k + 1) * n / threads) {
+              (shared.out.baseAddress! + i).initialize(
+                to: size(shared.bubbles[i], containerWidth: containerWidth, shared.storage))
+            }
+          }
+          count = n
+        }
+      }
+    }
+  }
+
+  /// What the threads of ``sizes(containerWidth:threads:)`` share.
+  private struct Shared: @unchecked Sendable {
+    // @unchecked: the inputs are only read; each output index is written by one thread, and
+    // the array is handed out only after all of them finish.
+    let bubbles: UnsafeBufferPointer<Bubble>
+    let out: UnsafeMutableBufferPointer<CellSize>
+    let storage: Storage
+  }
+
+  /// The flat arrays, lent for a loop.
+  struct Storage {
+    let entries: UnsafeBufferPointer<BubbleEstimator.Entry>
+    let paragraphs: UnsafeBufferPointer<BubbleEstimator.Paragraph>
+    let geometries: UnsafeBufferPointer<BubbleEstimator.Geometry>
+  }
+
+  private func withStorage<R>(_ body: (Storage) -> R) -> R {
+    entries.withUnsafeBufferPointer { e in
+      paragraphs.withUnsafeBufferPointer { p in
+        geometries.withUnsafeBufferPointer { g in
+          body(Storage(entries: e, paragraphs: p, geometries: g))
+        }
+      }
+    }
+  }
+
+  @inline(__always)
+  private func size(_ b: Bubble, containerWidth: Double, _ s: Storage) -> CellSize {
+    let g = s.geometries[Int(b.geometry)]
+    let tw = g.textWidth(containerWidth)
+    let text = wrap(b.text, width: tw, s)
+    var reply: BubbleEstimator.Block? = nil
+    var labels = b.labels
+    if b.reply >= 0 {
+      let r = replies[Int(b.reply)]
+      reply = wrap(r.text, width: g.replyWidth(tw), s)
+      labels.replyNameSize = r.nameSize
+    }
+    return g.finish(text, reply: reply, labels: labels, containerWidth: containerWidth)
+  }
+
+  @inline(__always)
+  private func wrap(_ t: Text, width: Double, _ s: Storage) -> BubbleEstimator.Block {
+    var wrapper = BubbleEstimator.Wrapper(width: width, rules: t.rules)
+    var k = Int(t.firstEntry)
+    for p in Int(t.firstParagraph)..<Int(t.firstParagraph + t.paragraphs) {
+      let paragraph = s.paragraphs[p]
+      let end = Int(paragraph.end)
+      if paragraph.natural <= width || t.nowrap {
+        wrapper.oneLineParagraph(paragraph.natural)
+        k = end
+        continue
+      }
+      while k < end {
+        let e = s.entries[k]
+        if e.count == 1 {
+          wrapper.word(Double(e.content), trailing: Double(e.trailing))
+        } else {
+          wrapper.run(Double(e.content), count: Int(e.count), trailing: Double(e.trailing))
+        }
+        k += 1
+      }
+      wrapper.endParagraph()
+    }
+    return wrapper.block(lineHeight: t.lineHeight, isEmpty: t.isEmpty)
+  }
+}
+
+extension BubbleEstimator {
+  /// A bubble's one-line texts (sender name, timestamp, reply name): natural sizes, read once.
+  struct Labels: Sendable {
+    var nameSize: CellSize?
+    var timestampSize: CellSize?
+    var replyNameSize: CellSize?
+
+    init(_ cell: BubbleCell, estimator e: BubbleEstimator) {
+      func oneLine(_ text: String, _ style: TextStyle) -> CellSize {
+        var st = style
+        st.whiteSpace = .nowrap
+        st.maxLines = 1
+        let b = e.block(text, st, width: .greatestFiniteMagnitude)
+        return CellSize(width: b.widest, height: b.height)
+      }
+      replyNameSize =
+        cell.replyText != nil ? cell.replyName.map { oneLine($0, Geometry.replyStyle(cell)) } : nil
+      nameSize = cell.senderName.map {
+        var ns = CellSizer.scaled(cell.nameStyle ?? cell.style, by: cell.textScale)
+        if cell.nameStyle == nil { ns.size *= 0.85 }
+        return oneLine($0, ns)
+      }
+      timestampSize = cell.timestamp.map {
+        var tss = CellSizer.scaled(cell.timestampStyle ?? cell.style, by: cell.textScale)
+        if cell.timestampStyle == nil { tss.size = 11 * cell.textScale }
+        return oneLine($0, tss)
+      }
+    }
+  }
+
+  /// A bubble's geometry as plain values (bubbles of a transcript share it);
+  /// ``finish(_:reply:labels:containerWidth:)`` puts a bubble together by the rules ``CellSizer``
+  /// measures with.
+  struct Geometry: Sendable, Hashable {
+    var padding: Padding
+    var minSize: CellSize
+    var scale: Double
+    var maxWidthFraction: Double?
+    var maxWidth: Double?
+    var nameSpacing: Double
+    var blockSpacing: Double
+    var timestampGap: Double
+    var replyPadding: Padding
+
+    init(_ cell: BubbleCell) {
+      padding = cell.padding
+      minSize = cell.minSize
+      scale = cell.scale
+      maxWidthFraction = cell.maxWidthFraction
+      maxWidth = cell.maxWidth
+      nameSpacing = cell.nameSpacing
+      blockSpacing = cell.blockSpacing
+      timestampGap = cell.timestampGap
+      replyPadding = cell.replyPadding
+    }
+
+    /// The reply preview's style (as ``CellSizer`` sets it).
+    static func replyStyle(_ cell: BubbleCell) -> TextStyle {
+      var rs = CellSizer.scaled(cell.replyStyle ?? cell.style, by: cell.textScale)
+      if cell.replyStyle == nil { rs.size *= 0.85 }
+      rs.maxLines = rs.maxLines ?? 2
+      return rs
+    }
+
+    /// The widest the bubble may be in a container.
+    @inline(__always)
+    func maximumBubbleWidth(_ containerWidth: Double) -> Double {
+      var w = containerWidth
+      if let f = maxWidthFraction { w = min(w, containerWidth * f) }
+      if let m = maxWidth { w = min(w, m) }
+      return w
+    }
+
+    /// The width the main text wraps in.
+    @inline(__always)
+    func textWidth(_ containerWidth: Double) -> Double {
+      max(1, maximumBubbleWidth(containerWidth) - padding.horizontal)
+    }
+
+    /// The width the reply preview wraps in.
+    @inline(__always)
+    func replyWidth(_ textWidth: Double) -> Double { max(1, textWidth - replyPadding.horizontal) }
+
+    /// The bubble around its main text (and reply preview, already wrapped).
+    func finish(_ text: Block, reply: Block?, labels: Labels, containerWidth: Double) -> CellSize {
+      let maxBubble = maximumBubbleWidth(containerWidth)
+      let tw = max(1, maxBubble - padding.horizontal)
+      var height = padding.top + text.height
+      var width = min(text.widest, tw)
+      if var box = reply {
+        if let name = labels.replyNameSize {
+          box.widest = max(box.widest, min(replyWidth(tw), name.width))
+          box.height += name.height
+        }
+        width = max(width, min(tw, box.widest + replyPadding.horizontal))
+        height += box.height + replyPadding.vertical + blockSpacing
+      }
+      if let name = labels.nameSize {
+        width = max(width, min(tw, name.width))
+        height += name.height + nameSpacing
+      }
+      if let t = labels.timestampSize {
+        if text.lines > 0 && text.last + timestampGap + t.width <= tw {
+          width = max(width, text.last + timestampGap + t.width)
+        } else {
+          width = max(width, t.width)
+          height += (text.lines > 0 ? nameSpacing : 0) + t.height
+        }
+      }
+      height += padding.bottom
+      width = max(minSize.width, min(maxBubble, width + padding.horizontal))
+      height = max(minSize.height, height)
+      return CellSize(width: roundUp(width, scale: scale), height: roundUp(height, scale: scale))
+    }
+  }
+}
