@@ -12,7 +12,7 @@ enum BenchCommand {
 
     Times the text engine on a corpus of cases (default: the conformance corpus in
     Tests/TypesettingTests/Fixtures/corpus.jsonl) and prints:
-      coldMicrosPerCase      prepare + layout of a text never seen (no cache), µs per case
+      coldMicrosPerCase      prepare + layout of a text never seen (no cache at all), µs per case
       shapingRunsPerCase     HarfBuzz runs per case (font, script and direction changes)
       rawShapingMicrosPerCase  hb_shape alone on the same runs, µs per case (baseline)
       coldRatioToHarfBuzz    cold / raw shaping
@@ -26,8 +26,11 @@ enum BenchCommand {
       queryMicros            elements(in:) for one screen, µs
       updateMicros1M         one height update with its offset correction at 1M items, µs
       bytesPerItem           memory of a 1M-item chat layout per item
+      coldMicrosPerCaseWordCache  the same with a word cache that starts empty (the corpus texts
+                             are all distinct; their words are not)
       bubblesPerSecond1, bubblesPerSecond   exact bubble sizes/s over a 10k transcript, each text
-                             unseen, on 1 core and on all cores
+                             unseen (no cache of any kind), on 1 core and on all cores
+      bubblesPerSecondWordCache  the same on all cores with a word cache that starts empty
       bubblesPerSecondNewWidth  bubble text heights/s at a new width from prepared text
       estimatesPerSecond1, estimatesPerSecond   BubbleEstimator estimates/s of bubbles prepared
                              once, all of them at a new container width (the estimate pass of a
@@ -69,10 +72,22 @@ enum BenchCommand {
     #endif
 
     let only = opts.values["only"]
+    if only == "prepareWords" {
+      // Each text at 4 different tails (never the same text twice), with a word cache.
+      let t =
+        best(repeats) {
+          let ts = Typesetter(cacheCapacity: 0, wordCacheCapacity: 32_768)
+          for k in 0..<4 {
+            for c in cases { _ = try? ts.prepare(c.text + " #\(k)", style: c.style) }
+          }
+        } / (n * 4)
+      print("prepareWordsMicrosPerText \(t)")
+      return 0
+    }
     if only == "prepare" {
       let t =
         best(repeats) {
-          let ts = Typesetter(cacheCapacity: 0)
+          let ts = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
           for c in cases { _ = try? ts.prepare(c.text, style: c.style) }
         } / n
       print("prepareMicrosPerText \(t)")
@@ -92,7 +107,7 @@ enum BenchCommand {
       return 0
     }
     if only == "layout" {
-      let ts = Typesetter(cacheCapacity: 0)
+      let ts = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
       let prepared = cases.compactMap { try? ts.prepare($0.text, style: $0.style) }
       let baseWidths = cases.map(\.width)
       var sink = 0.0
@@ -109,19 +124,25 @@ enum BenchCommand {
       return 0
     }
     // Raw HarfBuzz on the same runs.
-    let baseline = try Typesetter(cacheCapacity: 0).shapingBaseline(
+    let baseline = try Typesetter(cacheCapacity: 0, wordCacheCapacity: 0).shapingBaseline(
       cases.map { ($0.text, $0.style) })
     let raw = best(repeats) { _ = baseline.shapeAll() } / n
 
     // Cold: prepare + layout of unseen text.
     let cold =
       best(repeats) {
-        let t = Typesetter(cacheCapacity: 0)
+        let t = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
+        for c in cases { _ = try? t.prepare(c.text, style: c.style).measure(width: c.width) }
+      } / n
+    // The same texts (each distinct) with a word cache that starts empty: words recur, texts do not.
+    let coldWords =
+      best(repeats) {
+        let t = Typesetter(cacheCapacity: 0, wordCacheCapacity: 32_768)
         for c in cases { _ = try? t.prepare(c.text, style: c.style).measure(width: c.width) }
       } / n
     let prepareOnly =
       best(repeats) {
-        let t = Typesetter(cacheCapacity: 0)
+        let t = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
         for c in cases { _ = try? t.prepare(c.text, style: c.style) }
       } / n
 
@@ -135,7 +156,7 @@ enum BenchCommand {
       } / Double(max(1, short.count))
 
     // Layout at a new width from prepared text.
-    let layoutTypesetter = Typesetter(cacheCapacity: 0)
+    let layoutTypesetter = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
     let prepared = cases.compactMap { try? layoutTypesetter.prepare($0.text, style: $0.style) }
     let baseWidths = cases.map(\.width)
     let widths = (0..<8).map { 0.83 + 0.05 * Double($0) }
@@ -163,7 +184,7 @@ enum BenchCommand {
     func throughput(_ threads: Int) -> Double {
       let seconds =
         best(repeats) {
-          let t = Typesetter(cacheCapacity: 0)
+          let t = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
           DispatchQueue.concurrentPerform(iterations: threads) { k in
             var i = k
             while i < cases.count {
@@ -181,7 +202,8 @@ enum BenchCommand {
     var figures: [(String, Double)] = [
       ("cases", n), ("shapingRunsPerCase", Double(baseline.runCount) / n),
       ("coldMicrosPerCase", cold), ("rawShapingMicrosPerCase", raw),
-      ("coldRatioToHarfBuzz", cold / raw), ("prepareMicrosPerText", prepareOnly),
+      ("coldRatioToHarfBuzz", cold / raw), ("coldMicrosPerCaseWordCache", coldWords),
+      ("prepareMicrosPerText", prepareOnly),
       ("preparedWarmMicros", warm), ("layoutMicrosPerText", layout),
       ("layoutMicrosPerTextWarm", layoutWarm), ("cores", Double(cores)),
       ("casesPerSecond1", one), ("casesPerSecondAll", all), ("parallelSpeedup", all / one),
@@ -196,10 +218,12 @@ enum BenchCommand {
       b.maxWidthFraction = 0.75
       return b
     }
-    func bubbleRate(_ threads: Int) -> Double {
+    func bubbleRate(_ threads: Int, wordCache: Bool = false) -> Double {
       let seconds =
         best(repeats) {
-          let sizer = CellSizer(typesetter: Typesetter(cacheCapacity: 0), cacheCapacity: 0)
+          // A new typesetter each time: its word cache starts empty.
+          let typesetter = Typesetter(cacheCapacity: 0, wordCacheCapacity: wordCache ? 32_768 : 0)
+          let sizer = CellSizer(typesetter: typesetter, cacheCapacity: 0)
           DispatchQueue.concurrentPerform(iterations: threads) { k in
             var i = k
             while i < bubbles.count {
@@ -212,8 +236,9 @@ enum BenchCommand {
     }
     let bubbles1 = bubbleRate(1)
     let bubblesAll = bubbleRate(cores)
+    let bubblesWordCache = bubbleRate(cores, wordCache: true)
     let preparedBubbles = bubbles.compactMap { b in
-      try? Typesetter(cacheCapacity: 0).prepare(b.text, style: b.style)
+      try? Typesetter(cacheCapacity: 0, wordCacheCapacity: 0).prepare(b.text, style: b.style)
     }
     let newWidthSeconds =
       best(repeats) {
@@ -224,6 +249,7 @@ enum BenchCommand {
     let estimates = estimatorFigures(bubbles, repeats: repeats)
     figures += [
       ("bubblesPerSecond1", bubbles1), ("bubblesPerSecond", bubblesAll),
+      ("bubblesPerSecondWordCache", bubblesWordCache),
       ("bubblesPerSecondNewWidth", Double(preparedBubbles.count) / newWidthSeconds),
       ("estimatesPerSecond1", estimates.prepared1), ("estimatesPerSecond", estimates.prepared),
       ("estimatesPerSecondFromText", estimates.fromText),

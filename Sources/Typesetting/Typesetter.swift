@@ -20,7 +20,7 @@ public final class Typesetter: @unchecked Sendable {
 
   private let lock = NSLock()
   private var shapers: [Shaper] = []
-  private var constants: [TextStyle: StyleConstants] = [:]
+  private var constants: [ConstantsKey: StyleConstants] = [:]
   /// Shaped words shared by every prepare of this typesetter.
   let shapeCache: ShapeCache?
   private var cache: [CacheKey: PreparedText] = [:]
@@ -37,7 +37,11 @@ public final class Typesetter: @unchecked Sendable {
   /// A typesetter whose cache keeps at most `cacheCapacity` prepared texts (0 disables it).
   /// - Parameters:
   ///   - cacheCapacity: prepared texts kept (0: none).
-  ///   - wordCacheCapacity: short shaped runs kept across texts (0: none).
+  ///   - wordCacheCapacity: shaped words kept across texts (0, the default: none, every run is
+  ///     shaped whole). Words are shaped apart only where the font's lookups and HarfBuzz's
+  ///     flags show that this changes nothing, so the cache never changes a result; about 250
+  ///     bytes per word. On the conformance corpus it is about break-even (a lookup costs a
+  ///     good part of what shaping the word costs): worth it for long texts of common words.
   public init(cacheCapacity: Int = 2048, wordCacheCapacity: Int = 0) {
     self.cacheCapacity = max(0, cacheCapacity)
     shapeCache = wordCacheCapacity > 0 ? ShapeCache(capacity: wordCacheCapacity) : nil
@@ -51,6 +55,9 @@ public final class Typesetter: @unchecked Sendable {
     cacheHead = 0
     lock.unlock()
   }
+
+  /// Number of shaped words in the word cache.
+  public var wordCacheCount: Int { shapeCache?.count ?? 0 }
 
   /// Number of prepared texts in the cache.
   public var cachedCount: Int {
@@ -351,11 +358,7 @@ public final class Typesetter: @unchecked Sendable {
   /// Nonspacing, spacing and enclosing marks (general categories Mn, Mc, Me).
   @inline(__always)
   static func isCombiningMark(_ c: UInt32) -> Bool {
-    guard c >= 0x300, let s = Unicode.Scalar(c) else { return false }
-    switch s.properties.generalCategory {
-    case .nonspacingMark, .spacingMark, .enclosingMark: return true
-    default: return false
-    }
+    c >= 0x300 && CharacterTable.has(c, CharacterTable.combiningMark)
   }
 
   /// Shapes runs with `halt` on the code points that text-spacing-trim halves.
@@ -441,9 +444,37 @@ public final class Typesetter: @unchecked Sendable {
     var hyphen = 0.0
   }
 
+  /// What the constants of a style depend on (not its wrapping, line height or truncation).
+  struct ConstantsKey: Hashable {
+    var fonts: FontStack
+    var size: Double
+    var profile: TextStyle.Profile
+    var language: String
+    var features: [String: UInt32]
+
+    init(_ style: TextStyle) {
+      fonts = style.fonts
+      size = style.size
+      profile = style.profile
+      language = style.language
+      features = style.features
+    }
+  }
+
   func styleConstants(_ style: TextStyle, shaper: Shaper) -> StyleConstants {
+    let key = ConstantsKey(style)
+    // The shaper's previous text most often had the same: no hashing, no lock.
+    if let (last, k) = shaper.lastStyleConstants, last == key { return k }
+    let k = sharedStyleConstants(style, key: key, shaper: shaper)
+    shaper.lastStyleConstants = (key, k)
+    return k
+  }
+
+  private func sharedStyleConstants(_ style: TextStyle, key: ConstantsKey, shaper: Shaper)
+    -> StyleConstants
+  {
     lock.lock()
-    if let k = constants[style] {
+    if let k = constants[key] {
       lock.unlock()
       return k
     }
@@ -462,7 +493,7 @@ public final class Typesetter: @unchecked Sendable {
       of: [fonts[0].covers(0x2010) ? 0x2010 : 0x2D], fonts: fonts, style: style, shaper: shaper)
     lock.lock()
     if constants.count >= 1024 { constants.removeAll() }
-    constants[style] = k
+    constants[key] = k
     lock.unlock()
     return k
   }

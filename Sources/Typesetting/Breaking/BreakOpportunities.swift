@@ -115,22 +115,12 @@ enum BreakOpportunities {
   /// as a surrogate.
   @inline(__always)
   static func isLetterOrNumber(_ c: UInt32) -> Bool {
-    guard c < 0x10000, let s = Unicode.Scalar(c) else { return false }
-    switch s.properties.generalCategory {
-    case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-      .decimalNumber, .letterNumber, .otherNumber:
-      return true
-    default: return false
-    }
+    c < 0x10000 && CharacterTable.bmp[Int(c)] & CharacterTable.letterOrNumber != 0
   }
 
   @inline(__always)
   static func isMark(_ c: UInt32) -> Bool {
-    guard c < 0x10000, let s = Unicode.Scalar(c) else { return false }
-    switch s.properties.generalCategory {
-    case .nonspacingMark, .spacingMark, .enclosingMark: return true
-    default: return false
-    }
+    c < 0x10000 && CharacterTable.bmp[Int(c)] & CharacterTable.combiningMark != 0
   }
 
   static let complexContext: Int32 = 24  // U_LB_COMPLEX_CONTEXT

@@ -43,7 +43,7 @@ public final class Font: @unchecked Sendable {
   /// Advances in strike pixels for bitmap-only fonts, indexed by glyph id (how Skia measures them).
   let bitmapAdvances: [Double]
   /// The nominal-advance table, made on first use (see ``nominalAdvances()``).
-  let nominalCache = NominalAdvanceCache()
+  let nominalCache = FontLazy<NominalAdvances>()
 
   /// Loads face `faceIndex` of the font file at `path`.
   /// - Throws: ``TypesettingError`` naming the file when it is missing, unreadable or not a font.

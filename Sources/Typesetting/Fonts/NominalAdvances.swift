@@ -48,19 +48,19 @@ public final class NominalAdvances: @unchecked Sendable {
   }
 }
 
-/// Builds a font's ``NominalAdvances`` once, on first use, for any thread.
-final class NominalAdvanceCache: @unchecked Sendable {
-  // @unchecked: `table` is read and written only under `lock`.
+/// A value a font computes once, on first use, for any thread.
+final class FontLazy<Value: Sendable>: @unchecked Sendable {
+  // @unchecked: `value` is read and written only under `lock`.
   private let lock = NSLock()
-  private var table: NominalAdvances?
+  private var value: Value?
 
-  func get(_ make: () -> NominalAdvances) -> NominalAdvances {
+  func get(_ make: () -> Value) -> Value {
     lock.lock()
     defer { lock.unlock() }
-    if let table { return table }
-    let t = make()
-    table = t
-    return t
+    if let value { return value }
+    let v = make()
+    value = v
+    return v
   }
 }
 

@@ -27,21 +27,38 @@ enum Graphemes {
   ) -> [Int32] {
     var result: [Int32] = []
     result.reserveCapacity(scalars.count + 1)
-    // Fast path: text made only of characters that never join a neighbour into a cluster is
-    // one cluster per code point.
-    var simple = true
-    for c in scalars where !isStandalone(c) {
-      simple = false
-      break
+    let n = scalars.count
+    // Between two characters that never join a neighbour into a cluster there is always a
+    // boundary: such stretches are one cluster per code point, and only the pieces in between
+    // (around marks, joiners, emoji, jamo…) go through the full rules, each on its own — the
+    // rules never look across such a boundary.
+    var i = 0
+    while i < n {
+      if isStandalone(scalars[i]) && (i + 1 == n || isStandalone(scalars[i + 1])) {
+        result.append(Int32(i))
+        i += 1
+        continue
+      }
+      var j = i + 1
+      while j < n && !(isStandalone(scalars[j - 1]) && isStandalone(scalars[j])) { j += 1 }
+      clusters(
+        of: scalars, in: i..<j, splitModifiers: splitModifiers, into: &result,
+        continuations: &continuations)
+      i = j
     }
-    if simple {
-      for i in 0...scalars.count { result.append(Int32(i)) }
-      return result
-    }
+    result.append(Int32(n))
+    return result
+  }
+
+  /// The clusters of `scalars[range]` by Swift's `Character` (UAX #29), starting at a boundary.
+  private static func clusters(
+    of scalars: [UInt32], in range: Range<Int>, splitModifiers: Bool, into result: inout [Int32],
+    continuations: inout [Int32]
+  ) {
     var view = String.UnicodeScalarView()
-    for c in scalars { view.append(Unicode.Scalar(c) ?? "\u{FFFD}") }
+    for c in scalars[range] { view.append(Unicode.Scalar(c) ?? "\u{FFFD}") }
     let string = String(view)
-    var position: Int32 = 0
+    var position = Int32(range.lowerBound)
     for ch in string {
       result.append(position)
       if splitModifiers {
@@ -67,7 +84,5 @@ enum Graphemes {
       }
       position += Int32(ch.unicodeScalars.count)
     }
-    result.append(position)
-    return result
   }
 }

@@ -14,6 +14,37 @@ final class ShapeCache: @unchecked Sendable {
     var rtl: Bool
     var script: UInt32
     var text: ArraySlice<UInt32>
+    /// FNV-1a of everything above, computed once: hashing a key feeds the hasher one word.
+    let digest: UInt64
+
+    init(
+      font: FontKey, size: Double, language: UInt, features: Int, rtl: Bool, script: UInt32,
+      text: ArraySlice<UInt32>
+    ) {
+      self.font = font
+      self.size = size
+      self.language = language
+      self.features = features
+      self.rtl = rtl
+      self.script = script
+      self.text = text
+      var h: UInt64 = 0xcbf2_9ce4_8422_2325
+      @inline(__always) func mix(_ v: UInt64) { h = (h ^ v) &* 0x100_0000_01b3 }
+      mix(UInt64(UInt(bitPattern: ObjectIdentifier(font.font).hashValue)))
+      mix(size.bitPattern)
+      mix(UInt64(language))
+      mix(UInt64(UInt(bitPattern: features)))
+      mix(UInt64(script) << 1 | (rtl ? 1 : 0))
+      for c in text { mix(UInt64(c)) }
+      digest = h
+    }
+
+    static func == (a: Key, b: Key) -> Bool {
+      a.digest == b.digest && a.font == b.font && a.size == b.size && a.language == b.language
+        && a.features == b.features && a.rtl == b.rtl && a.script == b.script && a.text == b.text
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(digest) }
   }
 
   private final class Shard {
@@ -35,7 +66,7 @@ final class ShapeCache: @unchecked Sendable {
   }
 
   func lookup(_ key: Key) -> [Double]? {
-    let shard = shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
+    let shard = shards[Int(key.digest >> 60)]
     shard.lock.lock()
     defer { shard.lock.unlock() }
     return shard.entries[key]
@@ -44,7 +75,7 @@ final class ShapeCache: @unchecked Sendable {
   func store(_ key: Key, _ advances: [Double]) {
     var key = key
     key.text = ArraySlice(Array(key.text))  // own the text, not the message it came from
-    let shard = shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
+    let shard = shards[Int(key.digest >> 60)]
     shard.lock.lock()
     defer { shard.lock.unlock() }
     if shard.entries[key] != nil { return }

@@ -13,6 +13,10 @@ final class Shaper {
   /// The longest run (in code points) kept in the cache.
   static let cachedRunLength = 24
 
+  /// The style of the last text prepared with this shaper and its constants (a shaper belongs to
+  /// one typesetter).
+  var lastStyleConstants: (Typesetter.ConstantsKey, Typesetter.StyleConstants)? = nil
+
   /// Shape plans this shaper has used, so that each run skips HarfBuzz's search of its plan cache.
   private var plans: [PlanKey: OpaquePointer] = [:]
 
@@ -78,31 +82,180 @@ final class Shaper {
           text: Array(text[run.start..<run.end]), font: run.font, rtl: run.rtl, script: run.script,
           language: language, features: features))
     }
-    // Short runs (a word or two: text that switches font or script often) go through the cache
-    // whole, unless a feature applies to part of the run only; long runs are shaped directly.
-    if let cache, run.end - run.start <= Shaper.cachedRunLength,
-      features.allSatisfy({ $0.start == 0 && $0.end == UInt32.max })
+    if let cache, features.allSatisfy({ $0.start == 0 && $0.end == UInt32.max }),
+      shapeByWords(
+        text, run: run, size: size, language: language, features: features, cache: cache,
+        into: &advances)
     {
-      let featureKey = features.reduce(0) { $0 &* 31 &+ Int($1.tag) &* 7 &+ Int($1.value) }
-      let lang = UInt(bitPattern: language.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0)
-      let key = ShapeCache.Key(
-        font: FontKey(run.font), size: size, language: lang, features: featureKey,
-        rtl: run.rtl, script: run.script.rawValue, text: text[run.start..<run.end])
-      if let hit = cache.lookup(key) {
-        for k in 0..<hit.count { advances[run.start + k] += hit[k] }
-      } else {
-        var local = [Double](repeating: 0, count: run.end - run.start)
-        shapeRange(
-          Array(text[run.start..<run.end]), 0, run.end - run.start, run: run, size: size,
-          language: language, features: features, into: &local)
-        cache.store(key, local)
-        for k in 0..<local.count { advances[run.start + k] += local[k] }
-      }
       return
     }
     shapeRange(
       text, run.start, run.end, run: run, size: size, language: language, features: features,
       into: &advances)
+  }
+
+  /// The longest word (with its trailing spaces, in code points) kept in the cache.
+  static let longestCachedWord = 48
+  /// Advances of the run being shaped word by word (reused).
+  private var wordScratch: [Double] = []
+  /// Per shape plan: whether no lookup it applies can see across a space (see `splitsAtSpaces`).
+  private var planSplits: [OpaquePointer: Bool] = [:]
+  /// Per shape plan and first character of a word: whether shaping leaves "space, character"
+  /// apart (see `junctionIsSafe`).
+  private var junctions: [Junction: Bool] = [:]
+
+  struct Junction: Hashable {
+    var plan: OpaquePointer
+    var first: UInt32
+  }
+
+  /// Shapes a run word by word (each word with the spaces after it) through the cache of shaped
+  /// words, when that gives exactly what shaping the whole run gives: no lookup of the run's plan
+  /// sees a space as context, no glyph interacts with the space before each word (kerning,
+  /// ligature, mark attachment — checked once per plan and first character), and the text just
+  /// outside the run cannot change its shaping (no joining character). Returns whether it did;
+  /// if not, the run is to be shaped whole.
+  private func shapeByWords(
+    _ text: [UInt32], run: Run, size: Double, language: hb_language_t?, features: [hb_feature_t],
+    cache: ShapeCache, into advances: inout [Double]
+  ) -> Bool {
+    if run.start > 0 && Shaper.joinsAcross(text[run.start - 1]) { return false }
+    if run.end < text.count && Shaper.joinsAcross(text[run.end]) { return false }
+    // A word boundary inside the run: a space followed by something else.
+    var cut = false
+    for k in (run.start + 1)..<max(run.start + 1, run.end)
+    where text[k] != 0x20 && text[k - 1] == 0x20 {
+      cut = true
+      break
+    }
+    hb_buffer_clear_contents(buffer)
+    setProperties(run: run, language: language)
+    let plan = plan(font: run.font, features: features)
+    if cut && !splitsAtSpaces(plan, font: run.font) { return false }
+    let n = run.end - run.start
+    if wordScratch.count < n { wordScratch = [Double](repeating: 0, count: max(n, 256)) }
+    let featureKey = features.reduce(0) { $0 &* 31 &+ Int($1.tag) &* 7 &+ Int($1.value) }
+    let lang = UInt(bitPattern: language.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0)
+    var k = run.start
+    while k < run.end {
+      let a = k
+      while k < run.end && text[k] != 0x20 { k += 1 }
+      while k < run.end && text[k] == 0x20 { k += 1 }
+      guard k - a <= Shaper.longestCachedWord else { return false }
+      if a > run.start
+        && !junctionIsSafe(plan, first: text[a], run: run, language: language, features: features)
+      {
+        return false
+      }
+      let key = ShapeCache.Key(
+        font: FontKey(run.font), size: size, language: lang, features: featureKey,
+        rtl: run.rtl, script: run.script.rawValue, text: text[a..<k])
+      let piece: [Double]
+      if let hit = cache.lookup(key) {
+        piece = hit
+      } else {
+        var local = [Double](repeating: 0, count: k - a)
+        shapeRange(
+          Array(text[a..<k]), 0, k - a, run: run, size: size, language: language,
+          features: features, into: &local)
+        cache.store(key, local)
+        piece = local
+      }
+      for j in 0..<piece.count { wordScratch[a - run.start + j] = piece[j] }
+    }
+    for j in 0..<n { advances[run.start + j] += wordScratch[j] }
+    return true
+  }
+
+  /// Whether every lookup the plan applies leaves spaces alone as context: the space glyph is in
+  /// no lookup's backtrack or lookahead, and is the input only of lookups without context (a pair
+  /// or ligature with the space shows in ``junctionIsSafe(_:first:run:language:features:)``).
+  private func splitsAtSpaces(_ plan: OpaquePointer, font: Font) -> Bool {
+    if let known = planSplits[plan] { return known }
+    var space: hb_codepoint_t = 0
+    var splits = hb_font_get_nominal_glyph(font.hbFont, 0x20, &space) != 0
+    let face = hb_font_get_face(font.hbFont)
+    let lookups = hb_set_create()!
+    let before = hb_set_create()!
+    let input = hb_set_create()!
+    let after = hb_set_create()!
+    defer { [lookups, before, input, after].forEach { hb_set_destroy($0) } }
+    for table in [Font.tag("GSUB"), Font.tag("GPOS")] where splits {
+      hb_set_clear(lookups)
+      hb_ot_shape_plan_collect_lookups(plan, table, lookups)
+      var lookup: hb_codepoint_t = UInt32.max  // HB_SET_VALUE_INVALID: start before the first
+      while splits && hb_set_next(lookups, &lookup) != 0 {
+        hb_set_clear(before)
+        hb_set_clear(input)
+        hb_set_clear(after)
+        hb_ot_layout_lookup_collect_glyphs(face, table, lookup, before, input, after, nil)
+        let contextual = hb_set_is_empty(before) == 0 || hb_set_is_empty(after) == 0
+        if hb_set_has(before, space) != 0 || hb_set_has(after, space) != 0
+          || (contextual && hb_set_has(input, space) != 0)
+        {
+          splits = false
+        }
+      }
+    }
+    planSplits[plan] = splits
+    return splits
+  }
+
+  /// Whether a space followed by `first` shape as they would apart: HarfBuzz leaves the boundary
+  /// between them safe to break (no kerning pair, ligature or mark attachment across it). Found
+  /// by shaping the two characters once per plan and character.
+  private func junctionIsSafe(
+    _ plan: OpaquePointer, first: UInt32, run: Run, language: hb_language_t?,
+    features: [hb_feature_t]
+  ) -> Bool {
+    let key = Junction(plan: plan, first: first)
+    if let known = junctions[key] { return known }
+    var safe = !Typesetter.isCombiningMark(first)
+    if safe {
+      hb_buffer_clear_contents(buffer)
+      hb_buffer_set_flags(buffer, HB_BUFFER_FLAG_DEFAULT)
+      let pair: [UInt32] = [0x20, first]
+      pair.withUnsafeBufferPointer { p in
+        hb_buffer_add_utf32(buffer, p.baseAddress, 2, 0, 2)
+      }
+      setProperties(run: run, language: language)
+      hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_CHARACTERS)
+      features.withUnsafeBufferPointer { f in
+        _ = hb_shape_plan_execute(plan, run.font.hbFont, buffer, f.baseAddress, UInt32(f.count))
+      }
+      var count: UInt32 = 0
+      let infos = hb_buffer_get_glyph_infos(buffer, &count)!
+      for g in 0..<Int(count) where infos[g].cluster == 1 {
+        if hb_glyph_info_get_glyph_flags(infos + g).rawValue
+          & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0
+        {
+          safe = false
+        }
+      }
+    }
+    if junctions.count > 65_536 { junctions.removeAll() }
+    junctions[key] = safe
+    return safe
+  }
+
+  /// Sets the buffer's direction, script and language for a run.
+  private func setProperties(run: Run, language: hb_language_t?) {
+    hb_buffer_set_direction(buffer, run.rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+    hb_buffer_set_script(buffer, run.script)
+    if let language { hb_buffer_set_language(buffer, language) }
+  }
+
+  /// Whether a character next to a run can change how the run is shaped: joining scripts (Arabic,
+  /// Syriac, N'Ko, Mongolian, Phags-pa, Manichaean, Psalter Pahlavi, Adlam…), joiners, and marks
+  /// (which are transparent, so what decides lies further away).
+  static func joinsAcross(_ c: UInt32) -> Bool {
+    switch c {
+    case 0x0600...0x08FF, 0x1800...0x18AF, 0x200C...0x200D, 0xA840...0xA87F, 0x10AC0...0x10B2F,
+      0x10D00...0x10D3F, 0x10F30...0x10FFF, 0x1E900...0x1E95F:
+      return true
+    default:
+      return Typesetter.isCombiningMark(c)
+    }
   }
 
   /// Shapes `text[start..<end]` (the rest of `text` is context) and adds advances by cluster.
@@ -114,9 +267,7 @@ final class Shaper {
     text.withUnsafeBufferPointer { p in
       hb_buffer_add_utf32(buffer, p.baseAddress, Int32(p.count), UInt32(start), Int32(end - start))
     }
-    hb_buffer_set_direction(buffer, run.rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-    hb_buffer_set_script(buffer, run.script)
-    if let language { hb_buffer_set_language(buffer, language) }
+    setProperties(run: run, language: language)
     // Per-character clusters: every glyph's advance goes to the character it came from (a
     // ligature's to its first), so advances sum correctly into any cluster boundaries we use.
     hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_CHARACTERS)
@@ -153,11 +304,7 @@ final class Shaper {
 
   /// Whether a code point is a nonspacing or enclosing mark.
   static func isMark(_ c: UInt32) -> Bool {
-    guard let s = Unicode.Scalar(c) else { return false }
-    switch s.properties.generalCategory {
-    case .nonspacingMark, .enclosingMark: return true
-    default: return false
-    }
+    CharacterTable.has(c, CharacterTable.nonspacingMark)
   }
 
   /// The Unicode script of a code point.

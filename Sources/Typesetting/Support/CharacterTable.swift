@@ -1,0 +1,37 @@
+/// General-category facts about the Basic Multilingual Plane in one byte per code point, made
+/// once: asking Swift's `Unicode.Scalar.Properties` costs tens of nanoseconds a character, which
+/// preparing text would otherwise pay several times per character.
+enum CharacterTable {
+  /// Nonspacing, spacing or enclosing mark (Mn, Mc, Me).
+  static let combiningMark: UInt8 = 1
+  /// Nonspacing or enclosing mark (Mn, Me).
+  static let nonspacingMark: UInt8 = 2
+  /// Letter or number (L*, N*).
+  static let letterOrNumber: UInt8 = 4
+
+  /// The flags of every BMP code point (surrogates: none).
+  static let bmp: [UInt8] = {
+    var table = [UInt8](repeating: 0, count: 0x10000)
+    for c in 0..<0x10000 { table[c] = flags(UInt32(c)) }
+    return table
+  }()
+
+  /// The flags of any code point, from its general category.
+  static func flags(_ c: UInt32) -> UInt8 {
+    guard let s = Unicode.Scalar(c) else { return 0 }
+    switch s.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark: return combiningMark | nonspacingMark
+    case .spacingMark: return combiningMark
+    case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+      .decimalNumber, .letterNumber, .otherNumber:
+      return letterOrNumber
+    default: return 0
+    }
+  }
+
+  /// Whether `c` has `flag`.
+  @inline(__always)
+  static func has(_ c: UInt32, _ flag: UInt8) -> Bool {
+    (c < 0x10000 ? bmp[Int(c)] : flags(c)) & flag != 0
+  }
+}
