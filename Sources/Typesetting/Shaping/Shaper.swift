@@ -179,7 +179,7 @@ final class Shaper {
     let before = hb_set_create()!
     let input = hb_set_create()!
     let after = hb_set_create()!
-    defer { [lookups, before, input, after].forEach { hb_set_destroy($0) } }
+    defer { for set in [lookups, before, input, after] { hb_set_destroy(set) } }
     for table in [Font.tag("GSUB"), Font.tag("GPOS")] where splits {
       hb_set_clear(lookups)
       hb_ot_shape_plan_collect_lookups(plan, table, lookups)
