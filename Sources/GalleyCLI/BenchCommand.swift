@@ -109,18 +109,9 @@ enum BenchCommand {
     if only == "layout" {
       let ts = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
       let prepared = cases.compactMap { try? ts.prepare($0.text, style: $0.style) }
-      let baseWidths = cases.map(\.width)
-      var sink = 0.0
-      let t =
-        best(repeats) {
-          for f in 0..<50 {
-            let factor = 0.8 + 0.01 * Double(f)
-            for i in prepared.indices {
-              sink += (try? prepared[i].measure(width: baseWidths[i] * factor))?.height ?? 0
-            }
-          }
-        } / (Double(prepared.count) * 50)
-      print("layoutMicrosPerText \(t) (\(sink > 0))")
+      let (cold, warm) = layoutFigures(prepared, baseWidths: cases.map(\.width), repeats: repeats)
+      print("layoutMicrosPerText \(cold)")
+      print("layoutMicrosPerTextWarm \(warm)")
       return 0
     }
     // Raw HarfBuzz on the same runs.
@@ -158,26 +149,9 @@ enum BenchCommand {
     // Layout at a new width from prepared text.
     let layoutTypesetter = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
     let prepared = cases.compactMap { try? layoutTypesetter.prepare($0.text, style: $0.style) }
-    let baseWidths = cases.map(\.width)
-    let widths = (0..<8).map { 0.83 + 0.05 * Double($0) }
+    let (layout, layoutWarm) = layoutFigures(
+      prepared, baseWidths: cases.map(\.width), repeats: repeats)
     var sink = 0.0
-    let layout =
-      best(repeats) {
-        for f in widths {
-          for i in prepared.indices {
-            sink += (try? prepared[i].measure(width: baseWidths[i] * f))?.height ?? 0
-          }
-        }
-      } / (Double(prepared.count) * Double(widths.count))
-    // The same, text by text (each text at 8 widths in a row: its data stays in cache).
-    let layoutWarm =
-      best(repeats) {
-        for i in prepared.indices {
-          for f in widths {
-            sink += (try? prepared[i].measure(width: baseWidths[i] * f))?.height ?? 0
-          }
-        }
-      } / (Double(prepared.count) * Double(widths.count))
 
     // Cold throughput on one core and on all cores.
     let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -303,6 +277,35 @@ enum BenchCommand {
     let all = rate(threads: ProcessInfo.processInfo.activeProcessorCount)
     if sink.isNaN { print("") }
     return (n / fromText, one, all, n / prepare)
+  }
+
+  /// Layout of prepared texts at new widths (8 widths around each case's own), µs per text: the
+  /// texts in turn at each width (a transcript laid out again: cache-cold), and each text at the
+  /// 8 widths in a row (its data in cache).
+  static func layoutFigures(_ prepared: [PreparedText], baseWidths: [Double], repeats: Int) -> (
+    Double, Double
+  ) {
+    let widths = (0..<8).map { 0.83 + 0.05 * Double($0) }
+    let count = Double(prepared.count) * Double(widths.count)
+    var sink = 0.0
+    let cold =
+      best(repeats) {
+        for f in widths {
+          for i in prepared.indices {
+            sink += (try? prepared[i].measure(width: baseWidths[i] * f))?.height ?? 0
+          }
+        }
+      } / count
+    let warm =
+      best(repeats) {
+        for i in prepared.indices {
+          for f in widths {
+            sink += (try? prepared[i].measure(width: baseWidths[i] * f))?.height ?? 0
+          }
+        }
+      } / count
+    if sink.isNaN { print("") }
+    return (cold, warm)
   }
 
   /// The best of `repeats` timings of `body`, in microseconds.

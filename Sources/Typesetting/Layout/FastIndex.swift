@@ -2,10 +2,11 @@
 /// end by a search instead of walking every segment, and a text that fits on one line is
 /// answered without touching the arrays at all.
 ///
-/// Built only for texts whose segments are *plain* (no tabs, no soft hyphens, no white space to
-/// trim inside the content) and none narrower than nothing; others take the segment walk of ``GreedyBreaker``. Both give the
-/// same lines (tested on the whole corpus at many widths).
-final class FastIndex: Sendable {
+/// Built only for texts without tabs or soft hyphens, whose content holds no white space that
+/// reported widths leave out (zero-width spaces aside), and with no segment narrower than
+/// nothing; others take the segment walk of ``GreedyBreaker``. Both give the same lines (tested
+/// on the whole corpus at many widths).
+struct FastIndex: Sendable {
   /// One segment's prefix sums, packed together so that a probe touches one cache line.
   struct Entry {
     /// x at the end of the segment's content.
@@ -34,6 +35,10 @@ final class FastIndex: Sendable {
   let snapsWidths: Bool
   /// Height of a single line holding every segment (for the one-line answer).
   let singleLineHeight: Double
+  /// `maxLines` is set: truncation may change the last line, so the full layout answers.
+  let truncates: Bool
+  /// Segments per point of line, on average (to guess where a line ends).
+  let segmentsPerPoint: Double
 
   init?(_ p: PreparedText) {
     let n = p.segmentEnd.count
@@ -50,8 +55,20 @@ final class FastIndex: Sendable {
       // The search needs x to grow along the text; negative letter spacing can make a segment
       // narrower than nothing.
       if p.segmentContent[s] < 0 || p.segmentTrailing[s] < 0 { return nil }
-      let hasContent = p.segmentContentEnd[s] > (s == 0 ? 0 : p.segmentEnd[s - 1])
-      if hasContent && flags & PreparedText.SegmentFlag.plain == 0 { return nil }
+      var hasContent = p.segmentContentEnd[s] > (s == 0 ? 0 : p.segmentEnd[s - 1])
+      if hasContent && flags & PreparedText.SegmentFlag.plain == 0 {
+        // White space inside the content that reported widths leave out: harmless when it has
+        // no width (a zero-width space), and then a segment made only of it has no content.
+        var visible = false
+        for g in Int(s == 0 ? 0 : p.segmentEnd[s - 1])..<Int(p.segmentContentEnd[s]) {
+          if p.graphemeFlags[g] & PreparedText.GraphemeFlag.reportWhitespace == 0 {
+            visible = true
+          } else if p.graphemeAdvance[g] != 0 {
+            return nil
+          }
+        }
+        hasContent = visible
+      }
       let contentEnd = x + p.segmentContent[s]
       if hasContent { last = contentEnd }
       x = contentEnd + p.segmentTrailing[s]
@@ -78,11 +95,34 @@ final class FastIndex: Sendable {
     spacing = p.style.profile == .apple ? p.style.lineSpacing : 0
     snapsWidths = p.style.profile == .browser
     singleLineHeight = all.height
+    truncates = (p.style.maxLines ?? 0) > 0
+    let total = entries.last?.end ?? 0
+    segmentsPerPoint = total > 0 ? Double(n) / total : 0
+  }
+
+  /// The last index in `[lo, hi]` whose content ends at most at `limitX`, given that `lo`'s does:
+  /// gallop from `lo`, then bisect.
+  @inline(__always)
+  static func search(_ e: UnsafeBufferPointer<Entry>, from lo: Int, to hi: Int, _ limitX: Double)
+    -> Int
+  {
+    var lo = lo
+    var step = 1
+    while lo + step <= hi && e[lo + step].contentEnd <= limitX {
+      lo += step
+      step <<= 1
+    }
+    var up = min(hi, lo + step - 1)
+    while lo < up {
+      let mid = (lo + up + 1) >> 1
+      if e[mid].contentEnd <= limitX { lo = mid } else { up = mid - 1 }
+    }
+    return lo
   }
 
   @inline(__always)
   func snap(_ w: Double) -> Double {
-    snapsWidths && w > 0 ? ((w * 64 + 1e-4).rounded(.down) + 1) / 64 : w
+    snapsWidths && w > 0 ? PreparedText.snapToNext64th(w) : w
   }
 
   /// Lines, height and widest line at `width`, or nil when a segment needs breaking between
@@ -111,20 +151,31 @@ final class FastIndex: Sendable {
           if breakWords && p.segmentContent[a] > 0 { return nil }
           s = a
         } else {
-          // The last segment in [a, hi] whose content ends within the line: gallop from a, then
-          // bisect (lines are short next to long texts).
-          var lo = a
-          var step = 1
-          while lo + step <= hi && e[lo + step].contentEnd <= limitX {
-            lo += step
-            step <<= 1
+          // The last segment in [a, hi] whose content ends within the line. Segments are of
+          // similar widths, so guess from the text's average and step to the answer; gallop and
+          // bisect when the guess is far off.
+          // The last segment in [a, hi] whose content ends within the line. Segments are of
+          // similar widths, so guess from the text's average and step to the answer; gallop and
+          // bisect when the guess is far off.
+          var g = a + Int(max(0, min(Double(hi - a), limit * segmentsPerPoint - 0.5)))
+          if e[g].contentEnd <= limitX {
+            var steps = 0
+            while g < hi && e[g + 1].contentEnd <= limitX && steps < 3 {
+              g += 1
+              steps += 1
+            }
+            if steps == 3 && g < hi && e[g + 1].contentEnd <= limitX {
+              g = FastIndex.search(e, from: g, to: hi, limitX)
+            }
+          } else {
+            var steps = 0
+            while g > a && e[g].contentEnd > limitX && steps < 3 {
+              g -= 1
+              steps += 1
+            }
+            if e[g].contentEnd > limitX { g = FastIndex.search(e, from: a, to: g, limitX) }
           }
-          var up = min(hi, lo + step - 1)
-          while lo < up {
-            let mid = (lo + up + 1) >> 1
-            if e[mid].contentEnd <= limitX { lo = mid } else { up = mid - 1 }
-          }
-          s = lo
+          s = g
         }
         if lines > 0 { height += spacing }
         if uniformBox {

@@ -37,12 +37,12 @@ extension PreparedText {
   /// - Complexity: O(s) for s segments.
   public func measure(width: Double) throws -> (lines: Int, height: Double, widest: Double) {
     guard width.isFinite, width > 0 else { throw TypesettingError.invalidWidth(width) }
+    if let fast, !fast.truncates, let result = fast.measure(self, width: width) { return result }
     if let m = style.maxLines, m > 0 {
       // Truncation changes the last line; take the full path when it may apply.
       let l = try layout(width: width)
       return (l.lineCount, l.height, l.widest)
     }
-    if let fast, let result = fast.measure(self, width: width) { return result }
     var sink = LineMeasurer(p: self)
     var breaker = GreedyBreaker(self, width: width)
     breaker.run(&sink)

@@ -61,7 +61,17 @@ extension PreparedText {
   @inline(__always)
   func snap(_ w: Double) -> Double {
     guard style.profile == .browser, w > 0 else { return w }
-    return ((w * 64 + 1e-4).rounded(.down) + 1) / 64
+    return PreparedText.snapToNext64th(w)
+  }
+
+  /// `w` (> 0) up to the next 1/64 (a value already on a 1/64 step goes one step further).
+  @inline(__always)
+  static func snapToNext64th(_ w: Double) -> Double {
+    let v = w * 64 + 1e-4
+    // Truncation is the floor of a positive value (and needs no call into libm); from 2^52 on
+    // every Double is whole already.
+    let whole = v < 4.5e15 ? Double(Int64(v)) : v.rounded(.down)
+    return (whole + 1) / 64
   }
 }
 

@@ -12,6 +12,11 @@
 public final class PreparedText: @unchecked Sendable {
   // @unchecked: `fast` is a `var` only so that it can be computed from the other fields at the
   // end of `init`; it is never written afterwards.
+
+  /// Prefix sums for measuring by search (nil when the text needs the segment walk). First, so
+  /// that measuring at a width reads the object's first cache lines and the sums, nothing else.
+  private(set) var fast: FastIndex? = nil
+
   /// The original text.
   public let text: String
   /// The style it was prepared with.
@@ -93,9 +98,6 @@ public final class PreparedText: @unchecked Sendable {
     self.hyphenAdvance = hyphenAdvance
     self.fast = FastIndex(self)
   }
-
-  /// Prefix sums for measuring by binary search (nil when the text needs the segment walk).
-  private(set) var fast: FastIndex? = nil
 
   /// Number of grapheme clusters after white-space processing.
   public var graphemeCount: Int { graphemeAdvance.count }
