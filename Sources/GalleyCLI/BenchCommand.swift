@@ -84,6 +84,23 @@ enum BenchCommand {
       print("prepareWordsMicrosPerText \(t)")
       return 0
     }
+    if only == "bubbles" {
+      let bubbles: [BubbleCell] = (0..<10_000).map { i in
+        let c = cases[i % cases.count]
+        var b = BubbleCell(text: c.text + " #\(i)", style: c.style, containerWidth: 390)
+        b.maxWidthFraction = 0.75
+        if i % 4 == 1 { b.timestamp = "19:0\(i % 10)" }
+        return b
+      }
+      let t =
+        best(repeats) {
+          let sizer = CellSizer(
+            typesetter: Typesetter(cacheCapacity: 0, wordCacheCapacity: 0), cacheCapacity: 0)
+          for b in bubbles { _ = try? sizer.measure(b) }
+        } / 1e6
+      print("bubblesPerSecond1 \(Double(bubbles.count) / t)")
+      return 0
+    }
     if only == "prepare" {
       let t =
         best(repeats) {

@@ -115,9 +115,21 @@ public final class CellSizer: @unchecked Sendable {
     return s
   }
 
-  func lay(_ text: String, _ style: TextStyle, width: Double) throws -> TextLayout {
+  /// A text's size at a width, as sizing needs it (no line records are built).
+  struct TextBox {
+    var lineCount: Int
+    var height: Double
+    var widest: Double
+    var lastLineWidth: Double
+    var isTruncated: Bool
+  }
+
+  func lay(_ text: String, _ style: TextStyle, width: Double) throws -> TextBox {
     do {
-      return try typesetter.prepare(text, style: style).layout(width: width)
+      let m = try typesetter.prepare(text, style: style).measure(width: width)
+      return TextBox(
+        lineCount: m.lines, height: m.height, widest: m.widest, lastLineWidth: m.lastLineWidth,
+        isTruncated: m.isTruncated)
     } catch let e as TypesettingError {
       throw CellError.text(e.description)
     }
@@ -168,14 +180,14 @@ public final class CellSizer: @unchecked Sendable {
       tss.maxLines = 1
       tss.whiteSpace = .nowrap
       let l = try lay(ts, tss, width: tw)
-      let lastWidth = text.lines.last?.width ?? 0
-      if !text.lines.isEmpty && lastWidth + cell.timestampGap + l.widest <= tw {
+      let lastWidth = text.lastLineWidth
+      if text.lineCount > 0 && lastWidth + cell.timestampGap + l.widest <= tw {
         placement = .inline
         contentWidth = max(contentWidth, lastWidth + cell.timestampGap + l.widest)
       } else {
         placement = .below
         contentWidth = max(contentWidth, l.widest)
-        height += (text.lines.isEmpty ? 0 : cell.nameSpacing) + l.height
+        height += (text.lineCount == 0 ? 0 : cell.nameSpacing) + l.height
       }
     }
     height += cell.padding.bottom

@@ -19,6 +19,8 @@ final class MeasureFastPathTests: XCTestCase {
         XCTAssertEqual(quick.lines, full.lineCount, "\(c.id) at \(w)")
         XCTAssertEqual(quick.height, full.height, accuracy: 1e-9, "\(c.id) at \(w)")
         XCTAssertEqual(quick.widest, full.widest, accuracy: 1e-9, "\(c.id) at \(w)")
+        XCTAssertEqual(
+          quick.lastLineWidth, full.lines.last?.width ?? 0, accuracy: 1e-9, "\(c.id) at \(w)")
         checked += 1
       }
     }

@@ -35,8 +35,6 @@ struct FastIndex: Sendable {
   let snapsWidths: Bool
   /// Height of a single line holding every segment (for the one-line answer).
   let singleLineHeight: Double
-  /// `maxLines` is set: truncation may change the last line, so the full layout answers.
-  let truncates: Bool
   /// Segments per point of line, on average (to guess where a line ends).
   let segmentsPerPoint: Double
 
@@ -95,7 +93,6 @@ struct FastIndex: Sendable {
     spacing = p.style.profile == .apple ? p.style.lineSpacing : 0
     snapsWidths = p.style.profile == .browser
     singleLineHeight = all.height
-    truncates = (p.style.maxLines ?? 0) > 0
     let total = entries.last?.end ?? 0
     segmentsPerPoint = total > 0 ? Double(n) / total : 0
   }
@@ -127,17 +124,21 @@ struct FastIndex: Sendable {
 
   /// Lines, height and widest line at `width`, or nil when a segment needs breaking between
   /// graphemes (the caller then walks the segments).
-  func measure(_ p: PreparedText, width: Double) -> (lines: Int, height: Double, widest: Double)? {
+  func measure(_ p: PreparedText, width: Double) -> (
+    lines: Int, height: Double, widest: Double, lastLineWidth: Double
+  )? {
     let limit = width + GreedyBreaker.fitTolerance
     // Most short messages fit on one line: answer that from three stored numbers.
     if noForcedBreak && totalContentEnd <= limit && !entries.isEmpty {
-      return (1, singleLineHeight, snap(totalLastContentEnd))
+      let w = snap(totalLastContentEnd)
+      return (1, singleLineHeight, w, w)
     }
     return entries.withUnsafeBufferPointer { e in
       let n = e.count
       var lines = 0
       var height = 0.0
       var widest = 0.0
+      var last = 0.0
       var a = 0
       var base = 0.0
       while a < n {
@@ -185,12 +186,13 @@ struct FastIndex: Sendable {
           for k in a...s { m |= p.segmentFonts[k] }
           height += p.lineBox(fonts: m).height
         }
-        widest = max(widest, snap(max(0, e[s].lastContentEnd - base)))
+        last = snap(max(0, e[s].lastContentEnd - base))
+        widest = max(widest, last)
         lines += 1
         a = s + 1
         base = e[s].end
       }
-      return (lines, height, widest)
+      return (lines, height, widest, last)
     }
   }
 }

@@ -224,10 +224,12 @@ extension PreparedText {
     var count = 0
     var height = 0.0
     var widest = 0.0
+    var last = 0.0
     mutating func add(_ line: RawLine) {
       if count > 0 && p.style.profile == .apple { height += p.style.lineSpacing }
       height += p.lineBox(fonts: line.fonts).height
-      widest = max(widest, p.snap(line.width))
+      last = p.snap(line.width)
+      widest = max(widest, last)
       count += 1
     }
   }

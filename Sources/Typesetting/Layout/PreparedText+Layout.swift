@@ -31,21 +31,28 @@ extension PreparedText {
       ellipsisOffset: ellipsisOffset)
   }
 
-  /// Number of lines, height and widest line at `width`, without building line records: the
-  /// fast path for sizing (no allocation). Truncation by `maxLines` is applied.
+  /// Number of lines, height, widest line and width of the last line at `width`, and whether
+  /// `maxLines` truncated the text, without building line records: the fast path for sizing (no
+  /// allocation unless truncation applies). Widths are reported as ``TextLayout`` reports them.
   /// - Throws: ``TypesettingError/invalidWidth(_:)``.
-  /// - Complexity: O(s) for s segments.
-  public func measure(width: Double) throws -> (lines: Int, height: Double, widest: Double) {
+  /// - Complexity: O(s) for s segments (O(l log s) for l lines for most texts; O(1) for a text
+  ///   that fits on one line).
+  public func measure(width: Double) throws -> (
+    lines: Int, height: Double, widest: Double, lastLineWidth: Double, isTruncated: Bool
+  ) {
     guard width.isFinite, width > 0 else { throw TypesettingError.invalidWidth(width) }
-    if let fast, !fast.truncates, let result = fast.measure(self, width: width) { return result }
-    if let m = style.maxLines, m > 0 {
-      // Truncation changes the last line; take the full path when it may apply.
-      let l = try layout(width: width)
-      return (l.lineCount, l.height, l.widest)
+    let maxLines = style.maxLines ?? 0
+    if let fast, let r = fast.measure(self, width: width), maxLines <= 0 || r.lines <= maxLines {
+      return (r.lines, r.height, r.widest, r.lastLineWidth, false)
     }
     var sink = LineMeasurer(p: self)
     var breaker = GreedyBreaker(self, width: width)
     breaker.run(&sink)
-    return (sink.count, sink.height, sink.widest)
+    if maxLines > 0 && sink.count > maxLines {
+      // Truncation changes the last line: the full path.
+      let l = try layout(width: width)
+      return (l.lineCount, l.height, l.widest, l.lines.last?.width ?? 0, l.isTruncated)
+    }
+    return (sink.count, sink.height, sink.widest, sink.last, false)
   }
 }
