@@ -150,22 +150,33 @@ final class Shaper {
       let key = ShapeCache.Key(
         font: FontKey(run.font), size: size, language: lang, features: featureKey,
         rtl: run.rtl, script: run.script.rawValue, text: text[a..<k])
-      let piece: [Double]
       if let hit = cache.lookup(key) {
-        piece = hit
+        for j in 0..<hit.count { wordScratch[a - run.start + j] = hit[j] }
       } else {
-        var local = [Double](repeating: 0, count: k - a)
-        shapeRange(
-          Array(text[a..<k]), 0, k - a, run: run, size: size, language: language,
-          features: features, into: &local)
-        cache.store(key, local)
-        piece = local
+        missing.append(key)
       }
-      for j in 0..<piece.count { wordScratch[a - run.start + j] = piece[j] }
+    }
+    if !missing.isEmpty {
+      // Shape the run whole (one HarfBuzz call, as without the cache), then keep each missing
+      // word's slice of it: the checks above make a slice what shaping the word alone gives.
+      var whole = [Double](repeating: 0, count: n)
+      shapeRange(
+        text, run.start, run.end, run: run, size: size, language: language, features: features,
+        into: &whole, offset: run.start)
+      for key in missing {
+        let start = key.text.startIndex - run.start
+        cache.store(key, Array(whole[start..<(start + key.text.count)]))
+      }
+      missing.removeAll(keepingCapacity: true)
+      for j in 0..<n { advances[run.start + j] += whole[j] }
+      return true
     }
     for j in 0..<n { advances[run.start + j] += wordScratch[j] }
     return true
   }
+
+  /// Words of the current run not found in the cache (reused).
+  private var missing: [ShapeCache.Key] = []
 
   /// Whether every lookup the plan applies leaves spaces alone as context: the space glyph is in
   /// no lookup's backtrack or lookahead, and is the input only of lookups without context (a pair
@@ -259,9 +270,10 @@ final class Shaper {
   }
 
   /// Shapes `text[start..<end]` (the rest of `text` is context) and adds advances by cluster.
+  /// Advances go to `advances[cluster - offset]`.
   private func shapeRange(
     _ text: [UInt32], _ start: Int, _ end: Int, run: Run, size: Double, language: hb_language_t?,
-    features: [hb_feature_t], into advances: inout [Double]
+    features: [hb_feature_t], into advances: inout [Double], offset: Int = 0
   ) {
     hb_buffer_clear_contents(buffer)
     text.withUnsafeBufferPointer { p in
@@ -286,7 +298,7 @@ final class Shaper {
         let g = Int(infos[k].codepoint)
         let adv = g < font.bitmapAdvances.count ? font.bitmapAdvances[g] : 0
         let hbAdv = Double(positions[k].x_advance)
-        advances[Int(infos[k].cluster)] += hbAdv == 0 ? 0 : adv * scale
+        advances[Int(infos[k].cluster) - offset] += hbAdv == 0 ? 0 : adv * scale
       }
     } else {
       let scale = size / Double(font.unitsPerEm)
@@ -297,7 +309,7 @@ final class Shaper {
         if infos[k].codepoint == 0 && cluster < text.count && Shaper.isMark(text[cluster]) {
           continue
         }
-        advances[cluster] += Double(positions[k].x_advance) * scale
+        advances[cluster - offset] += Double(positions[k].x_advance) * scale
       }
     }
   }
