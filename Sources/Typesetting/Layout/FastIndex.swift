@@ -17,6 +17,8 @@ struct FastIndex: Sendable {
     var lastContentEnd: Double
     /// The first segment at or after this one that ends with a forced break (or the count).
     var nextForced: Int32
+    /// The fonts the segment uses (bit i: font i of the stack), for the line box.
+    var fonts: UInt32
   }
 
   let entries: [Entry]
@@ -70,8 +72,12 @@ struct FastIndex: Sendable {
       let contentEnd = x + p.segmentContent[s]
       if hasContent { last = contentEnd }
       x = contentEnd + p.segmentTrailing[s]
+      // (A stack of more than 32 fonts takes the segment walk.)
+      guard p.segmentFonts[s] >> 32 == 0 else { return nil }
       entries.append(
-        Entry(contentEnd: contentEnd, end: x, lastContentEnd: last, nextForced: Int32(n)))
+        Entry(
+          contentEnd: contentEnd, end: x, lastContentEnd: last, nextForced: Int32(n),
+          fonts: UInt32(p.segmentFonts[s])))
       mask |= p.segmentFonts[s]
     }
     var next = Int32(n)
@@ -182,9 +188,9 @@ struct FastIndex: Sendable {
         if uniformBox {
           height += boxHeight
         } else {
-          var m: UInt64 = 0
-          for k in a...s { m |= p.segmentFonts[k] }
-          height += p.lineBox(fonts: m).height
+          var m: UInt32 = 0
+          for k in a...s { m |= e[k].fonts }
+          height += p.lineBox(fonts: UInt64(m)).height
         }
         last = snap(max(0, e[s].lastContentEnd - base))
         widest = max(widest, last)
