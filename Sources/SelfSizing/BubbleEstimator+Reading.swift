@@ -34,7 +34,7 @@ extension BubbleEstimator {
         if w > 0 { content = x }
         x += Double(e.trailing)
       }
-      paragraphs.append(Paragraph(end: Int32(entries.count), natural: content))
+      paragraphs.append(Paragraph(end: entries.count, natural: content))
       paragraphStart = entries.count
     }
   }
@@ -169,7 +169,7 @@ extension BubbleEstimator {
           // To the next tab stop (a multiple of tabSize spaces from the paragraph's start).
           let stop = em * f.scales[fi] * Double(max(1, style.tabSize))
           let x = paragraphStart + word + spaces
-          advance = stop - x.truncatingRemainder(dividingBy: stop)
+          advance = stop > 0 ? stop - x.truncatingRemainder(dividingBy: stop) : 0
         }
         spaces += advance
         afterIdeograph = false

@@ -43,14 +43,17 @@ extension BubbleEstimator {
 
     @inline(__always)
     mutating func word(_ word: Double, trailing: Double) {
-      if x > 0 && x + word > tw && !nowrap {
+      // (A word of no width fits anywhere: spaces before it hang.)
+      if x > 0 && word > 0 && x + word > tw && !nowrap {
         widest = max(widest, lineContent)
         lines += 1
         x = 0
         lineContent = 0
       }
       if word > tw && breakWords && !nowrap {
-        let full = (word / tw).rounded(.down)
+        // (Capped: an absurd width must not overflow the count.)
+        let q = word / tw
+        let full = q.isFinite ? min(q.rounded(.down), 1e12) : 1e12
         lines += Int(full)
         widest = max(widest, tw)
         x = word - full * tw
@@ -64,7 +67,7 @@ extension BubbleEstimator {
     /// `n` words of width `u` with no space between them, then `trailing`: as `n` calls of
     /// ``word(_:trailing:)``, but a line at a time.
     mutating func run(_ u: Double, count n: Int, trailing: Double) {
-      if nowrap || u > tw || u <= 0 {
+      if nowrap || !(u > 0 && u <= tw) {  // (also a width that is not a number)
         for i in 0..<n { word(u, trailing: i == n - 1 ? trailing : 0) }
         return
       }
@@ -120,7 +123,7 @@ extension BubbleEstimator {
   /// Where a paragraph's entries end, and its content width on one line (if that fits, the
   /// paragraph takes one line without looking at its words).
   struct Paragraph: Sendable {
-    var end: Int32
+    var end: Int
     var natural: Double
   }
 

@@ -154,38 +154,38 @@ public struct BubbleEstimator: Sendable, Hashable {
     var bubbles: [PreparedBubbles.Bubble] = []
     bubbles.reserveCapacity(cells.count)
     var geometries: [Geometry] = []
-    var geometryIndex: [Geometry: Int32] = [:]
+    var geometryIndex: [Geometry: Int] = [:]
     var replies: [PreparedBubbles.Reply] = []
     var sink: [Double]? = nil
     func text(_ t: String, _ style: TextStyle, size: Double) -> PreparedBubbles.Text {
       builder.paragraphStart = builder.entries.count
-      let first = Int32(builder.entries.count)
-      let firstParagraph = Int32(builder.paragraphs.count)
+      let first = builder.entries.count
+      let firstParagraph = builder.paragraphs.count
       let (lh, empty) = read(t, style, size: size, perFont: &sink, into: &builder)
       let rules = WrapRules(style)
       return PreparedBubbles.Text(
         firstEntry: first, firstParagraph: firstParagraph,
-        paragraphs: Int32(builder.paragraphs.count) - firstParagraph,
+        paragraphs: builder.paragraphs.count - firstParagraph,
         maxLines: Int32(clamping: max(0, rules.maxLines ?? 0)), lineHeight: lh, isEmpty: empty,
         breakWords: rules.breakWords, nowrap: rules.nowrap)
     }
     for cell in cells {
       let main = text(cell.text, cell.style, size: cell.style.size * cell.textScale)
       var labels = Labels(cell, estimator: self)
-      var reply: Int32 = -1
+      var reply = -1
       if let r = cell.replyText {
         let rs = Geometry.replyStyle(cell)
-        reply = Int32(replies.count)
+        reply = replies.count
         replies.append(
           PreparedBubbles.Reply(text: text(r, rs, size: rs.size), nameSize: labels.replyNameSize))
         labels.replyNameSize = nil
       }
       let g = Geometry(cell)
-      let gi: Int32
+      let gi: Int
       if let k = geometryIndex[g] {
         gi = k
       } else {
-        gi = Int32(geometries.count)
+        gi = geometries.count
         geometries.append(g)
         geometryIndex[g] = gi
       }

@@ -12,11 +12,11 @@ import Typesetting
 /// let landscape = prepared.sizes(containerWidth: 844)
 /// ```
 public final class PreparedBubbles: Sendable {
-  /// One text's place in the flat arrays and how it wraps (32 bytes).
+  /// One text's place in the flat arrays and how it wraps.
   struct Text: Sendable {
-    var firstEntry: Int32
-    var firstParagraph: Int32
-    var paragraphs: Int32
+    var firstEntry: Int
+    var firstParagraph: Int
+    var paragraphs: Int
     /// `maxLines`, 0 when unlimited.
     var maxLines: Int32
     var lineHeight: Double
@@ -37,8 +37,8 @@ public final class PreparedBubbles: Sendable {
   /// bubbles that have the same) and reply preview (-1 for none).
   struct Bubble: Sendable {
     var text: Text
-    var geometry: Int32
-    var reply: Int32
+    var geometry: Int
+    var reply: Int
     var labels: BubbleEstimator.Labels
   }
 
@@ -127,13 +127,13 @@ public final class PreparedBubbles: Sendable {
 
   @inline(__always)
   private func size(_ b: Bubble, containerWidth: Double, _ s: Storage) -> CellSize {
-    let g = s.geometries[Int(b.geometry)]
+    let g = s.geometries[b.geometry]
     let tw = g.textWidth(containerWidth)
     let text = wrap(b.text, width: tw, s)
     var reply: BubbleEstimator.Block? = nil
     var labels = b.labels
     if b.reply >= 0 {
-      let r = replies[Int(b.reply)]
+      let r = replies[b.reply]
       reply = wrap(r.text, width: g.replyWidth(tw), s)
       labels.replyNameSize = r.nameSize
     }
@@ -143,10 +143,10 @@ public final class PreparedBubbles: Sendable {
   @inline(__always)
   private func wrap(_ t: Text, width: Double, _ s: Storage) -> BubbleEstimator.Block {
     var wrapper = BubbleEstimator.Wrapper(width: width, rules: t.rules)
-    var k = Int(t.firstEntry)
-    for p in Int(t.firstParagraph)..<Int(t.firstParagraph + t.paragraphs) {
+    var k = t.firstEntry
+    for p in t.firstParagraph..<(t.firstParagraph + t.paragraphs) {
       let paragraph = s.paragraphs[p]
-      let end = Int(paragraph.end)
+      let end = paragraph.end
       if paragraph.natural <= width || t.nowrap {
         wrapper.oneLineParagraph(paragraph.natural)
         k = end

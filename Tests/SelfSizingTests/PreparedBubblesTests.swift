@@ -56,6 +56,30 @@ final class PreparedBubblesTests: XCTestCase {
     XCTAssertEqual(e.estimate(cell), try CellSizer.shared.measure(cell).size)
   }
 
+  /// The estimator takes any cell without trapping: absurd scales, zero or huge widths, empty
+  /// and white-space-only texts, tabs in a font whose space has no width.
+  func testAbsurdCellsGiveNumbersNotCrashes() throws {
+    let style = TextStyle(fonts: try Fixtures.library.stack(["Inter-Regular.otf"]), size: 15)
+    let e = BubbleEstimator()
+    var cells: [BubbleCell] = []
+    for scale in [1e30, .infinity, .nan, 0, -1] {
+      var c = BubbleCell(text: "long words here\tand\ttabs", style: style, containerWidth: 390)
+      c.textScale = scale
+      cells.append(c)
+    }
+    for width in [0.0, -5, 1e300, .nan] {
+      cells.append(BubbleCell(text: "abc   \u{200B}   x", style: style, containerWidth: width))
+    }
+    var pre = style
+    pre.whiteSpace = .pre
+    cells.append(BubbleCell(text: "\t\t", style: pre, containerWidth: 390))
+    let prepared = e.prepare(cells)
+    for w in [390.0, 1, 1e9] {
+      XCTAssertEqual(prepared.sizes(containerWidth: w).count, cells.count)
+    }
+    for c in cells { _ = e.estimate(c) }
+  }
+
   func testRunsOfIdeographsWrapAsSingleCharactersWould() throws {
     // 40 Hangul syllables (no spaces, `normal`: a break before each): exact in Noto Sans CJK,
     // whose syllables are all one em, so the estimate equals the measured size.

@@ -72,7 +72,7 @@ final class RefinementTests: XCTestCase {
 final class EstimatorTests: XCTestCase {
   /// p95 of the absolute height error on held-out messages: the goal is ≤ 4 pt at 15 pt text;
   /// the test holds the level reached so far (a ratchet: raise it, never lower it).
-  static let heldOutP95Ceiling = 1.0
+  static let heldOutP95Ceiling = 0.0
 
   func testCalibratedEstimatorOnHeldOutMessages() throws {
     var cells = try Fixtures.transcript(3000)

@@ -153,4 +153,31 @@ final class WordCacheTests: XCTestCase {
     XCTAssertEqual(differ, [])
     XCTAssertGreaterThan(words.wordCacheCount, 1000)
   }
+
+  /// Runs the word cache gives up on half-way (a word too long to cache, a junction that is not
+  /// safe) leave nothing behind for the next run; spaces next to kerning and ligature-prone
+  /// letters, features, and words cut by script changes still give whole-run results.
+  func testHostileRunsThroughTheWordCache() throws {
+    let stack = try Fixtures.library.defaultStack()
+    let words = Typesetter(cacheCapacity: 0, wordCacheCapacity: 100)
+    let whole = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
+    let long = String(repeating: "a", count: 60)
+    let texts = [
+      "hi " + long + " 漢字", "hi " + long + " 漢字 hi", "AV To Ta fi ffl 1 x 2 Wa Yo",
+      "x " + long + long + " y 가나 다라", "a  b   c\u{00A0}d", "مرحبا hello مرحبا",
+      "श्री मान् x", "🙂 a 🙂 b", String(repeating: "word ", count: 200),
+    ]
+    for features: [String: UInt32] in [[:], ["liga": 0], ["kern": 0, "ss01": 1]] {
+      var style = TextStyle(fonts: stack, size: 16)
+      style.features = features
+      for _ in 0..<2 {
+        for t in texts {
+          let a = try whole.prepare(t, style: style).layout(width: 120)
+          let b = try words.prepare(t, style: style).layout(width: 120)
+          XCTAssertEqual(a.lines.map(\.start), b.lines.map(\.start), t)
+          XCTAssertEqual(a.lines.map(\.width), b.lines.map(\.width), t)
+        }
+      }
+    }
+  }
 }

@@ -161,9 +161,6 @@ struct FastIndex: Sendable {
           // The last segment in [a, hi] whose content ends within the line. Segments are of
           // similar widths, so guess from the text's average and step to the answer; gallop and
           // bisect when the guess is far off.
-          // The last segment in [a, hi] whose content ends within the line. Segments are of
-          // similar widths, so guess from the text's average and step to the answer; gallop and
-          // bisect when the guess is far off.
           var g = a + Int(max(0, min(Double(hi - a), limit * segmentsPerPoint - 0.5)))
           if e[g].contentEnd <= limitX {
             var steps = 0

@@ -10,7 +10,7 @@ final class ShapeCache: @unchecked Sendable {
     var font: FontKey
     var size: Double
     var language: UInt
-    var features: Int
+    var features: [UInt64]
     var rtl: Bool
     var script: UInt32
     var text: ArraySlice<UInt32>
@@ -18,7 +18,7 @@ final class ShapeCache: @unchecked Sendable {
     let digest: UInt64
 
     init(
-      font: FontKey, size: Double, language: UInt, features: Int, rtl: Bool, script: UInt32,
+      font: FontKey, size: Double, language: UInt, features: [UInt64], rtl: Bool, script: UInt32,
       text: ArraySlice<UInt32>
     ) {
       self.font = font
@@ -31,9 +31,9 @@ final class ShapeCache: @unchecked Sendable {
       var h: UInt64 = 0xcbf2_9ce4_8422_2325
       @inline(__always) func mix(_ v: UInt64) { h = (h ^ v) &* 0x100_0000_01b3 }
       mix(UInt64(UInt(bitPattern: ObjectIdentifier(font.font).hashValue)))
-      mix(size.bitPattern)
+      mix((size == 0 ? 0 : size).bitPattern)  // -0.0 == 0.0, so they must hash alike
       mix(UInt64(language))
-      mix(UInt64(UInt(bitPattern: features)))
+      for f in features { mix(f) }
       mix(UInt64(script) << 1 | (rtl ? 1 : 0))
       for c in text { mix(UInt64(c)) }
       digest = h

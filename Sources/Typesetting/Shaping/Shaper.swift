@@ -8,10 +8,8 @@ final class Shaper {
   private let buffer: OpaquePointer
   /// When set, every shaped run is recorded (for ``ShapingBaseline``).
   var recorder: ((ShapingBaseline.Item) -> Void)? = nil
-  /// When set, short runs go through this cache of shaped runs.
+  /// When set, runs are shaped word by word through this cache where that changes nothing.
   var cache: ShapeCache? = nil
-  /// The longest run (in code points) kept in the cache.
-  static let cachedRunLength = 24
 
   /// The style of the last text prepared with this shaper and its constants (a shaper belongs to
   /// one typesetter).
@@ -56,6 +54,9 @@ final class Shaper {
     if plans.count > 512 {
       for old in plans.values { hb_shape_plan_destroy(old) }
       plans.removeAll()
+      // Answers keyed by plan address go with the plans (an address may be reused).
+      planSplits.removeAll()
+      junctions.removeAll()
     }
     plans[key] = p
     return p
@@ -134,8 +135,9 @@ final class Shaper {
     if cut && !splitsAtSpaces(plan, font: run.font) { return false }
     let n = run.end - run.start
     if wordScratch.count < n { wordScratch = [Double](repeating: 0, count: max(n, 256)) }
-    let featureKey = features.reduce(0) { $0 &* 31 &+ Int($1.tag) &* 7 &+ Int($1.value) }
+    let featureKey = features.map { UInt64($0.tag) << 32 | UInt64($0.value) }
     let lang = UInt(bitPattern: language.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0)
+    var missing: [ShapeCache.Key] = []
     var k = run.start
     while k < run.end {
       let a = k
@@ -167,7 +169,6 @@ final class Shaper {
         let start = key.text.startIndex - run.start
         cache.store(key, Array(whole[start..<(start + key.text.count)]))
       }
-      missing.removeAll(keepingCapacity: true)
       for j in 0..<n { advances[run.start + j] += whole[j] }
       return true
     }
@@ -175,17 +176,20 @@ final class Shaper {
     return true
   }
 
-  /// Words of the current run not found in the cache (reused).
-  private var missing: [ShapeCache.Key] = []
-
-  /// Whether every lookup the plan applies leaves spaces alone as context: the space glyph is in
-  /// no lookup's backtrack or lookahead, and is the input only of lookups without context (a pair
-  /// or ligature with the space shows in ``junctionIsSafe(_:first:run:language:features:)``).
+  /// Whether every lookup the plan applies leaves spaces alone: the space glyph is in no
+  /// lookup's backtrack or lookahead, and in the input only of lookups that read the space alone.
+  /// (A legacy `kern` pair with the space shows in `junctionIsSafe`.)
   private func splitsAtSpaces(_ plan: OpaquePointer, font: Font) -> Bool {
     if let known = planSplits[plan] { return known }
     var space: hb_codepoint_t = 0
     var splits = hb_font_get_nominal_glyph(font.hbFont, 0x20, &space) != 0
     let face = hb_font_get_face(font.hbFont)
+    // Apple's layout tables (which HarfBuzz applies instead of GSUB/GPOS) are not inspected here.
+    for table in ["morx", "mort", "kerx"] where splits {
+      let blob = hb_face_reference_table(face, Font.tag(table))
+      if hb_blob_get_length(blob) > 0 { splits = false }
+      hb_blob_destroy(blob)
+    }
     let lookups = hb_set_create()!
     let before = hb_set_create()!
     let input = hb_set_create()!
@@ -200,9 +204,11 @@ final class Shaper {
         hb_set_clear(input)
         hb_set_clear(after)
         hb_ot_layout_lookup_collect_glyphs(face, table, lookup, before, input, after, nil)
-        let contextual = hb_set_is_empty(before) == 0 || hb_set_is_empty(after) == 0
+        // The space as context, or as the input of a lookup that reads more than one glyph
+        // (context, or a ligature or pair of it with others; a lookup that maps the space
+        // alone to another glyph reads one).
         if hb_set_has(before, space) != 0 || hb_set_has(after, space) != 0
-          || (contextual && hb_set_has(input, space) != 0)
+          || (hb_set_has(input, space) != 0 && hb_set_get_population(input) > 1)
         {
           splits = false
         }
@@ -236,13 +242,18 @@ final class Shaper {
       }
       var count: UInt32 = 0
       let infos = hb_buffer_get_glyph_infos(buffer, &count)!
-      for g in 0..<Int(count) where infos[g].cluster == 1 {
+      // The character must keep a glyph of its own (no ligature with the space), and nothing
+      // may be unsafe to break.
+      var own = false
+      for g in 0..<Int(count) {
+        if infos[g].cluster == 1 { own = true }
         if hb_glyph_info_get_glyph_flags(infos + g).rawValue
           & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0
         {
           safe = false
         }
       }
+      if !own { safe = false }
     }
     if junctions.count > 65_536 { junctions.removeAll() }
     junctions[key] = safe
