@@ -37,6 +37,7 @@ enum BenchCommand {
                              transcript; no shaping), on 1 core and on all cores
       estimatesPerSecondFromText  estimates/s straight from each text (one pass, no preparing)
       estimatorPreparesPerSecond  bubbles read into the estimator's flat arrays per second
+                             (all cores)
     Build with `swift build -c release` first: a debug build is several times slower.
 
     examples:

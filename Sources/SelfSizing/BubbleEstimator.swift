@@ -1,3 +1,4 @@
+import Foundation
 import Typesetting
 
 /// Estimates a bubble's size without shaping: each character takes the nominal advance of its
@@ -146,9 +147,22 @@ public struct BubbleEstimator: Sendable, Hashable {
   }
 
   /// Reads bubbles once (advances, break places, line heights and what surrounds each text) into
-  /// flat arrays, so that ``PreparedBubbles/sizes(containerWidth:)`` estimates all of them at any
-  /// width with arithmetic alone.
-  public func prepare(_ cells: [BubbleCell]) -> PreparedBubbles {
+  /// flat arrays, so that ``PreparedBubbles/sizes(containerWidth:threads:)`` estimates all of
+  /// them at any width with arithmetic alone. Long lists are read on up to `threads` threads
+  /// (the result does not depend on how many).
+  public func prepare(
+    _ cells: [BubbleCell], threads: Int = ProcessInfo.processInfo.activeProcessorCount
+  ) -> PreparedBubbles {
+    let n = cells.count
+    let threads = max(1, min(threads, n / 2048))
+    guard threads > 1 else { return prepare(cells[...]) }
+    let chunks = (0..<threads).map { k in (k * n / threads)..<((k + 1) * n / threads) }
+    let parts = concurrentMap(chunks, threads: threads) { prepare(cells[$0]) }
+    return PreparedBubbles(merging: parts)
+  }
+
+  /// Reads a slice of bubbles on the calling thread.
+  func prepare(_ cells: ArraySlice<BubbleCell>) -> PreparedBubbles {
     var builder = WordsBuilder()
     builder.entries.reserveCapacity(cells.count * 8)
     var bubbles: [PreparedBubbles.Bubble] = []

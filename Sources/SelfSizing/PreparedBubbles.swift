@@ -66,6 +66,48 @@ public final class PreparedBubbles: Sendable {
     self.replies = replies
   }
 
+  /// Parts prepared apart (on several threads), joined in order.
+  convenience init(merging parts: [PreparedBubbles]) {
+    var entries: [BubbleEstimator.Entry] = []
+    var paragraphs: [BubbleEstimator.Paragraph] = []
+    var bubbles: [Bubble] = []
+    var geometries: [BubbleEstimator.Geometry] = []
+    var geometryIndex: [BubbleEstimator.Geometry: Int] = [:]
+    var replies: [Reply] = []
+    entries.reserveCapacity(parts.reduce(0) { $0 + $1.entries.count })
+    bubbles.reserveCapacity(parts.reduce(0) { $0 + $1.bubbles.count })
+    for part in parts {
+      let entryBase = entries.count
+      let paragraphBase = paragraphs.count
+      let replyBase = replies.count
+      func moved(_ t: Text) -> Text {
+        var t = t
+        t.firstEntry += entryBase
+        t.firstParagraph += paragraphBase
+        return t
+      }
+      entries += part.entries
+      paragraphs += part.paragraphs.map {
+        BubbleEstimator.Paragraph(end: $0.end + entryBase, natural: $0.natural)
+      }
+      replies += part.replies.map { Reply(text: moved($0.text), nameSize: $0.nameSize) }
+      let geometryMap = part.geometries.map { g -> Int in
+        if let k = geometryIndex[g] { return k }
+        geometryIndex[g] = geometries.count
+        geometries.append(g)
+        return geometries.count - 1
+      }
+      bubbles += part.bubbles.map {
+        Bubble(
+          text: moved($0.text), geometry: geometryMap[$0.geometry],
+          reply: $0.reply >= 0 ? $0.reply + replyBase : -1, labels: $0.labels)
+      }
+    }
+    self.init(
+      entries: entries, paragraphs: paragraphs, bubbles: bubbles, geometries: geometries,
+      replies: replies)
+  }
+
   /// Number of bubbles.
   public var count: Int { bubbles.count }
 

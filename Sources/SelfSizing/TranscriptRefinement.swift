@@ -96,7 +96,10 @@ public struct TranscriptRefinement {
 
     init(_ r: TranscriptRefinement, visible: Range<Int>) {
       refinement = r
-      let estimates = concurrentMap(r.cells) { r.estimator.estimate($0) }
+      let prepared = r.estimator.prepare(r.cells)
+      let estimates = r.cells.indices.map {
+        prepared.size(at: $0, containerWidth: r.cells[$0].containerWidth)
+      }
       let messages = (0..<r.cells.count).map {
         ChatMessage(
           senderID: r.senders[$0], day: r.days[$0],

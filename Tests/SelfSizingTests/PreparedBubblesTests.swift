@@ -35,10 +35,17 @@ final class PreparedBubblesTests: XCTestCase {
   }
 
   func testThreadsDoNotChangeResults() throws {
-    let prepared = BubbleEstimator().prepare(try cells(9000))
+    let cells = try cells(9000)
+    let prepared = BubbleEstimator().prepare(cells, threads: 1)
     let one = prepared.sizes(containerWidth: 375, threads: 1)
     XCTAssertEqual(prepared.sizes(containerWidth: 375, threads: 2), one)
     XCTAssertEqual(prepared.sizes(containerWidth: 375, threads: 8), one)
+    // Read on several threads and joined: the same bubbles.
+    for threads in [2, 3, 4] {
+      let joined = BubbleEstimator().prepare(cells, threads: threads)
+      XCTAssertEqual(joined.count, cells.count)
+      XCTAssertEqual(joined.sizes(containerWidth: 375, threads: 1), one, "\(threads) threads")
+    }
   }
 
   func testEmptyAndBlankTexts() throws {
