@@ -143,7 +143,7 @@ public struct BubbleEstimator: Sendable, Hashable {
   /// Estimated size of a bubble (same rules and rounding as measuring it). To estimate many
   /// bubbles, or one at several widths, ``prepare(_:)`` them once.
   public func estimate(_ cell: BubbleCell) -> CellSize {
-    prepare([cell]).size(at: 0, containerWidth: cell.containerWidth)
+    prepare(CollectionOfOne(cell)[...]).size(at: 0, containerWidth: cell.containerWidth)
   }
 
   /// Reads bubbles once (advances, break places, line heights and what surrounds each text) into
@@ -162,7 +162,7 @@ public struct BubbleEstimator: Sendable, Hashable {
   }
 
   /// Reads a slice of bubbles on the calling thread.
-  func prepare(_ cells: ArraySlice<BubbleCell>) -> PreparedBubbles {
+  func prepare<Cells: Collection<BubbleCell>>(_ cells: Cells) -> PreparedBubbles {
     var builder = WordsBuilder()
     builder.entries.reserveCapacity(cells.count * 8)
     var bubbles: [PreparedBubbles.Bubble] = []
