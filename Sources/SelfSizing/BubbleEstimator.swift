@@ -11,12 +11,13 @@ import Typesetting
 /// the text uses.
 ///
 /// ``calibrate(_:sizer:)`` fits the per-font factors to measured cells. Cost: one pass over the
-/// text's scalars with a table lookup each, no shaping; ``words(_:)`` reads a text once so that
-/// ``estimate(_:words:)`` can wrap it at any width in O(words).
+/// text's scalars with a table lookup each, no shaping; ``prepare(_:threads:)`` reads many bubbles
+/// once so that ``PreparedBubbles`` can estimate all of them at any width in O(words).
 ///
 /// ```swift
 /// let (estimator, fit) = try BubbleEstimator.calibrate(sampleCells, sizer: .shared)
 /// let guess = estimator.estimate(cell)
+/// let all = estimator.prepare(transcriptCells).sizes(containerWidth: 390)
 /// ```
 public struct BubbleEstimator: Sendable, Hashable {
   /// Classes of characters, for counting and for the break rules.
