@@ -143,10 +143,13 @@ struct FastIndex: Sendable {
       let n = e.count
       var lines = 0
       var height = 0.0
+      // Widths are snapped once at the end: snapping never changes which is widest.
       var widest = 0.0
       var last = 0.0
       var a = 0
       var base = 0.0
+      // Segments a line holds, as guessed from the text's average: the same for every line.
+      let span = Int(max(0, min(Double(n), limit * segmentsPerPoint - 0.5)))
       while a < n {
         let limitX = base + limit
         let hi = min(Int(e[a].nextForced), n - 1)
@@ -161,7 +164,7 @@ struct FastIndex: Sendable {
           // The last segment in [a, hi] whose content ends within the line. Segments are of
           // similar widths, so guess from the text's average and step to the answer; gallop and
           // bisect when the guess is far off.
-          var g = a + Int(max(0, min(Double(hi - a), limit * segmentsPerPoint - 0.5)))
+          var g = min(a + span, hi)
           if e[g].contentEnd <= limitX {
             var steps = 0
             while g < hi && e[g + 1].contentEnd <= limitX && steps < 3 {
@@ -189,13 +192,13 @@ struct FastIndex: Sendable {
           for k in a...s { m |= e[k].fonts }
           height += p.lineBox(fonts: UInt64(m)).height
         }
-        last = snap(max(0, e[s].lastContentEnd - base))
+        last = max(0, e[s].lastContentEnd - base)
         widest = max(widest, last)
         lines += 1
         a = s + 1
         base = e[s].end
       }
-      return (lines, height, widest, last)
+      return (lines, height, snap(widest), snap(last))
     }
   }
 }
