@@ -152,7 +152,7 @@ struct FastIndex: Sendable {
       let span = Int(max(0, min(Double(n), limit * segmentsPerPoint - 0.5)))
       while a < n {
         let limitX = base + limit
-        let hi = min(Int(e[a].nextForced), n - 1)
+        let hi = noForcedBreak ? n - 1 : min(Int(e[a].nextForced), n - 1)
         var s: Int
         if !wraps {
           // No soft wraps: the line runs to the next forced break, however wide.
