@@ -7,7 +7,15 @@
 /// nothing; others take the segment walk of ``GreedyBreaker``. Both give the same lines (tested
 /// on the whole corpus at many widths).
 struct FastIndex: Sendable {
-  /// One segment's prefix sums, packed together so that a probe touches one cache line.
+  /// What the search reads of a segment: 16 bytes, four to a cache line.
+  struct Span {
+    /// x at the end of the segment's content.
+    var contentEnd: Double
+    /// x at the end of the segment, trailing white space included.
+    var end: Double
+  }
+
+  /// One segment's prefix sums and facts, while the index is built.
   struct Entry {
     /// x at the end of the segment's content.
     var contentEnd: Double
@@ -21,7 +29,16 @@ struct FastIndex: Sendable {
     var fonts: UInt32
   }
 
-  let entries: [Entry]
+  let spans: [Span]
+  /// Per segment: x at the end of the last non-empty content up to it — empty when every
+  /// segment has content (it is then the segment's own content end).
+  let lastContent: [Double]
+  /// Per segment: the first segment at or after it that ends with a forced break (or the
+  /// count) — empty when there is none.
+  let nextForced: [Int32]
+  /// Per segment: the fonts it uses (bit i: font i of the stack) — empty when every line box is
+  /// the same.
+  let fonts: [UInt32]
   /// No forced break anywhere: one line whenever the content fits.
   let noForcedBreak: Bool
   /// x at the end of the whole text's content, and of its last non-empty content.
@@ -47,6 +64,7 @@ struct FastIndex: Sendable {
     var x = 0.0
     var last = -1.0
     var mask: UInt64 = 0
+    var allContent = true
     for s in 0..<n {
       let flags = p.segmentFlags[s]
       if flags & (PreparedText.SegmentFlag.hasTab | PreparedText.SegmentFlag.softHyphen) != 0 {
@@ -69,6 +87,7 @@ struct FastIndex: Sendable {
         }
         hasContent = visible
       }
+      if !hasContent { allContent = false }
       let contentEnd = x + p.segmentContent[s]
       if hasContent { last = contentEnd }
       x = contentEnd + p.segmentTrailing[s]
@@ -85,13 +104,16 @@ struct FastIndex: Sendable {
       if p.segmentFlags[s] & PreparedText.SegmentFlag.forcedBreak != 0 { next = Int32(s) }
       entries[s].nextForced = next
     }
-    self.entries = entries
+    spans = entries.map { Span(contentEnd: $0.contentEnd, end: $0.end) }
     noForcedBreak = n == 0 || entries[0].nextForced == Int32(n)
+    lastContent = allContent ? [] : entries.map(\.lastContentEnd)
+    nextForced = noForcedBreak ? [] : entries.map(\.nextForced)
     totalContentEnd = entries.last?.contentEnd ?? 0
     totalLastContentEnd = max(0, entries.last?.lastContentEnd ?? 0)
     let strut = p.lineBox(fonts: 0)
     let all = p.lineBox(fonts: mask)
     uniformBox = strut == all
+    fonts = uniformBox ? [] : entries.map(\.fonts)
     boxHeight = strut.height
     let ws = p.style.whiteSpace
     wraps = ws == .normal || ws == .preWrap
@@ -106,7 +128,7 @@ struct FastIndex: Sendable {
   /// The last index in `[lo, hi]` whose content ends at most at `limitX`, given that `lo`'s does:
   /// gallop from `lo`, then bisect.
   @inline(__always)
-  static func search(_ e: UnsafeBufferPointer<Entry>, from lo: Int, to hi: Int, _ limitX: Double)
+  static func search(_ e: UnsafeBufferPointer<Span>, from lo: Int, to hi: Int, _ limitX: Double)
     -> Int
   {
     var lo = lo
@@ -135,11 +157,11 @@ struct FastIndex: Sendable {
   )? {
     let limit = width + GreedyBreaker.fitTolerance
     // Most short messages fit on one line: answer that from three stored numbers.
-    if noForcedBreak && totalContentEnd <= limit && !entries.isEmpty {
+    if noForcedBreak && totalContentEnd <= limit && !spans.isEmpty {
       let w = snap(totalLastContentEnd)
       return (1, singleLineHeight, w, w)
     }
-    return entries.withUnsafeBufferPointer { e in
+    return spans.withUnsafeBufferPointer { e in
       let n = e.count
       var lines = 0
       var height = 0.0
@@ -152,7 +174,7 @@ struct FastIndex: Sendable {
       let span = Int(max(0, min(Double(n), limit * segmentsPerPoint - 0.5)))
       while a < n {
         let limitX = base + limit
-        let hi = noForcedBreak ? n - 1 : min(Int(e[a].nextForced), n - 1)
+        let hi = noForcedBreak ? n - 1 : min(Int(nextForced[a]), n - 1)
         var s: Int
         if !wraps {
           // No soft wraps: the line runs to the next forced break, however wide.
@@ -189,10 +211,10 @@ struct FastIndex: Sendable {
           height += boxHeight
         } else {
           var m: UInt32 = 0
-          for k in a...s { m |= e[k].fonts }
+          for k in a...s { m |= fonts[k] }
           height += p.lineBox(fonts: UInt64(m)).height
         }
-        last = max(0, e[s].lastContentEnd - base)
+        last = max(0, (lastContent.isEmpty ? e[s].contentEnd : lastContent[s]) - base)
         widest = max(widest, last)
         lines += 1
         a = s + 1
