@@ -9,6 +9,7 @@ import Typesetting
 enum BenchCommand {
   static let help = """
     usage: galley bench [--corpus FILE] [--json] [--repeat N]
+                        [--only prepare|prepareWords|layout|estimate|bubbles]
 
     Times the text engine on a corpus of cases (default: the conformance corpus in
     Tests/TypesettingTests/Fixtures/corpus.jsonl) and prints:
@@ -38,6 +39,8 @@ enum BenchCommand {
       estimatesPerSecondFromText  estimates/s straight from each text (one pass, no preparing)
       estimatorPreparesPerSecond  bubbles read into the estimator's flat arrays per second
                              (all cores)
+    --only runs one group of figures alone (for profiling): prepare (no cache), prepareWords
+    (each text 4 times with a new tail, word cache on), layout, estimate, bubbles (1 core).
     Build with `swift build -c release` first: a debug build is several times slower.
 
     examples:
