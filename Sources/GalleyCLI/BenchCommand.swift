@@ -76,6 +76,11 @@ enum BenchCommand {
     #endif
 
     let only = opts.values["only"]
+    let groups = ["prepare", "prepareWords", "layout", "estimate", "bubbles"]
+    if let only, !groups.contains(only) {
+      throw CLIError.usage(
+        "--only \(only): unknown group (one of \(groups.joined(separator: ", ")))")
+    }
     if only == "prepareWords" {
       // Each text at 4 different tails (never the same text twice), with a word cache.
       let t =
