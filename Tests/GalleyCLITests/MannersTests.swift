@@ -44,6 +44,10 @@ final class MannersTests: XCTestCase {
       XCTAssertTrue(a.stdout.contains("examples:\n  galley \(c)"), c)
     }
     XCTAssertEqual(try cli.run(["help", "nope"]).status, 64)
+    // An unknown group of bench figures is named, not silently run as the whole bench.
+    let bench = try cli.run(["bench", "--only", "nope"])
+    XCTAssertEqual(bench.status, 64)
+    XCTAssertTrue(bench.stderr.contains("--only nope"), bench.stderr)
   }
 
   /// Splits a shell-like line on spaces, keeping "double-quoted" words whole.
