@@ -74,10 +74,53 @@ public struct BubbleCell: Sendable, Hashable {
 
   /// The widest the bubble may be.
   public var maximumBubbleWidth: Double {
+    BubbleCell.maximumBubbleWidth(
+      containerWidth: containerWidth, fraction: maxWidthFraction, maxWidth: maxWidth)
+  }
+
+  /// The widest a bubble may be in a container, given its limits.
+  static func maximumBubbleWidth(containerWidth: Double, fraction: Double?, maxWidth: Double?)
+    -> Double
+  {
     var w = containerWidth
-    if let f = maxWidthFraction { w = min(w, containerWidth * f) }
+    if let f = fraction { w = min(w, containerWidth * f) }
     if let m = maxWidth { w = min(w, m) }
     return w
+  }
+
+  // The styles of the bubble's parts, at its text scale (measuring, placing and estimating
+  // all read them here).
+
+  /// The reply preview's text: its own style, or the text's at 85%; two lines unless set.
+  var replyTextStyle: TextStyle {
+    var rs = CellSizer.scaled(replyStyle ?? style, by: textScale)
+    if replyStyle == nil { rs.size *= 0.85 }
+    rs.maxLines = rs.maxLines ?? 2
+    return rs
+  }
+
+  /// The reply preview's name line: the reply's style on one line.
+  var replyNameStyle: TextStyle {
+    var ns = replyTextStyle
+    ns.maxLines = 1
+    return ns
+  }
+
+  /// The sender name: its own style, or the text's at 85%; one line.
+  var senderNameStyle: TextStyle {
+    var ns = CellSizer.scaled(nameStyle ?? style, by: textScale)
+    if nameStyle == nil { ns.size *= 0.85 }
+    ns.maxLines = 1
+    return ns
+  }
+
+  /// The timestamp: its own style, or 11 pt; one line, never wrapped.
+  var timestampTextStyle: TextStyle {
+    var tss = CellSizer.scaled(timestampStyle ?? style, by: textScale)
+    if timestampStyle == nil { tss.size = 11 * textScale }
+    tss.maxLines = 1
+    tss.whiteSpace = .nowrap
+    return tss
   }
 
   /// The width the text is laid out in.

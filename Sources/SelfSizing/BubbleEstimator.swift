@@ -170,7 +170,7 @@ public struct BubbleEstimator: Sendable, Hashable {
     bubbles.reserveCapacity(cells.count)
     var geometries: [Geometry] = []
     var geometryIndex: [Geometry: Int] = [:]
-    var replies: [PreparedBubbles.Reply] = []
+    var replies: [PreparedBubbles.Text] = []
     var sink: [Double]? = nil
     func text(_ t: String, _ style: TextStyle, size: Double) -> PreparedBubbles.Text {
       builder.paragraphStart = builder.entries.count
@@ -186,14 +186,12 @@ public struct BubbleEstimator: Sendable, Hashable {
     }
     for cell in cells {
       let main = text(cell.text, cell.style, size: cell.style.size * cell.textScale)
-      var labels = Labels(cell, estimator: self)
+      let labels = Labels(cell, estimator: self)
       var reply = -1
       if let r = cell.replyText {
-        let rs = Geometry.replyStyle(cell)
+        let rs = cell.replyTextStyle
         reply = replies.count
-        replies.append(
-          PreparedBubbles.Reply(text: text(r, rs, size: rs.size), nameSize: labels.replyNameSize))
-        labels.replyNameSize = nil
+        replies.append(text(r, rs, size: rs.size))
       }
       let g = Geometry(cell)
       let gi: Int

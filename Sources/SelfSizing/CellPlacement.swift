@@ -67,17 +67,13 @@ extension CellSizer {
     var y = cell.padding.top
     let textStyle = scaled(cell.style, by: cell.textScale)
     if let replyText = cell.replyText {
-      var rs = scaled(cell.replyStyle ?? cell.style, by: cell.textScale)
-      if cell.replyStyle == nil { rs.size *= 0.85 }
-      rs.maxLines = rs.maxLines ?? 2
+      let rs = cell.replyTextStyle
       let innerReply = max(1, tw - cell.replyPadding.horizontal)
       var boxY = y + cell.replyPadding.top
       var content = 0.0
       var texts: [CellPlacement.Text] = []
       if let name = cell.replyName {
-        var ns = rs
-        ns.maxLines = 1
-        let (p, l) = try prepared(name, ns, width: innerReply)
+        let (p, l) = try prepared(name, cell.replyNameStyle, width: innerReply)
         texts.append(
           .init(
             role: "replyName", prepared: p, layout: l, x: left + cell.replyPadding.leading, y: boxY,
@@ -100,10 +96,7 @@ extension CellSizer {
       y = boxY + cell.blockSpacing
     }
     if let name = cell.senderName {
-      var ns = scaled(cell.nameStyle ?? cell.style, by: cell.textScale)
-      if cell.nameStyle == nil { ns.size *= 0.85 }
-      ns.maxLines = 1
-      let (p, l) = try prepared(name, ns, width: tw)
+      let (p, l) = try prepared(name, cell.senderNameStyle, width: tw)
       out.texts.append(.init(role: "name", prepared: p, layout: l, x: left, y: y, width: inner))
       y += l.height + cell.nameSpacing
     }
@@ -111,11 +104,7 @@ extension CellSizer {
     out.texts.append(.init(role: "text", prepared: tp, layout: tl, x: left, y: y, width: inner))
     y += tl.height
     if let ts = cell.timestamp {
-      var tss = scaled(cell.timestampStyle ?? cell.style, by: cell.textScale)
-      if cell.timestampStyle == nil { tss.size = 11 * cell.textScale }
-      tss.maxLines = 1
-      tss.whiteSpace = .nowrap
-      let (p, l) = try prepared(ts, tss, width: tw)
+      let (p, l) = try prepared(ts, cell.timestampTextStyle, width: tw)
       let x = left + inner - l.widest
       if m.timestampPlacement == .inline {
         // After the last line: at its trailing end, which in a right-to-left paragraph is the

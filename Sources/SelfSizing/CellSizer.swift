@@ -143,16 +143,12 @@ public final class CellSizer: @unchecked Sendable {
     var contentWidth = 0.0
 
     if let replyText = cell.replyText {
-      var rs = scaled(cell.replyStyle ?? cell.style, by: cell.textScale)
-      if cell.replyStyle == nil { rs.size *= 0.85 }
-      rs.maxLines = rs.maxLines ?? 2
+      let rs = cell.replyTextStyle
       let inner = max(1, tw - cell.replyPadding.horizontal)
       var boxContent = 0.0
       var boxHeight = cell.replyPadding.vertical
       if let name = cell.replyName {
-        var ns = rs
-        ns.maxLines = 1
-        let l = try lay(name, ns, width: inner)
+        let l = try lay(name, cell.replyNameStyle, width: inner)
         boxContent = max(boxContent, l.widest)
         boxHeight += l.height
       }
@@ -163,10 +159,7 @@ public final class CellSizer: @unchecked Sendable {
       height += boxHeight + cell.blockSpacing
     }
     if let name = cell.senderName {
-      var ns = scaled(cell.nameStyle ?? cell.style, by: cell.textScale)
-      if cell.nameStyle == nil { ns.size *= 0.85 }
-      ns.maxLines = 1
-      let l = try lay(name, ns, width: tw)
+      let l = try lay(name, cell.senderNameStyle, width: tw)
       contentWidth = max(contentWidth, l.widest)
       height += l.height + cell.nameSpacing
     }
@@ -175,11 +168,7 @@ public final class CellSizer: @unchecked Sendable {
     height += text.height
     var placement: TimestampPlacement? = nil
     if let ts = cell.timestamp {
-      var tss = scaled(cell.timestampStyle ?? cell.style, by: cell.textScale)
-      if cell.timestampStyle == nil { tss.size = 11 * cell.textScale }
-      tss.maxLines = 1
-      tss.whiteSpace = .nowrap
-      let l = try lay(ts, tss, width: tw)
+      let l = try lay(ts, cell.timestampTextStyle, width: tw)
       let lastWidth = text.lastLineWidth
       if text.lineCount > 0 && lastWidth + cell.timestampGap + l.widest <= tw {
         placement = .inline

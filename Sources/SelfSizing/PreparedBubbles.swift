@@ -42,22 +42,17 @@ public final class PreparedBubbles: Sendable {
     var labels: BubbleEstimator.Labels
   }
 
-  /// A reply preview: its text and its name line.
-  struct Reply: Sendable {
-    var text: Text
-    var nameSize: CellSize?
-  }
-
   let entries: [BubbleEstimator.Entry]
   /// Paragraphs in order (their ends are absolute entry indices).
   let paragraphs: [BubbleEstimator.Paragraph]
   let bubbles: [Bubble]
   let geometries: [BubbleEstimator.Geometry]
-  let replies: [Reply]
+  /// The texts of reply previews (a bubble's `reply` indexes them).
+  let replies: [Text]
 
   init(
     entries: [BubbleEstimator.Entry], paragraphs: [BubbleEstimator.Paragraph], bubbles: [Bubble],
-    geometries: [BubbleEstimator.Geometry], replies: [Reply]
+    geometries: [BubbleEstimator.Geometry], replies: [Text]
   ) {
     self.entries = entries
     self.paragraphs = paragraphs
@@ -73,7 +68,7 @@ public final class PreparedBubbles: Sendable {
     var bubbles: [Bubble] = []
     var geometries: [BubbleEstimator.Geometry] = []
     var geometryIndex: [BubbleEstimator.Geometry: Int] = [:]
-    var replies: [Reply] = []
+    var replies: [Text] = []
     entries.reserveCapacity(parts.reduce(0) { $0 + $1.entries.count })
     bubbles.reserveCapacity(parts.reduce(0) { $0 + $1.bubbles.count })
     for part in parts {
@@ -90,7 +85,7 @@ public final class PreparedBubbles: Sendable {
       paragraphs += part.paragraphs.map {
         BubbleEstimator.Paragraph(end: $0.end + entryBase, natural: $0.natural)
       }
-      replies += part.replies.map { Reply(text: moved($0.text), nameSize: $0.nameSize) }
+      replies += part.replies.map(moved)
       let geometryMap = part.geometries.map { g -> Int in
         if let k = geometryIndex[g] { return k }
         geometryIndex[g] = geometries.count
@@ -172,14 +167,8 @@ public final class PreparedBubbles: Sendable {
     let g = s.geometries[b.geometry]
     let tw = g.textWidth(containerWidth)
     let text = wrap(b.text, width: tw, s)
-    var reply: BubbleEstimator.Block? = nil
-    var labels = b.labels
-    if b.reply >= 0 {
-      let r = replies[b.reply]
-      reply = wrap(r.text, width: g.replyWidth(tw), s)
-      labels.replyNameSize = r.nameSize
-    }
-    return g.finish(text, reply: reply, labels: labels, containerWidth: containerWidth)
+    let reply = b.reply >= 0 ? wrap(replies[b.reply], width: g.replyWidth(tw), s) : nil
+    return g.finish(text, reply: reply, labels: b.labels, containerWidth: containerWidth)
   }
 
   @inline(__always)
@@ -225,17 +214,9 @@ extension BubbleEstimator {
         return CellSize(width: b.widest, height: b.height)
       }
       replyNameSize =
-        cell.replyText != nil ? cell.replyName.map { oneLine($0, Geometry.replyStyle(cell)) } : nil
-      nameSize = cell.senderName.map {
-        var ns = CellSizer.scaled(cell.nameStyle ?? cell.style, by: cell.textScale)
-        if cell.nameStyle == nil { ns.size *= 0.85 }
-        return oneLine($0, ns)
-      }
-      timestampSize = cell.timestamp.map {
-        var tss = CellSizer.scaled(cell.timestampStyle ?? cell.style, by: cell.textScale)
-        if cell.timestampStyle == nil { tss.size = 11 * cell.textScale }
-        return oneLine($0, tss)
-      }
+        cell.replyText != nil ? cell.replyName.map { oneLine($0, cell.replyNameStyle) } : nil
+      nameSize = cell.senderName.map { oneLine($0, cell.senderNameStyle) }
+      timestampSize = cell.timestamp.map { oneLine($0, cell.timestampTextStyle) }
     }
   }
 
@@ -265,21 +246,11 @@ extension BubbleEstimator {
       replyPadding = cell.replyPadding
     }
 
-    /// The reply preview's style (as ``CellSizer`` sets it).
-    static func replyStyle(_ cell: BubbleCell) -> TextStyle {
-      var rs = CellSizer.scaled(cell.replyStyle ?? cell.style, by: cell.textScale)
-      if cell.replyStyle == nil { rs.size *= 0.85 }
-      rs.maxLines = rs.maxLines ?? 2
-      return rs
-    }
-
     /// The widest the bubble may be in a container.
     @inline(__always)
     func maximumBubbleWidth(_ containerWidth: Double) -> Double {
-      var w = containerWidth
-      if let f = maxWidthFraction { w = min(w, containerWidth * f) }
-      if let m = maxWidth { w = min(w, m) }
-      return w
+      BubbleCell.maximumBubbleWidth(
+        containerWidth: containerWidth, fraction: maxWidthFraction, maxWidth: maxWidth)
     }
 
     /// The width the main text wraps in.
