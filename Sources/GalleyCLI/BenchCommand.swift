@@ -94,20 +94,7 @@ enum BenchCommand {
       return 0
     }
     if only == "bubbles" {
-      let bubbles: [BubbleCell] = (0..<10_000).map { i in
-        let c = cases[i % cases.count]
-        var b = BubbleCell(text: c.text + " #\(i)", style: c.style, containerWidth: 390)
-        b.maxWidthFraction = 0.75
-        if i % 4 == 1 { b.timestamp = "19:0\(i % 10)" }
-        return b
-      }
-      let t =
-        best(repeats) {
-          let sizer = CellSizer(
-            typesetter: Typesetter(cacheCapacity: 0, wordCacheCapacity: 0), cacheCapacity: 0)
-          for b in bubbles { _ = try? sizer.measure(b) }
-        } / 1e6
-      print("bubblesPerSecond1 \(Double(bubbles.count) / t)")
+      print("bubblesPerSecond1 \(bubbleRate(transcript(cases), threads: 1, repeats: repeats))")
       return 0
     }
     if only == "prepare" {
@@ -120,12 +107,7 @@ enum BenchCommand {
       return 0
     }
     if only == "estimate" {
-      let bubbles: [BubbleCell] = (0..<10_000).map { i in
-        BubbleCell(
-          text: cases[i % cases.count].text, style: cases[i % cases.count].style,
-          containerWidth: 390)
-      }
-      let e = estimatorFigures(bubbles, repeats: repeats)
+      let e = estimatorFigures(transcript(cases), repeats: repeats)
       print("estimatesPerSecondFromText \(e.fromText)")
       print("estimatesPerSecond1 \(e.prepared1)")
       print("estimatesPerSecond \(e.prepared)")
@@ -212,31 +194,10 @@ enum BenchCommand {
     // Cells: exact bubble heights over a 10k-message transcript of the corpus texts, each text unseen
     // (every message gets a distinct tail, so no cache can help), on 1 core and all cores; then
     // at a new width from prepared text; then the estimator.
-    let bubbles: [BubbleCell] = (0..<10_000).map { i in
-      let c = cases[i % cases.count]
-      var b = BubbleCell(text: c.text + " #\(i)", style: c.style, containerWidth: 390)
-      b.maxWidthFraction = 0.75
-      return b
-    }
-    func bubbleRate(_ threads: Int, wordCache: Bool = false) -> Double {
-      let seconds =
-        best(repeats) {
-          // A new typesetter each time: its word cache starts empty.
-          let typesetter = Typesetter(cacheCapacity: 0, wordCacheCapacity: wordCache ? 32_768 : 0)
-          let sizer = CellSizer(typesetter: typesetter, cacheCapacity: 0)
-          DispatchQueue.concurrentPerform(iterations: threads) { k in
-            var i = k
-            while i < bubbles.count {
-              _ = try? sizer.measure(bubbles[i])
-              i += threads
-            }
-          }
-        } / 1e6
-      return Double(bubbles.count) / seconds
-    }
-    let bubbles1 = bubbleRate(1)
-    let bubblesAll = bubbleRate(cores)
-    let bubblesWordCache = bubbleRate(cores, wordCache: true)
+    let bubbles = transcript(cases)
+    let bubbles1 = bubbleRate(bubbles, threads: 1, repeats: repeats)
+    let bubblesAll = bubbleRate(bubbles, threads: cores, repeats: repeats)
+    let bubblesWordCache = bubbleRate(bubbles, threads: cores, repeats: repeats, wordCache: true)
     let preparedBubbles = bubbles.compactMap { b in
       try? Typesetter(cacheCapacity: 0, wordCacheCapacity: 0).prepare(b.text, style: b.style)
     }
@@ -272,6 +233,37 @@ enum BenchCommand {
       }
     }
     return 0
+  }
+
+  /// The 10k-message transcript the bubble and estimator figures use: the corpus texts in turn,
+  /// each with a distinct tail (so that no text is ever seen twice), 75% of a 390 pt container.
+  static func transcript(_ cases: [TextCase]) -> [BubbleCell] {
+    (0..<10_000).map { i in
+      let c = cases[i % cases.count]
+      var b = BubbleCell(text: c.text + " #\(i)", style: c.style, containerWidth: 390)
+      b.maxWidthFraction = 0.75
+      return b
+    }
+  }
+
+  /// Exact bubble sizes per second over `bubbles` on `threads` threads, no text seen before.
+  static func bubbleRate(
+    _ bubbles: [BubbleCell], threads: Int, repeats: Int, wordCache: Bool = false
+  ) -> Double {
+    let seconds =
+      best(repeats) {
+        // A new typesetter each time: no cache, or a word cache that starts empty.
+        let typesetter = Typesetter(cacheCapacity: 0, wordCacheCapacity: wordCache ? 32_768 : 0)
+        let sizer = CellSizer(typesetter: typesetter, cacheCapacity: 0)
+        DispatchQueue.concurrentPerform(iterations: threads) { k in
+          var i = k
+          while i < bubbles.count {
+            _ = try? sizer.measure(bubbles[i])
+            i += threads
+          }
+        }
+      } / 1e6
+    return Double(bubbles.count) / seconds
   }
 
   /// Estimator throughput over `bubbles`: estimates/s from the text (one pass each), estimates/s
