@@ -42,7 +42,7 @@ final class Shaper {
     let key = PlanKey(
       font: FontKey(font), rtl: props.direction == HB_DIRECTION_RTL,
       script: props.script.rawValue,
-      language: UInt(bitPattern: props.language.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0),
+      language: Shaper.languageKey(props.language),
       features: features.map {
         UInt64($0.tag) << 32 | UInt64($0.value) ^ UInt64($0.start) << 40 ^ UInt64($0.end)
       })
@@ -136,7 +136,7 @@ final class Shaper {
     let n = run.end - run.start
     if wordScratch.count < n { wordScratch = [Double](repeating: 0, count: max(n, 256)) }
     let featureKey = features.map { UInt64($0.tag) << 32 | UInt64($0.value) }
-    let lang = UInt(bitPattern: language.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0)
+    let lang = Shaper.languageKey(language)
     var missing: [ShapeCache.Key] = []
     var k = run.start
     while k < run.end {
@@ -229,17 +229,7 @@ final class Shaper {
     if let known = junctions[key] { return known }
     var safe = !Typesetter.isCombiningMark(first)
     if safe {
-      hb_buffer_clear_contents(buffer)
-      hb_buffer_set_flags(buffer, HB_BUFFER_FLAG_DEFAULT)
-      let pair: [UInt32] = [0x20, first]
-      pair.withUnsafeBufferPointer { p in
-        hb_buffer_add_utf32(buffer, p.baseAddress, 2, 0, 2)
-      }
-      setProperties(run: run, language: language)
-      hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_CHARACTERS)
-      features.withUnsafeBufferPointer { f in
-        _ = hb_shape_plan_execute(plan, run.font.hbFont, buffer, f.baseAddress, UInt32(f.count))
-      }
+      execute([0x20, first], 0, 2, run: run, language: language, features: features)
       var count: UInt32 = 0
       let infos = hb_buffer_get_glyph_infos(buffer, &count)!
       // The character must keep a glyph of its own (no ligature with the space), and nothing
@@ -281,10 +271,11 @@ final class Shaper {
   }
 
   /// Shapes `text[start..<end]` (the rest of `text` is context) and adds advances by cluster.
-  /// Advances go to `advances[cluster - offset]`.
-  private func shapeRange(
-    _ text: [UInt32], _ start: Int, _ end: Int, run: Run, size: Double, language: hb_language_t?,
-    features: [hb_feature_t], into advances: inout [Double], offset: Int = 0
+  /// Fills the buffer with `text[start..<end]` (the rest of `text` is context) and shapes it
+  /// with the run's plan, one cluster per character.
+  private func execute(
+    _ text: [UInt32], _ start: Int, _ end: Int, run: Run, language: hb_language_t?,
+    features: [hb_feature_t]
   ) {
     hb_buffer_clear_contents(buffer)
     text.withUnsafeBufferPointer { p in
@@ -298,6 +289,14 @@ final class Shaper {
     features.withUnsafeBufferPointer { f in
       _ = hb_shape_plan_execute(plan, run.font.hbFont, buffer, f.baseAddress, UInt32(f.count))
     }
+  }
+
+  /// Advances go to `advances[cluster - offset]`.
+  private func shapeRange(
+    _ text: [UInt32], _ start: Int, _ end: Int, run: Run, size: Double, language: hb_language_t?,
+    features: [hb_feature_t], into advances: inout [Double], offset: Int = 0
+  ) {
+    execute(text, start, end, run: run, language: language, features: features)
     var count: UInt32 = 0
     let infos = hb_buffer_get_glyph_infos(buffer, &count)!
     let positions = hb_buffer_get_glyph_positions(buffer, &count)!
@@ -323,6 +322,11 @@ final class Shaper {
         advances[cluster - offset] += Double(positions[k].x_advance) * scale
       }
     }
+  }
+
+  /// A HarfBuzz language (interned: equal tags give the same pointer) as a number for keys.
+  static func languageKey(_ language: hb_language_t?) -> UInt {
+    UInt(bitPattern: language.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0)
   }
 
   /// Whether a code point is a nonspacing or enclosing mark.
