@@ -15,20 +15,6 @@ struct FastIndex: Sendable {
     var end: Double
   }
 
-  /// One segment's prefix sums and facts, while the index is built.
-  struct Entry {
-    /// x at the end of the segment's content.
-    var contentEnd: Double
-    /// x at the end of the segment, trailing white space included.
-    var end: Double
-    /// x at the end of the last non-empty content up to this segment (or -1 before any).
-    var lastContentEnd: Double
-    /// The first segment at or after this one that ends with a forced break (or the count).
-    var nextForced: Int32
-    /// The fonts the segment uses (bit i: font i of the stack), for the line box.
-    var fonts: UInt32
-  }
-
   let spans: [Span]
   /// Per segment: x at the end of the last non-empty content up to it — empty when every
   /// segment has content (it is then the segment's own content end).
@@ -59,8 +45,12 @@ struct FastIndex: Sendable {
 
   init?(_ p: PreparedText) {
     let n = p.segmentEnd.count
-    var entries: [Entry] = []
-    entries.reserveCapacity(n)
+    var spans: [Span] = []
+    var lastContent: [Double] = []  // (or -1 before any content)
+    var fonts: [UInt32] = []
+    spans.reserveCapacity(n)
+    lastContent.reserveCapacity(n)
+    fonts.reserveCapacity(n)
     var x = 0.0
     var last = -1.0
     var mask: UInt64 = 0
@@ -93,27 +83,30 @@ struct FastIndex: Sendable {
       x = contentEnd + p.segmentTrailing[s]
       // (A stack of more than 32 fonts takes the segment walk.)
       guard p.segmentFonts[s] >> 32 == 0 else { return nil }
-      entries.append(
-        Entry(
-          contentEnd: contentEnd, end: x, lastContentEnd: last, nextForced: Int32(n),
-          fonts: UInt32(p.segmentFonts[s])))
+      spans.append(Span(contentEnd: contentEnd, end: x))
+      lastContent.append(last)
+      fonts.append(UInt32(p.segmentFonts[s]))
       mask |= p.segmentFonts[s]
     }
-    var next = Int32(n)
-    for s in stride(from: n - 1, through: 0, by: -1) {
-      if p.segmentFlags[s] & PreparedText.SegmentFlag.forcedBreak != 0 { next = Int32(s) }
-      entries[s].nextForced = next
+    noForcedBreak = !p.segmentFlags.contains { $0 & PreparedText.SegmentFlag.forcedBreak != 0 }
+    var nextForced: [Int32] = []
+    if !noForcedBreak {
+      nextForced = [Int32](repeating: Int32(n), count: n)
+      var next = Int32(n)
+      for s in stride(from: n - 1, through: 0, by: -1) {
+        if p.segmentFlags[s] & PreparedText.SegmentFlag.forcedBreak != 0 { next = Int32(s) }
+        nextForced[s] = next
+      }
     }
-    spans = entries.map { Span(contentEnd: $0.contentEnd, end: $0.end) }
-    noForcedBreak = n == 0 || entries[0].nextForced == Int32(n)
-    lastContent = allContent ? [] : entries.map(\.lastContentEnd)
-    nextForced = noForcedBreak ? [] : entries.map(\.nextForced)
-    totalContentEnd = entries.last?.contentEnd ?? 0
-    totalLastContentEnd = max(0, entries.last?.lastContentEnd ?? 0)
+    self.spans = spans
+    self.nextForced = nextForced
+    self.lastContent = allContent ? [] : lastContent
+    totalContentEnd = spans.last?.contentEnd ?? 0
+    totalLastContentEnd = max(0, lastContent.last ?? 0)
     let strut = p.lineBox(fonts: 0)
     let all = p.lineBox(fonts: mask)
     uniformBox = strut == all
-    fonts = uniformBox ? [] : entries.map(\.fonts)
+    self.fonts = uniformBox ? [] : fonts
     boxHeight = strut.height
     let ws = p.style.whiteSpace
     wraps = ws == .normal || ws == .preWrap
@@ -121,7 +114,7 @@ struct FastIndex: Sendable {
     spacing = p.style.profile == .apple ? p.style.lineSpacing : 0
     snapsWidths = p.style.profile == .browser
     singleLineHeight = all.height
-    let total = entries.last?.end ?? 0
+    let total = spans.last?.end ?? 0
     segmentsPerPoint = total > 0 ? Double(n) / total : 0
   }
 
