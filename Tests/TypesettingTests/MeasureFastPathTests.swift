@@ -51,4 +51,43 @@ final class MeasureFastPathTests: XCTestCase {
       }
     }
   }
+
+  /// Soft hyphens (a hyphen that must fit too, or the line ends a segment earlier), ideographic
+  /// and other spaces inside, before and after words, in every white-space mode and with a
+  /// line limit, with words broken by overflow-wrap or not, at widths a quarter point apart.
+  func testMeasureAgreesWithLayoutAroundSoftHyphensAndInnerSpaces() throws {
+    let texts = [
+      "in\u{AD}ter\u{AD}na\u{AD}tion\u{AD}al\u{AD}iza\u{AD}tion of ex\u{AD}tra\u{AD}or\u{AD}di\u{AD}nary",
+      "a\u{AD}b\u{AD}c\u{AD}d\u{AD}e\u{AD}f\u{AD}g\u{AD}h i\u{AD}j",
+      "全角\u{3000}スペース\u{3000}の\u{3000}行、\u{3000}\u{3000}二つ\u{3000}続く。",
+      "\u{3000}先頭の全角スペース\u{3000}と末尾\u{3000}",
+      "word\u{3000}word word\u{2003}word \u{3000} x\u{AD}y\u{3000}z",
+      "soft\u{AD}\nhy\u{AD}phen\u{AD} and\u{3000}\nnew\u{AD}lines",
+      "Pneumonoultramicroscopicsilicovolcanoconiosis\u{3000}\u{3000}x https://example.com/a/very/long/path",
+      "x \u{3000}\u{3000}\u{3000}Pneumonoultramicroscopic\u{3000}\u{3000} \u{3000}\u{3000}\u{3000}\u{3000}y",
+      "長い\u{3000}\u{3000}\u{3000}\u{3000}\u{3000}\u{3000}空白 ab\u{200B}\u{3000}\u{3000}cd 🇯🇵🇰🇷👍🏽👍🏽👍🏽👍🏽",
+    ]
+    for (k, text) in texts.enumerated() {
+      for ws in TextStyle.WhiteSpace.allCases {
+        for ow in TextStyle.OverflowWrap.allCases {
+          var style = try Fixtures.style(
+            ["NotoSans-Regular.ttf", "NotoSansCJK-Regular.ttc", "NotoColorEmoji.ttf"], size: 15)
+          style.whiteSpace = ws
+          style.overflowWrap = ow
+          style.maxLines = k % 2 == 0 ? nil : 3
+          let prepared = try Typesetter.shared.prepare(text, style: style)
+          for w in stride(from: 3.0, through: 320, by: 0.25) {
+            let full = try prepared.layout(width: w)
+            let quick = try prepared.measure(width: w)
+            let label = "\(text.debugDescription) \(ws) \(ow) at \(w)"
+            XCTAssertEqual(quick.lines, full.lineCount, label)
+            XCTAssertEqual(quick.height, full.height, accuracy: 1e-9, label)
+            XCTAssertEqual(quick.widest, full.widest, accuracy: 1e-9, label)
+            XCTAssertEqual(quick.lastLineWidth, full.lines.last?.width ?? 0, accuracy: 1e-9, label)
+            XCTAssertEqual(quick.isTruncated, full.isTruncated, label)
+          }
+        }
+      }
+    }
+  }
 }

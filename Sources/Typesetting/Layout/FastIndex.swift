@@ -2,10 +2,11 @@
 /// end by a search instead of walking every segment, and a text that fits on one line is
 /// answered without touching the arrays at all.
 ///
-/// Built only for texts without tabs or soft hyphens, whose content holds no white space that
-/// reported widths leave out (zero-width spaces aside), and with no segment narrower than
-/// nothing; others take the segment walk of ``GreedyBreaker``. Both give the same lines (tested
-/// on the whole corpus at many widths).
+/// Built for every text without tabs (whose widths depend on where they fall) and with no
+/// segment narrower than nothing; others take the segment walk of ``GreedyBreaker``, and so do
+/// widths at which `maxLines` truncates. Both give the same lines, soft hyphens, white space
+/// inside words and words broken by overflow-wrap included (tested on the whole
+/// corpus at many widths, and on texts made of those at every point of width).
 struct FastIndex: Sendable {
   /// What the search reads of a segment: 16 bytes, four to a cache line.
   struct Span {
@@ -15,78 +16,118 @@ struct FastIndex: Sendable {
     var end: Double
   }
 
+  // What the one-line answer reads comes first (with the object's header, one cache line).
+  /// No forced break anywhere: one line whenever the content fits.
+  let noForcedBreak: Bool
+  /// The browser profile snaps reported widths to 1/64 px.
+  let snapsWidths: Bool
+  /// Every line box is the same (fixed line height, or no font taller than the strut).
+  let uniformBox: Bool
+  let wraps: Bool
+  let breakWords: Bool
+  /// White space collapses (reported widths start at a line's first visible content).
+  let collapses: Bool
+  /// Some segment's content ends with a soft hyphen (shown when a line breaks after it).
+  let hasSoftHyphens: Bool
+  /// x at the end of the whole text's content when one line can hold it all (no forced break,
+  /// not empty); infinity otherwise.
+  let singleLineContentEnd: Double
+  /// Reported width and height of the text on a single line (for the one-line answer).
+  let singleLineWidth: Double
+  let singleLineHeight: Double
+  /// `maxLines` of the style (0: no limit): more lines than that is truncation, not ours.
+  let maxLines: Int
+
   let spans: [Span]
-  /// Per segment: x at the end of the last non-empty content up to it — empty when every
-  /// segment has content (it is then the segment's own content end).
+  /// Per segment: x at the end of the last visible content up to it (white space that reported
+  /// widths leave out is not visible; -1 before any) — empty when that is always the segment's
+  /// own content end.
   let lastContent: [Double]
+  /// Per segment, when lines collapse white space: x where the first visible content at or
+  /// after the segment's start begins (the reported width of a line starts there; infinity when
+  /// there is none) — empty when that is always the segment's start.
+  let firstVisible: [Double]
   /// Per segment: the first segment at or after it that ends with a forced break (or the
   /// count) — empty when there is none.
   let nextForced: [Int32]
   /// Per segment: the fonts it uses (bit i: font i of the stack) — empty when every line box is
   /// the same.
   let fonts: [UInt32]
-  /// No forced break anywhere: one line whenever the content fits.
-  let noForcedBreak: Bool
-  /// x at the end of the whole text's content, and of its last non-empty content.
-  let totalContentEnd: Double
-  let totalLastContentEnd: Double
-  /// Every line box is the same (fixed line height, or no font taller than the strut).
-  let uniformBox: Bool
   let boxHeight: Double
-  let wraps: Bool
-  let breakWords: Bool
   let spacing: Double
-  /// The browser profile snaps reported widths to 1/64 px.
-  let snapsWidths: Bool
-  /// Height of a single line holding every segment (for the one-line answer).
-  let singleLineHeight: Double
+  let hyphenAdvance: Double
   /// Segments per point of line, on average (to guess where a line ends).
   let segmentsPerPoint: Double
 
   init?(_ p: PreparedText) {
     let n = p.segmentEnd.count
     var spans: [Span] = []
-    var lastContent: [Double] = []  // (or -1 before any content)
+    var lastContent: [Double] = []
+    var firstVisible: [Double] = []
     var fonts: [UInt32] = []
     spans.reserveCapacity(n)
     lastContent.reserveCapacity(n)
+    firstVisible.reserveCapacity(n)
     fonts.reserveCapacity(n)
     var x = 0.0
     var last = -1.0
     var mask: UInt64 = 0
-    var allContent = true
+    var lastIsContentEnd = true
+    var firstIsStart = true
+    var softHyphens = false
+    let ws = PreparedText.GraphemeFlag.reportWhitespace
     for s in 0..<n {
       let flags = p.segmentFlags[s]
-      if flags & (PreparedText.SegmentFlag.hasTab | PreparedText.SegmentFlag.softHyphen) != 0 {
-        return nil
-      }
+      // A tab's width depends on where it falls: the segment walk places it.
+      if flags & PreparedText.SegmentFlag.hasTab != 0 { return nil }
+      if flags & PreparedText.SegmentFlag.softHyphen != 0 { softHyphens = true }
       // The search needs x to grow along the text; negative letter spacing can make a segment
       // narrower than nothing.
       if p.segmentContent[s] < 0 || p.segmentTrailing[s] < 0 { return nil }
-      var hasContent = p.segmentContentEnd[s] > (s == 0 ? 0 : p.segmentEnd[s - 1])
-      if hasContent && flags & PreparedText.SegmentFlag.plain == 0 {
-        // White space inside the content that reported widths leave out: harmless when it has
-        // no width (a zero-width space), and then a segment made only of it has no content.
-        var visible = false
-        for g in Int(s == 0 ? 0 : p.segmentEnd[s - 1])..<Int(p.segmentContentEnd[s]) {
-          if p.graphemeFlags[g] & PreparedText.GraphemeFlag.reportWhitespace == 0 {
-            visible = true
-          } else if p.graphemeAdvance[g] != 0 {
-            return nil
-          }
-        }
-        hasContent = visible
-      }
-      if !hasContent { allContent = false }
-      let contentEnd = x + p.segmentContent[s]
-      if hasContent { last = contentEnd }
-      x = contentEnd + p.segmentTrailing[s]
       // (A stack of more than 32 fonts takes the segment walk.)
       guard p.segmentFonts[s] >> 32 == 0 else { return nil }
+      let start = x
+      let contentEnd = x + p.segmentContent[s]
+      let a = Int(s == 0 ? 0 : p.segmentEnd[s - 1])
+      let t = Int(p.segmentContentEnd[s])
+      // The visible part of the content, as the segment walk finds it: white space of the trim
+      // set at either end of it is left out of reported widths.
+      var first = Double.infinity
+      if a < t && flags & PreparedText.SegmentFlag.plain != 0 {
+        first = start
+        last = contentEnd
+      } else if a < t {
+        var lo = a
+        var loX = start
+        while lo < t && p.graphemeFlags[lo] & ws != 0 {
+          loX += p.graphemeAdvance[lo]
+          lo += 1
+        }
+        if lo < t {
+          var hi = t
+          var hiX = contentEnd
+          while hi > lo && p.graphemeFlags[hi - 1] & ws != 0 {
+            hi -= 1
+            hiX -= p.graphemeAdvance[hi]
+          }
+          first = loX
+          last = hiX
+        }
+      }
+      if last != contentEnd { lastIsContentEnd = false }
+      if first != start { firstIsStart = false }
+      x = contentEnd + p.segmentTrailing[s]
       spans.append(Span(contentEnd: contentEnd, end: x))
       lastContent.append(last)
+      firstVisible.append(first)
       fonts.append(UInt32(p.segmentFonts[s]))
       mask |= p.segmentFonts[s]
+    }
+    // firstVisible[s]: the first visible start at or after segment s.
+    var next = Double.infinity
+    for s in stride(from: n - 1, through: 0, by: -1) {
+      if firstVisible[s] < next { next = firstVisible[s] }
+      firstVisible[s] = next
     }
     noForcedBreak = !p.segmentFlags.contains { $0 & PreparedText.SegmentFlag.forcedBreak != 0 }
     var nextForced: [Int32] = []
@@ -98,22 +139,29 @@ struct FastIndex: Sendable {
         nextForced[s] = next
       }
     }
+    let whiteSpace = p.style.whiteSpace
+    let collapse = whiteSpace == .normal || whiteSpace == .nowrap
     self.spans = spans
     self.nextForced = nextForced
-    self.lastContent = allContent ? [] : lastContent
-    totalContentEnd = spans.last?.contentEnd ?? 0
-    totalLastContentEnd = max(0, lastContent.last ?? 0)
+    self.lastContent = lastIsContentEnd ? [] : lastContent
+    self.firstVisible = collapse && !firstIsStart ? firstVisible : []
+    collapses = collapse
+    hasSoftHyphens = softHyphens
+    singleLineContentEnd = noForcedBreak && n > 0 ? spans[n - 1].contentEnd : .infinity
+    let reportStart = collapse ? (firstVisible.first ?? 0) : 0
+    singleLineWidth = max(0, (lastContent.last ?? 0) - reportStart)
     let strut = p.lineBox(fonts: 0)
     let all = p.lineBox(fonts: mask)
     uniformBox = strut == all
     self.fonts = uniformBox ? [] : fonts
     boxHeight = strut.height
-    let ws = p.style.whiteSpace
-    wraps = ws == .normal || ws == .preWrap
+    wraps = whiteSpace == .normal || whiteSpace == .preWrap
     breakWords = p.style.overflowWrap != .normal
     spacing = p.style.profile == .apple ? p.style.lineSpacing : 0
     snapsWidths = p.style.profile == .browser
     singleLineHeight = all.height
+    maxLines = max(0, p.style.maxLines ?? 0)
+    hyphenAdvance = p.hyphenAdvance
     let total = spans.last?.end ?? 0
     segmentsPerPoint = total > 0 ? Double(n) / total : 0
   }
@@ -143,19 +191,66 @@ struct FastIndex: Sendable {
     snapsWidths && w > 0 ? PreparedText.snapToNext64th(w) : w
   }
 
-  /// Lines, height and widest line at `width`, or nil when a segment needs breaking between
-  /// graphemes (the caller then walks the segments).
+  /// The first line of segment `s`'s content from grapheme `from` when it is broken between
+  /// grapheme clusters, as the segment walk breaks it (at least one grapheme, then as many as
+  /// fit): the grapheme after it, its advance, its reported width and its fonts. The end is the
+  /// content's end when all of it fits after all.
+  func breakInside(_ p: PreparedText, segment s: Int, from: Int, limit: Double) -> (
+    end: Int, advance: Double, width: Double, fonts: UInt64
+  ) {
+    let t = Int(p.segmentContentEnd[s])
+    let ws = PreparedText.GraphemeFlag.reportWhitespace
+    var k = from
+    var w = 0.0
+    var first = -1.0
+    var lastEnd = -1.0
+    var fonts: UInt64 = 0
+    while k < t && (k == from || w + p.graphemeAdvance[k] <= limit) {
+      let advance = p.graphemeAdvance[k]
+      if p.graphemeFlags[k] & ws == 0 {
+        if first < 0 { first = w }
+        lastEnd = w + advance
+      }
+      w += advance
+      fonts |= 1 << UInt64(min(Int(p.graphemeFont[k]), 63))
+      k += 1
+    }
+    let width = lastEnd < 0 ? 0 : max(0, lastEnd - (collapses ? first : 0))
+    return (k, w, width, fonts)
+  }
+
+  /// Where the reported width of a line starts when it begins inside segment `s`, at grapheme
+  /// `from` and x `x` (lines that collapse white space start it at their first visible content).
+  func visibleStart(
+    _ p: PreparedText, _ e: UnsafeBufferPointer<Span>, segment s: Int, from: Int, at x: Double
+  ) -> Double {
+    let t = Int(p.segmentContentEnd[s])
+    var g = from
+    var x = x
+    while g < t && p.graphemeFlags[g] & PreparedText.GraphemeFlag.reportWhitespace != 0 {
+      x += p.graphemeAdvance[g]
+      g += 1
+    }
+    if g < t { return x }
+    if s + 1 >= e.count { return .infinity }
+    return firstVisible.isEmpty ? e[s].end : firstVisible[s + 1]
+  }
+
+  /// Lines, height, widest line and last line's width at `width`, or nil when `maxLines`
+  /// truncates (the caller then walks the segments).
   func measure(_ p: PreparedText, width: Double) -> (
     lines: Int, height: Double, widest: Double, lastLineWidth: Double
   )? {
     let limit = width + GreedyBreaker.fitTolerance
-    // Most short messages fit on one line: answer that from three stored numbers.
-    if noForcedBreak && totalContentEnd <= limit && !spans.isEmpty {
-      let w = snap(totalLastContentEnd)
+    // Most short messages fit on one line: answer that from stored numbers.
+    if singleLineContentEnd <= limit {
+      let w = snap(singleLineWidth)
       return (1, singleLineHeight, w, w)
     }
+    let maxLines = self.maxLines
     return spans.withUnsafeBufferPointer { e in
       let n = e.count
+      if n == 0 { return (0, 0, 0, 0) }
       var lines = 0
       var height = 0.0
       // Widths are snapped once at the end: snapping never changes which is widest.
@@ -163,17 +258,41 @@ struct FastIndex: Sendable {
       var last = 0.0
       var a = 0
       var base = 0.0
+      // The grapheme where segment `a` resumes when overflow-wrap broke it (-1: its start).
+      var resume = -1
       // Segments a line holds, as guessed from the text's average: the same for every line.
       let span = Int(max(0, min(Double(n), limit * segmentsPerPoint - 0.5)))
       while a < n {
-        let limitX = base + limit
+        var limitX = base + limit
         let hi = noForcedBreak ? n - 1 : min(Int(nextForced[a]), n - 1)
         var s: Int
+        if wraps && breakWords && e[a].contentEnd > limitX {
+          // Alone on its line and too wide: overflow-wrap breaks it between graphemes.
+          let from = resume >= 0 ? resume : (a == 0 ? 0 : Int(p.segmentEnd[a - 1]))
+          if from < Int(p.segmentContentEnd[a]) {
+            let part = breakInside(p, segment: a, from: from, limit: limit)
+            if part.end < Int(p.segmentContentEnd[a]) {
+              if lines > 0 { height += spacing }
+              height += uniformBox ? boxHeight : p.lineBox(fonts: part.fonts).height
+              last = part.width
+              widest = max(widest, last)
+              lines += 1
+              if lines > maxLines && maxLines > 0 { return nil }
+              base += part.advance
+              resume = part.end
+              continue
+            }
+            // Its graphemes fit after all (their advances can sum to less than the segment's):
+            // the line goes on after them, as the segment walk measures them.
+            base = e[a].contentEnd - part.advance
+            resume = from
+            limitX = base + limit
+          }
+        }
         if !wraps {
           // No soft wraps: the line runs to the next forced break, however wide.
           s = hi
         } else if e[a].contentEnd > limitX {
-          if breakWords && p.segmentContent[a] > 0 { return nil }
           s = a
         } else {
           // The last segment in [a, hi] whose content ends within the line. Segments are of
@@ -199,6 +318,21 @@ struct FastIndex: Sendable {
           }
           s = g
         }
+        var hyphen = 0.0
+        if hasSoftHyphens && s < hi && p.segmentFlags[s] & PreparedText.SegmentFlag.softHyphen != 0
+        {
+          // The line breaks after a soft hyphen, which shows: it must fit too, or the line ends
+          // before that segment (showing the hyphen of the one before, if it has one).
+          let end = max(0, (lastContent.isEmpty ? e[s].contentEnd : lastContent[s]) - base)
+          if s > a && end + hyphenAdvance > limit {
+            s -= 1
+            if p.segmentFlags[s] & PreparedText.SegmentFlag.softHyphen != 0 {
+              hyphen = hyphenAdvance
+            }
+          } else {
+            hyphen = hyphenAdvance
+          }
+        }
         if lines > 0 { height += spacing }
         if uniformBox {
           height += boxHeight
@@ -207,9 +341,17 @@ struct FastIndex: Sendable {
           for k in a...s { m |= fonts[k] }
           height += p.lineBox(fonts: UInt64(m)).height
         }
-        last = max(0, (lastContent.isEmpty ? e[s].contentEnd : lastContent[s]) - base)
+        let start: Double
+        if resume >= 0 {
+          start = collapses ? visibleStart(p, e, segment: a, from: resume, at: base) : base
+          resume = -1
+        } else {
+          start = firstVisible.isEmpty ? base : firstVisible[a]
+        }
+        last = max(0, (lastContent.isEmpty ? e[s].contentEnd : lastContent[s]) - start) + hyphen
         widest = max(widest, last)
         lines += 1
+        if lines > maxLines && maxLines > 0 { return nil }
         a = s + 1
         base = e[s].end
       }

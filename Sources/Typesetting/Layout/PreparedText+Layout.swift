@@ -41,10 +41,10 @@ extension PreparedText {
     lines: Int, height: Double, widest: Double, lastLineWidth: Double, isTruncated: Bool
   ) {
     guard width.isFinite, width > 0 else { throw TypesettingError.invalidWidth(width) }
-    let maxLines = style.maxLines ?? 0
-    if let fast, let r = fast.measure(self, width: width), maxLines <= 0 || r.lines <= maxLines {
+    if let r = fast?.measure(self, width: width) {
       return (r.lines, r.height, r.widest, r.lastLineWidth, false)
     }
+    let maxLines = style.maxLines ?? 0
     var sink = LineMeasurer(p: self)
     var breaker = GreedyBreaker(self, width: width)
     breaker.run(&sink)
