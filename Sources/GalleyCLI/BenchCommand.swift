@@ -40,7 +40,8 @@ enum BenchCommand {
       estimatorPreparesPerSecond  bubbles read into the estimator's flat arrays per second
                              (all cores)
     --only runs one group of figures alone (for profiling): prepare (no cache), prepareWords
-    (each text 4 times with a new tail, word cache on), layout, estimate, bubbles (1 core).
+    (each text 4 times with a new tail, word cache on), layout, estimate, bubbles (1 core,
+    without and with a word cache).
     Build with `swift build -c release` first: a debug build is several times slower.
 
     examples:
@@ -94,7 +95,11 @@ enum BenchCommand {
       return 0
     }
     if only == "bubbles" {
-      print("bubblesPerSecond1 \(bubbleRate(transcript(cases), threads: 1, repeats: repeats))")
+      let bubbles = transcript(cases)
+      print("bubblesPerSecond1 \(bubbleRate(bubbles, threads: 1, repeats: repeats))")
+      print(
+        "bubblesPerSecond1WordCache "
+          + "\(bubbleRate(bubbles, threads: 1, repeats: repeats, wordCache: true))")
       return 0
     }
     if only == "prepare" {

@@ -21,8 +21,8 @@ public final class Typesetter: @unchecked Sendable {
   private let lock = NSLock()
   private var shapers: [Shaper] = []
   private var constants: [ConstantsKey: StyleConstants] = [:]
-  /// Shaped words shared by every prepare of this typesetter.
-  let shapeCache: ShapeCache?
+  /// Shaped words kept by each shaper (0: no word cache).
+  let wordCacheCapacity: Int
   private var cache: [CacheKey: PreparedText] = [:]
   private var cacheOrder: [CacheKey] = []
   private var cacheHead = 0
@@ -37,14 +37,14 @@ public final class Typesetter: @unchecked Sendable {
   /// A typesetter whose cache keeps at most `cacheCapacity` prepared texts (0 disables it).
   /// - Parameters:
   ///   - cacheCapacity: prepared texts kept (0: none).
-  ///   - wordCacheCapacity: shaped words kept across texts (0, the default: none, every run is
-  ///     shaped whole). Words are shaped apart only where the font's lookups and HarfBuzz's
-  ///     flags show that this changes nothing, so the cache never changes a result; about 250
-  ///     bytes per word. On the conformance corpus it is about break-even (a lookup costs a
-  ///     good part of what shaping the word costs): worth it for long texts of common words.
+  ///   - wordCacheCapacity: shaped words kept across texts by each thread's shaper (0, the
+  ///     default: none, every run is shaped whole). Words are shaped apart only where the
+  ///     font's lookups and HarfBuzz's flags show that this changes nothing, so the cache never
+  ///     changes a result; about 150 bytes per word and thread. It pays where words recur
+  ///     (chat in spaced scripts); text without spaces (Chinese, Japanese, Thai) gains nothing.
   public init(cacheCapacity: Int = 2048, wordCacheCapacity: Int = 0) {
     self.cacheCapacity = max(0, cacheCapacity)
-    shapeCache = wordCacheCapacity > 0 ? ShapeCache(capacity: wordCacheCapacity) : nil
+    self.wordCacheCapacity = max(0, wordCacheCapacity)
   }
 
   /// Drops every cached prepared text.
@@ -56,8 +56,12 @@ public final class Typesetter: @unchecked Sendable {
     lock.unlock()
   }
 
-  /// Number of shaped words in the word cache.
-  public var wordCacheCount: Int { shapeCache?.count ?? 0 }
+  /// Number of shaped words in the word caches of the shapers not in use.
+  public var wordCacheCount: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return shapers.reduce(0) { $0 + ($1.cache?.count ?? 0) }
+  }
 
   /// Number of prepared texts in the cache.
   public var cachedCount: Int {
@@ -103,8 +107,9 @@ public final class Typesetter: @unchecked Sendable {
   private func takeShaper() -> Shaper {
     lock.lock()
     defer { lock.unlock() }
-    let shaper = shapers.popLast() ?? Shaper()
-    shaper.cache = shapeCache
+    if let shaper = shapers.popLast() { return shaper }
+    let shaper = Shaper()
+    if wordCacheCapacity > 0 { shaper.cache = WordCache(capacity: wordCacheCapacity) }
     return shaper
   }
 

@@ -180,4 +180,34 @@ final class WordCacheTests: XCTestCase {
       }
     }
   }
+
+  /// Inter raises hyphens, brackets, colons, arrows and "x" beside capitals, looking across
+  /// spaces ("A - B"): runs with those characters are shaped whole, the others word by word,
+  /// and either way the result is whole-run shaping's, first from an empty cache, then from a
+  /// full one. Words shaped in one run are found in the next.
+  func testSpaceContextLookupsKeepTheirRunsWhole() throws {
+    let style = TextStyle(
+      fonts: try Fixtures.library.stack(["Inter-Regular.otf", "NotoSansCJK-Regular.ttc"]),
+      size: 15)
+    let texts = [
+      "A - B", "HELLO (WORLD) x AGAIN", "a -> b and A -> B", "TIME : NOW", "2 x 3 = 6 X 4",
+      "NEW \u{2014} OLD", "A+B = C", "[WIP] FIX * BUG", "plain words only here",
+      "plain words only here again", "MIXED case - Words (here) x", "日本語 A - B 日本語",
+    ]
+    let words = Typesetter(cacheCapacity: 0, wordCacheCapacity: 1000)
+    let whole = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
+    for _ in 0..<2 {
+      for t in texts {
+        let a = try whole.prepare(t, style: style)
+        let b = try words.prepare(t, style: style)
+        for width in [40.0, 80, 1000] {
+          let la = try a.layout(width: width)
+          let lb = try b.layout(width: width)
+          XCTAssertEqual(la.lines.map(\.start), lb.lines.map(\.start), t)
+          XCTAssertEqual(la.lines.map(\.width), lb.lines.map(\.width), t)
+        }
+      }
+    }
+    XCTAssertGreaterThan(words.wordCacheCount, 5)
+  }
 }

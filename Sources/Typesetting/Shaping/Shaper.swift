@@ -9,7 +9,7 @@ final class Shaper {
   /// When set, every shaped run is recorded (for ``ShapingBaseline``).
   var recorder: ((ShapingBaseline.Item) -> Void)? = nil
   /// When set, runs are shaped word by word through this cache where that changes nothing.
-  var cache: ShapeCache? = nil
+  var cache: WordCache? = nil
 
   /// The style of the last text prepared with this shaper and its constants (a shaper belongs to
   /// one typesetter).
@@ -57,6 +57,8 @@ final class Shaper {
       // Answers keyed by plan address go with the plans (an address may be reused).
       planSplits.removeAll()
       junctions.removeAll()
+      contexts.removeAll()
+      cache?.clear()
     }
     plans[key] = p
     return p
@@ -99,8 +101,8 @@ final class Shaper {
   static let longestCachedWord = 48
   /// Advances of the run being shaped word by word (reused).
   private var wordScratch: [Double] = []
-  /// Per shape plan: whether no lookup it applies can see across a space (see `splitsAtSpaces`).
-  private var planSplits: [OpaquePointer: Bool] = [:]
+  /// Per shape plan: which runs no lookup it applies can see across a space in.
+  private var planSplits: [OpaquePointer: SpaceSplit] = [:]
   /// Per shape plan and first character of a word: whether shaping leaves "space, character"
   /// apart (see `junctionIsSafe`).
   private var junctions: [Junction: Bool] = [:]
@@ -118,7 +120,7 @@ final class Shaper {
   /// if not, the run is to be shaped whole.
   private func shapeByWords(
     _ text: [UInt32], run: Run, size: Double, language: hb_language_t?, features: [hb_feature_t],
-    cache: ShapeCache, into advances: inout [Double]
+    cache: WordCache, into advances: inout [Double]
   ) -> Bool {
     if run.start > 0 && Shaper.joinsAcross(text[run.start - 1]) { return false }
     if run.end < text.count && Shaper.joinsAcross(text[run.end]) { return false }
@@ -132,90 +134,94 @@ final class Shaper {
     hb_buffer_clear_contents(buffer)
     setProperties(run: run, language: language)
     let plan = plan(font: run.font, features: features)
-    if cut && !splitsAtSpaces(plan, font: run.font) { return false }
+    if cut && !spaceSplit(plan, font: run.font).allows(text[run.start..<run.end]) {
+      return false
+    }
     let n = run.end - run.start
     if wordScratch.count < n { wordScratch = [Double](repeating: 0, count: max(n, 256)) }
-    let featureKey = features.map { UInt64($0.tag) << 32 | UInt64($0.value) }
-    let lang = Shaper.languageKey(language)
-    var missing: [ShapeCache.Key] = []
-    var k = run.start
-    while k < run.end {
-      let a = k
-      while k < run.end && text[k] != 0x20 { k += 1 }
-      while k < run.end && text[k] == 0x20 { k += 1 }
-      guard k - a <= Shaper.longestCachedWord else { return false }
-      if a > run.start
-        && !junctionIsSafe(plan, first: text[a], run: run, language: language, features: features)
-      {
-        return false
-      }
-      let key = ShapeCache.Key(
-        font: FontKey(run.font), size: size, language: lang, features: featureKey,
-        rtl: run.rtl, script: run.script.rawValue, text: text[a..<k])
-      if let hit = cache.lookup(key) {
-        for j in 0..<hit.count { wordScratch[a - run.start + j] = hit[j] }
-      } else {
-        missing.append(key)
+    let context = contextID(plan: plan, font: run.font, size: size)
+    missing.removeAll(keepingCapacity: true)
+    var complete = true
+    text.withUnsafeBufferPointer { t in
+      var k = run.start
+      while k < run.end {
+        let a = k
+        while k < run.end && t[k] != 0x20 { k += 1 }
+        while k < run.end && t[k] == 0x20 { k += 1 }
+        guard k - a <= Shaper.longestCachedWord,
+          a == run.start
+            || junctionIsSafe(plan, first: t[a], run: run, language: language, features: features)
+        else {
+          complete = false
+          return
+        }
+        let word = UnsafeBufferPointer(rebasing: t[a..<k])
+        let hash = WordCache.hash(context: context, word)
+        let hit = wordScratch.withUnsafeMutableBufferPointer { w in
+          cache.lookup(context: context, word, hash: hash, into: w.baseAddress! + (a - run.start))
+        }
+        if !hit { missing.append(MissingWord(start: a, end: k, hash: hash)) }
       }
     }
-    if !missing.isEmpty {
-      // Shape the run whole (one HarfBuzz call, as without the cache), then keep each missing
-      // word's slice of it: the checks above make a slice what shaping the word alone gives.
-      var whole = [Double](repeating: 0, count: n)
+    guard complete else { return false }
+    if let first = missing.first, let last = missing.last {
+      // Shape the stretch from the first missing word to the end of the last (one HarfBuzz
+      // call), then keep each missing word's slice of it: the checks above make a slice what
+      // shaping the word alone gives, and the words around it shape as they would alone too.
+      let lo = first.start
+      let hi = last.end
+      var part = [Double](repeating: 0, count: hi - lo)
       shapeRange(
-        text, run.start, run.end, run: run, size: size, language: language, features: features,
-        into: &whole, offset: run.start)
-      for key in missing {
-        let start = key.text.startIndex - run.start
-        cache.store(key, Array(whole[start..<(start + key.text.count)]))
+        text, lo, hi, run: run, size: size, language: language, features: features,
+        into: &part, offset: lo)
+      text.withUnsafeBufferPointer { t in
+        part.withUnsafeBufferPointer { values in
+          for word in missing {
+            cache.store(
+              context: context, UnsafeBufferPointer(rebasing: t[word.start..<word.end]),
+              hash: word.hash,
+              advances: UnsafeBufferPointer(rebasing: values[(word.start - lo)..<(word.end - lo)]))
+          }
+        }
       }
-      for j in 0..<n { advances[run.start + j] += whole[j] }
-      return true
+      for j in 0..<(hi - lo) { wordScratch[lo - run.start + j] = part[j] }
     }
     for j in 0..<n { advances[run.start + j] += wordScratch[j] }
     return true
   }
 
-  /// Whether every lookup the plan applies leaves spaces alone: the space glyph is in no
-  /// lookup's backtrack or lookahead, and in the input only of lookups that read the space alone.
-  /// (A legacy `kern` pair with the space shows in `junctionIsSafe`.)
-  private func splitsAtSpaces(_ plan: OpaquePointer, font: Font) -> Bool {
+  /// A word the cache did not have: code points `[start, end)` of the text.
+  struct MissingWord {
+    var start: Int
+    var end: Int
+    var hash: UInt64
+  }
+  /// The words of the run being shaped that the cache did not have (reused).
+  private var missing: [MissingWord] = []
+
+  /// What a shaped word's advances depend on besides its code points — the plan (face,
+  /// direction, script, language, features), the font and the size — as a small number.
+  struct Context: Hashable {
+    var plan: OpaquePointer
+    var font: FontKey
+    var size: UInt64
+  }
+  private var contexts: [Context: Int32] = [:]
+
+  private func contextID(plan: OpaquePointer, font: Font, size: Double) -> Int32 {
+    let key = Context(plan: plan, font: FontKey(font), size: (size == 0 ? 0 : size).bitPattern)
+    if let id = contexts[key] { return id }
+    let id = Int32(contexts.count)
+    contexts[key] = id
+    return id
+  }
+
+  /// How the plan lets runs split at spaces (worked out once per plan).
+  private func spaceSplit(_ plan: OpaquePointer, font: Font) -> SpaceSplit {
     if let known = planSplits[plan] { return known }
-    var space: hb_codepoint_t = 0
-    var splits = hb_font_get_nominal_glyph(font.hbFont, 0x20, &space) != 0
-    let face = hb_font_get_face(font.hbFont)
-    // Apple's layout tables (which HarfBuzz applies instead of GSUB/GPOS) are not inspected here.
-    for table in ["morx", "mort", "kerx"] where splits {
-      let blob = hb_face_reference_table(face, Font.tag(table))
-      if hb_blob_get_length(blob) > 0 { splits = false }
-      hb_blob_destroy(blob)
-    }
-    let lookups = hb_set_create()!
-    let before = hb_set_create()!
-    let input = hb_set_create()!
-    let after = hb_set_create()!
-    defer { for set in [lookups, before, input, after] { hb_set_destroy(set) } }
-    for table in [Font.tag("GSUB"), Font.tag("GPOS")] where splits {
-      hb_set_clear(lookups)
-      hb_ot_shape_plan_collect_lookups(plan, table, lookups)
-      var lookup: hb_codepoint_t = UInt32.max  // HB_SET_VALUE_INVALID: start before the first
-      while splits && hb_set_next(lookups, &lookup) != 0 {
-        hb_set_clear(before)
-        hb_set_clear(input)
-        hb_set_clear(after)
-        hb_ot_layout_lookup_collect_glyphs(face, table, lookup, before, input, after, nil)
-        // The space as context, or as the input of a lookup that reads more than one glyph
-        // (context, or a ligature or pair of it with others; a lookup that maps the space
-        // alone to another glyph reads one).
-        if hb_set_has(before, space) != 0 || hb_set_has(after, space) != 0
-          || (hb_set_has(input, space) != 0 && hb_set_get_population(input) > 1)
-        {
-          splits = false
-        }
-      }
-    }
-    planSplits[plan] = splits
-    return splits
+    let split = SpaceSplit(plan: plan, font: font)
+    planSplits[plan] = split
+    return split
   }
 
   /// Whether a space followed by `first` shape as they would apart: HarfBuzz leaves the boundary
