@@ -29,6 +29,9 @@ struct FastIndex: Sendable {
   let collapses: Bool
   /// Some segment's content ends with a soft hyphen (shown when a line breaks after it).
   let hasSoftHyphens: Bool
+  /// Lines wrap, every line box is the same, and none of the side arrays, soft hyphens or line
+  /// spacing is there: the plain loop of ``measureSimply(width:limit:)`` applies.
+  let isSimple: Bool
   /// x at the end of the whole text's content when one line can hold it all (no forced break,
   /// not empty); infinity otherwise.
   let singleLineContentEnd: Double
@@ -39,6 +42,9 @@ struct FastIndex: Sendable {
   let maxLines: Int
 
   let spans: [Span]
+  let boxHeight: Double
+  /// Segments per point of line, on average (to guess where a line ends).
+  let segmentsPerPoint: Double
   /// Per segment: x at the end of the last visible content up to it (white space that reported
   /// widths leave out is not visible; -1 before any) — empty when that is always the segment's
   /// own content end.
@@ -53,11 +59,8 @@ struct FastIndex: Sendable {
   /// Per segment: the fonts it uses (bit i: font i of the stack) — empty when every line box is
   /// the same.
   let fonts: [UInt32]
-  let boxHeight: Double
   let spacing: Double
   let hyphenAdvance: Double
-  /// Segments per point of line, on average (to guess where a line ends).
-  let segmentsPerPoint: Double
 
   init?(_ p: PreparedText) {
     let n = p.segmentEnd.count
@@ -164,6 +167,9 @@ struct FastIndex: Sendable {
     hyphenAdvance = p.hyphenAdvance
     let total = spans.last?.end ?? 0
     segmentsPerPoint = total > 0 ? Double(n) / total : 0
+    isSimple =
+      wraps && uniformBox && noForcedBreak && !softHyphens && spacing == 0
+      && self.lastContent.isEmpty && self.firstVisible.isEmpty
   }
 
   /// The last index in `[lo, hi]` whose content ends at most at `limitX`, given that `lo`'s does:
@@ -189,6 +195,57 @@ struct FastIndex: Sendable {
   @inline(__always)
   func snap(_ w: Double) -> Double {
     snapsWidths && w > 0 ? PreparedText.snapToNext64th(w) : w
+  }
+
+  /// ``measure(_:width:)`` for a simple text (see ``isSimple``): nil when a segment alone on
+  /// its line is too wide and overflow-wrap breaks it, or `maxLines` truncates.
+  @inline(__always)
+  func measureSimply(limit: Double) -> (
+    lines: Int, height: Double, widest: Double, lastLineWidth: Double
+  )? {
+    spans.withUnsafeBufferPointer { e in
+      let n = e.count
+      let span = Int(max(0, min(Double(n), limit * segmentsPerPoint - 0.5)))
+      var lines = 0
+      var height = 0.0
+      var widest = 0.0
+      var last = 0.0
+      var a = 0
+      var base = 0.0
+      while a < n {
+        let limitX = base + limit
+        // As in `measure`: guess from the average, step, then gallop and bisect.
+        var g = min(a + span, n - 1)
+        if e[g].contentEnd <= limitX {
+          var steps = 0
+          while g < n - 1 && e[g + 1].contentEnd <= limitX && steps < 3 {
+            g += 1
+            steps += 1
+          }
+          if steps == 3 && g < n - 1 && e[g + 1].contentEnd <= limitX {
+            g = FastIndex.search(e, from: g, to: n - 1, limitX)
+          }
+        } else {
+          var steps = 0
+          while g > a && e[g].contentEnd > limitX && steps < 3 {
+            g -= 1
+            steps += 1
+          }
+          if e[g].contentEnd > limitX {
+            g = FastIndex.search(e, from: a, to: g, limitX)
+            if g == a && breakWords && e[a].contentEnd > limitX { return nil }
+          }
+        }
+        height += boxHeight
+        last = e[g].contentEnd - base
+        widest = max(widest, last)
+        lines += 1
+        if lines > maxLines && maxLines > 0 { return nil }
+        a = g + 1
+        base = e[g].end
+      }
+      return (lines, height, snap(widest), snap(last))
+    }
   }
 
   /// The first line of segment `s`'s content from grapheme `from` when it is broken between
@@ -247,6 +304,7 @@ struct FastIndex: Sendable {
       let w = snap(singleLineWidth)
       return (1, singleLineHeight, w, w)
     }
+    if isSimple, let r = measureSimply(limit: limit) { return r }
     let maxLines = self.maxLines
     return spans.withUnsafeBufferPointer { e in
       let n = e.count
