@@ -1,24 +1,32 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Shaped words of one ``Shaper`` (so of one thread at a time): chat messages are new, their
 /// words mostly are not.
 ///
-/// An open-addressing table over flat arrays, so that a lookup is a hash of the word, a probe
-/// or two and a comparison of code points, with no reference counting and no lock: the
-/// code points and advances of the words live in two arenas, and when either is full (or the
-/// table is), everything is dropped at once and filling starts again.
+/// An open-addressing table over flat memory, so that a lookup is a hash of the word, a probe
+/// or two and a comparison of code points, with no reference counting, no lock and no
+/// copy-on-write check: the code points and advances of the words live in two arenas, and when
+/// either is full (or the table is), everything is dropped at once and filling starts again.
+/// The memory comes zeroed from the system, so pages the cache never reaches cost nothing.
 final class WordCache {
   private struct Slot {
-    var hash: UInt64 = 0  // 0: empty
-    var start: Int32 = 0  // in the arenas
-    var count: Int32 = 0
-    var context: Int32 = 0
+    var hash: UInt64  // 0: empty
+    var start: Int32  // in the arenas
+    var count: Int32
+    var context: Int32
   }
 
   /// The most words held.
   let capacity: Int
-  private var slots: [Slot]
+  private let slots: UnsafeMutablePointer<Slot>
   private let mask: Int
-  private var characters: [UInt32]
-  private var advances: [Double]
+  private let characters: UnsafeMutablePointer<UInt32>
+  private let advances: UnsafeMutablePointer<Double>
+  private let arenaSize: Int
   private var used = 0
   /// Number of words held.
   private(set) var count = 0
@@ -27,14 +35,22 @@ final class WordCache {
   private static let probes = 8
 
   init(capacity: Int) {
-    self.capacity = max(1, capacity)
+    self.capacity = max(1, min(capacity, 1 << 24))
     var size = 16
     while size < self.capacity * 2 { size <<= 1 }
-    slots = [Slot](repeating: Slot(), count: size)
     mask = size - 1
     // Room for words of 8 code points on average (spaces included).
-    characters = [UInt32](repeating: 0, count: self.capacity * 8)
-    advances = [Double](repeating: 0, count: self.capacity * 8)
+    arenaSize = self.capacity * 8
+    // All-zero bytes are empty slots; calloc hands out untouched pages without writing them.
+    slots = calloc(size, MemoryLayout<Slot>.stride)!.bindMemory(to: Slot.self, capacity: size)
+    characters = calloc(arenaSize, 4)!.bindMemory(to: UInt32.self, capacity: arenaSize)
+    advances = calloc(arenaSize, 8)!.bindMemory(to: Double.self, capacity: arenaSize)
+  }
+
+  deinit {
+    free(slots)
+    free(characters)
+    free(advances)
   }
 
   /// The hash of a word in a context (never 0).
@@ -57,14 +73,13 @@ final class WordCache {
       if slot.hash == 0 { return false }
       if slot.hash == hash && slot.context == context && Int(slot.count) == text.count {
         let start = Int(slot.start)
-        let same = characters.withUnsafeBufferPointer { c in
-          for k in 0..<text.count where c[start + k] != text[k] { return false }
-          return true
+        var same = true
+        for k in 0..<text.count where characters[start + k] != text[k] {
+          same = false
+          break
         }
         if same {
-          advances.withUnsafeBufferPointer { a in
-            for k in 0..<text.count { into[k] = a[start + k] }
-          }
+          for k in 0..<text.count { into[k] = advances[start + k] }
           return true
         }
       }
@@ -79,8 +94,8 @@ final class WordCache {
     advances values: UnsafeBufferPointer<Double>
   ) {
     let n = text.count
-    guard n > 0, n <= characters.count else { return }
-    if used + n > characters.count || count >= capacity { clear() }
+    guard n > 0, n <= arenaSize else { return }
+    if used + n > arenaSize || count >= capacity { clear() }
     var i = Int(truncatingIfNeeded: hash) & mask
     var target = i
     for _ in 0..<WordCache.probes {
@@ -101,7 +116,7 @@ final class WordCache {
 
   /// Drops every word.
   func clear() {
-    for i in slots.indices { slots[i] = Slot() }
+    memset(slots, 0, (mask + 1) * MemoryLayout<Slot>.stride)
     used = 0
     count = 0
   }
