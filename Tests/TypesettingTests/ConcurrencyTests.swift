@@ -1,7 +1,9 @@
+import CHarfBuzz
 import Dispatch
 import Foundation
-import Typesetting
 import XCTest
+
+@testable import Typesetting
 
 /// Prepared text and fonts are shared across threads; measuring on many threads gives exactly
 /// the results of one — compared byte for byte (every Double by its bit pattern), not by `==`.
@@ -209,5 +211,35 @@ final class WordCacheTests: XCTestCase {
       }
     }
     XCTAssertGreaterThan(words.wordCacheCount, 5)
+  }
+
+  /// Inter's plan splits at spaces except in runs holding the characters its space-context
+  /// lookup rewrites (brackets, hyphens, colons, arrows, "x"…), right-to-left runs, and runs
+  /// with characters the font lacks; Noto Sans splits everywhere.
+  func testWhichRunsSplitAtSpaces() throws {
+    func split(_ name: String) throws -> (SpaceSplit, Font) {
+      let font = try Fixtures.library.font(named: name)
+      let buffer = hb_buffer_create()!
+      defer { hb_buffer_destroy(buffer) }
+      hb_buffer_set_direction(buffer, HB_DIRECTION_LTR)
+      hb_buffer_set_script(buffer, HB_SCRIPT_LATIN)
+      var props = hb_segment_properties_t()
+      hb_buffer_get_segment_properties(buffer, &props)
+      let plan = hb_shape_plan_create_cached(hb_font_get_face(font.hbFont), &props, nil, 0, nil)!
+      defer { hb_shape_plan_destroy(plan) }
+      return (SpaceSplit(plan: plan, font: font), font)
+    }
+    func run(_ s: String) -> ArraySlice<UInt32> { ArraySlice(s.unicodeScalars.map(\.value)) }
+    let (inter, interFont) = try split("Inter-Regular.otf")
+    XCTAssertTrue(inter.splits)
+    XCTAssertTrue(inter.allows(run("plain words only"), font: interFont, rtl: false))
+    XCTAssertFalse(inter.allows(run("plain words only"), font: interFont, rtl: true))
+    for guarded in ["A - B", "(A) B", "A: B", "a -> b", "2 x 3", "A [B]", "A \u{2014} B"] {
+      XCTAssertFalse(inter.allows(run(guarded), font: interFont, rtl: false), guarded)
+    }
+    XCTAssertFalse(
+      inter.allows(run("A \u{219B} B"), font: interFont, rtl: false), "not in the font")
+    let (noto, notoFont) = try split("NotoSans-Regular.ttf")
+    XCTAssertTrue(noto.allows(run("A - B (C) x"), font: notoFont, rtl: false))
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import Typesetting
 import XCTest
+
+@testable import Typesetting
 
 /// `measure(width:)` (binary search over prefix sums, no allocation) must agree exactly with the
 /// full `layout(width:)` (the segment walk) on every case at many widths.
@@ -10,12 +11,21 @@ final class MeasureFastPathTests: XCTestCase {
       try TextCase(json: $0, library: Fixtures.library)
     }
     var checked = 0
+    var fast = 0
     for c in cases {
       let prepared = try Typesetter.shared.prepare(c.text, style: c.style)
+      // Only tabs (those white-space processing keeps) keep a text from the fast index.
+      let tabs = prepared.segmentFlags.contains { $0 & PreparedText.SegmentFlag.hasTab != 0 }
+      XCTAssertEqual(prepared.fast == nil, tabs, c.id)
       for f in [0.31, 0.5, 0.77, 1.0, 1.13, 1.6, 3.0] {
         let w = c.width * f
         let full = try prepared.layout(width: w)
         let quick = try prepared.measure(width: w)
+        // The fast index answers every width that does not truncate.
+        if let index = prepared.fast, !full.isTruncated {
+          XCTAssertNotNil(index.measure(prepared, width: w), "\(c.id) at \(w)")
+          fast += 1
+        }
         XCTAssertEqual(quick.lines, full.lineCount, "\(c.id) at \(w)")
         XCTAssertEqual(quick.height, full.height, accuracy: 1e-9, "\(c.id) at \(w)")
         XCTAssertEqual(quick.widest, full.widest, accuracy: 1e-9, "\(c.id) at \(w)")
@@ -25,6 +35,7 @@ final class MeasureFastPathTests: XCTestCase {
       }
     }
     XCTAssertEqual(checked, 3000 * 7)
+    XCTAssertGreaterThan(fast, 3000 * 7 * 95 / 100)
   }
 
   /// Zero-width spaces (alone, leading, trailing, doubled) and other white space the reported
@@ -76,6 +87,7 @@ final class MeasureFastPathTests: XCTestCase {
           style.overflowWrap = ow
           style.maxLines = k % 2 == 0 ? nil : 3
           let prepared = try Typesetter.shared.prepare(text, style: style)
+          XCTAssertNotNil(prepared.fast, text.debugDescription)
           for w in stride(from: 3.0, through: 320, by: 0.25) {
             let full = try prepared.layout(width: w)
             let quick = try prepared.measure(width: w)
@@ -85,6 +97,9 @@ final class MeasureFastPathTests: XCTestCase {
             XCTAssertEqual(quick.widest, full.widest, accuracy: 1e-9, label)
             XCTAssertEqual(quick.lastLineWidth, full.lines.last?.width ?? 0, accuracy: 1e-9, label)
             XCTAssertEqual(quick.isTruncated, full.isTruncated, label)
+            if !full.isTruncated {
+              XCTAssertNotNil(prepared.fast?.measure(prepared, width: w), label)
+            }
           }
         }
       }

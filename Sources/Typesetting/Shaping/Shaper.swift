@@ -134,7 +134,10 @@ final class Shaper {
     hb_buffer_clear_contents(buffer)
     setProperties(run: run, language: language)
     let plan = plan(font: run.font, features: features)
-    if cut && !spaceSplit(plan, font: run.font).allows(text[run.start..<run.end]) {
+    if cut
+      && !spaceSplit(plan, font: run.font).allows(
+        text[run.start..<run.end], font: run.font, rtl: run.rtl)
+    {
       return false
     }
     let n = run.end - run.start
@@ -211,6 +214,11 @@ final class Shaper {
   private func contextID(plan: OpaquePointer, font: Font, size: Double) -> Int32 {
     let key = Context(plan: plan, font: FontKey(font), size: (size == 0 ? 0 : size).bitPattern)
     if let id = contexts[key] { return id }
+    if contexts.count >= 4096 {
+      // Ids are about to be reused: the words stored under the old ones go with them.
+      contexts.removeAll()
+      cache?.clear()
+    }
     let id = Int32(contexts.count)
     contexts[key] = id
     return id

@@ -9,7 +9,16 @@ import CHarfBuzz
 /// arrows beside capitals across spaces ("A - B"), and is otherwise free to split. Such a plan
 /// splits runs free of the characters whose glyphs those lookups take as input — checked only
 /// when no other glyph can turn into one of them by substitution (the closure of every other
-/// glyph under the plan's GSUB lookups stays clear of them).
+/// glyph under the plan's GSUB lookups stays clear of them), and only for left-to-right runs of
+/// characters the font has (HarfBuzz mirrors characters in right-to-left runs and decomposes
+/// those the font lacks, which could bring a guarded glyph in).
+///
+/// What this cannot see (as Blink's word cache, which asks HarfBuzz the same question, cannot):
+/// a context given by glyph classes whose class 0 — every glyph the class table leaves out,
+/// the space among them — stands next to other glyphs; HarfBuzz does not list class 0 when it
+/// collects a lookup's glyphs. A pair of a space and the letter after it is covered anyway (the
+/// shaper checks each such junction by shaping it); a longer context of that kind is not, which
+/// is one reason the word cache is off by default.
 struct SpaceSplit {
   /// No run splits (a lookup reads the space with other glyphs as input, the font has Apple
   /// layout tables, or no space glyph).
@@ -27,16 +36,17 @@ struct SpaceSplit {
     self.others = others
   }
 
-  /// Whether `text` (a run) may be shaped word by word.
-  func allows(_ text: ArraySlice<UInt32>) -> Bool {
+  /// Whether `text` (a run in `font`, right to left or not) may be shaped word by word.
+  func allows(_ text: ArraySlice<UInt32>, font: Font, rtl: Bool) -> Bool {
     guard splits else { return false }
     if asciiMask == (0, 0) && others.isEmpty { return true }
+    if rtl { return false }
     for c in text {
       if c < 64 {
         if asciiMask.0 >> UInt64(c) & 1 != 0 { return false }
       } else if c < 128 {
         if asciiMask.1 >> UInt64(c - 64) & 1 != 0 { return false }
-      } else if others.contains(c) {
+      } else if others.contains(c) || !font.covers(c) {
         return false
       }
     }

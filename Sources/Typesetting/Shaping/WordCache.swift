@@ -35,7 +35,8 @@ final class WordCache {
   private static let probes = 8
 
   init(capacity: Int) {
-    self.capacity = max(1, min(capacity, 1 << 24))
+    // (A million words per thread at most: about 150 MB, reserved but touched only as used.)
+    self.capacity = max(1, min(capacity, 1 << 20))
     var size = 16
     while size < self.capacity * 2 { size <<= 1 }
     mask = size - 1
@@ -99,9 +100,19 @@ final class WordCache {
     var i = Int(truncatingIfNeeded: hash) & mask
     var target = i
     for _ in 0..<WordCache.probes {
-      if slots[i].hash == 0 {
+      let slot = slots[i]
+      if slot.hash == 0 {
         target = i
         break
+      }
+      if slot.hash == hash && slot.context == context && Int(slot.count) == n {
+        // The same word twice in a run: keep the first copy.
+        var same = true
+        for k in 0..<n where characters[Int(slot.start) + k] != text[k] {
+          same = false
+          break
+        }
+        if same { return }
       }
       i = (i + 1) & mask
     }
