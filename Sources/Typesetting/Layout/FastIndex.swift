@@ -5,8 +5,8 @@
 /// Built for every text without tabs (whose widths depend on where they fall) and with no
 /// segment narrower than nothing; others take the segment walk of ``GreedyBreaker``, and so do
 /// widths at which `maxLines` truncates. Both give the same lines, soft hyphens, white space
-/// inside words and words broken by overflow-wrap included (tested on the whole
-/// corpus at many widths, and on texts made of those at every point of width).
+/// inside words and words broken by overflow-wrap included (tested on the whole corpus at many
+/// widths, and on texts made of those at every quarter point of width).
 struct FastIndex: Sendable {
   /// What the search reads of a segment: 16 bytes, four to a cache line.
   struct Span {
@@ -16,7 +16,7 @@ struct FastIndex: Sendable {
     var end: Double
   }
 
-  // What the one-line answer reads comes first (with the object's header, one cache line).
+  // What the one-line answer reads comes first (within the object's first 64 bytes).
   /// No forced break anywhere: one line whenever the content fits.
   let noForcedBreak: Bool
   /// The browser profile snaps reported widths to 1/64 px.
@@ -30,7 +30,7 @@ struct FastIndex: Sendable {
   /// Some segment's content ends with a soft hyphen (shown when a line breaks after it).
   let hasSoftHyphens: Bool
   /// Lines wrap, every line box is the same, and none of the side arrays, soft hyphens or line
-  /// spacing is there: the plain loop of ``measureSimply(width:limit:)`` applies.
+  /// spacing is there: the plain loop of ``measureSimply(limit:)`` applies.
   let isSimple: Bool
   /// x at the end of the whole text's content when one line can hold it all (no forced break,
   /// not empty); infinity otherwise.
