@@ -213,6 +213,31 @@ final class WordCacheTests: XCTestCase {
     XCTAssertGreaterThan(words.wordCacheCount, 5)
   }
 
+  /// A cache far too small for the words it sees (16 words, 128 code points) is emptied and
+  /// filled again over and over; results stay whole-run shaping's.
+  func testTinyWordCacheRefillsWithoutChangingResults() throws {
+    let cases = try Fixtures.jsonLines("corpus.jsonl").prefix(400).map {
+      try TextCase(json: $0, library: Fixtures.library)
+    }
+    let tiny = Typesetter(cacheCapacity: 0, wordCacheCapacity: 16)
+    let whole = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
+    var differ: [String] = []
+    for _ in 0..<2 {
+      for c in cases {
+        let a = try whole.prepare(c.text, style: c.style).layout(width: c.width)
+        let b = try tiny.prepare(c.text, style: c.style).layout(width: c.width)
+        if a.lines.map(\.start) != b.lines.map(\.start)
+          || a.lines.map(\.width) != b.lines.map(\.width)
+        {
+          differ.append(c.id)
+        }
+      }
+    }
+    XCTAssertEqual(differ, [])
+    XCTAssertLessThanOrEqual(tiny.wordCacheCount, 16)
+    XCTAssertGreaterThan(tiny.wordCacheCount, 0)
+  }
+
   /// Inter's plan splits at spaces except in runs holding the characters its space-context
   /// lookup rewrites (brackets, hyphens, colons, arrows, "x"…), right-to-left runs, and runs
   /// with characters the font lacks; Noto Sans splits everywhere.
