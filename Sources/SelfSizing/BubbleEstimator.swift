@@ -142,7 +142,7 @@ public struct BubbleEstimator: Sendable, Hashable {
   }
 
   /// Estimated size of a bubble (same rules and rounding as measuring it). To estimate many
-  /// bubbles, or one at several widths, ``prepare(_:)`` them once.
+  /// bubbles, or one at several widths, ``prepare(_:threads:)`` them once.
   public func estimate(_ cell: BubbleCell) -> CellSize {
     prepare(CollectionOfOne(cell)[...]).size(at: 0, containerWidth: cell.containerWidth)
   }
