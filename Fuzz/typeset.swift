@@ -19,6 +19,8 @@ let languages = [
 let widths = [1e-9, 0.5, 7, 37.5, 100, 240.25, 320, 1e9]
 let sizes = [17.0, 0.01, 1, 9.5, 13, 24, 100, 10_000]
 let typesetter = Typesetter(cacheCapacity: 64)
+// A small word cache (emptied often) must give exactly what whole-run shaping gives.
+let wordTypesetter = Typesetter(cacheCapacity: 0, wordCacheCapacity: 64)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTypeset(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -57,6 +59,11 @@ public func fuzzTypeset(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   do {
     let layout = try prepared.layout(width: width)
     checkLayout(layout, prepared, width: width)
+    let words = try wordTypesetter.prepare(text, style: style).layout(width: width)
+    invariant(
+      words.lines.map(\.start) == layout.lines.map(\.start)
+        && words.lines.map(\.width) == layout.lines.map(\.width),
+      "word cache changed the layout")
   } catch {
     invariant(false, "layout threw \(error)")
   }

@@ -525,6 +525,28 @@ final class HostileInputTests: XCTestCase {
 
   // MARK: - Regressions found by fuzzing (Scripts/fuzz)
 
+  /// typeset crash-8a588af3: a combining mark after a space (its own cluster part, which a line
+  /// may start with) alone on a line too narrow for more: the line's start moved on to the next
+  /// cluster, where the next line starts too — two lines with one start. Now such a line starts
+  /// at the mark (its Character offset is the Character the mark belongs to).
+  func testAMarkAloneOnALineKeepsItsOwnStart() throws {
+    for stack in [["NanumGothic.ttf", "NotoColorEmoji.ttf"], ["NotoSans-Regular.ttf"]] {
+      for ws in [TextStyle.WhiteSpace.preWrap, .normal] {
+        var style = try Fixtures.style(stack, size: 1)
+        style.whiteSpace = ws
+        style.overflowWrap = .anywhere
+        style.letterSpacing = 2.5
+        let text = "|\u{1A} \u{0302}\u{FFFD}dc a \u{0301}\u{0302}b"
+        let layout = try typesetter.prepare(text, style: style).layout(width: 0.6640625)
+        let starts = layout.lines.map(\.start)
+        XCTAssertEqual(starts, Array(Set(starts)).sorted(), "\(ws) \(starts)")
+        let characters = layout.lines.map(\.startCharacter)
+        XCTAssertEqual(characters, characters.sorted(), "\(ws)")
+        XCTAssertLessThanOrEqual(characters.last ?? 0, text.count)
+      }
+    }
+  }
+
   /// typeset crash-7703da77: with `white-space: nowrap` or `pre` (no soft wraps), the fast
   /// `measure(width:)` ended the line after any first segment wider than the width, one line
   /// per word, where `layout(width:)` gives one line up to the next forced break (94 vs 1).

@@ -13,11 +13,14 @@ extension PreparedText {
       if i > 0 && apple { top += style.lineSpacing }
       var startG = min(r.reportStart, graphemeAdvance.count)
       // A line that starts inside a Unicode grapheme cluster: the cluster counts on the line
-      // before (where its wider part is), so the line starts with the next cluster.
-      while startG < graphemeAdvance.count && graphemeFlags[startG] & GraphemeFlag.continuation != 0
-      {
-        startG += 1
+      // before (where its wider part is), so the line starts with the next cluster — unless
+      // the line holds nothing but the rest of that cluster (a mark alone on a line too narrow
+      // for more): then it starts where it starts, so that no two lines share a start.
+      var next = startG
+      while next < graphemeAdvance.count && graphemeFlags[next] & GraphemeFlag.continuation != 0 {
+        next += 1
       }
+      if next < r.end { startG = next }
       // The first line starts at the start of the text, whatever white space opens it.
       let startScalar = i == 0 ? 0 : Int(source[Int(graphemeStart[startG])])
       let endScalar = Int(source[Int(graphemeStart[min(r.visibleEnd, graphemeAdvance.count)])])
@@ -30,18 +33,20 @@ extension PreparedText {
       top += h
       widest = max(widest, snap(r.width))
     }
-    // Character offsets of the line starts, in one pass over the text.
+    // Character offsets of the line starts, in one pass over the text (a line that starts
+    // inside a Character — the rest of a cluster alone on a line — gets that Character's).
     if !lines.isEmpty {
       var k = 0
       var scalar = 0
       var character = 0
       for ch in text {
-        while k < lines.count && lines[k].start <= scalar {
+        let next = scalar + ch.unicodeScalars.count
+        while k < lines.count && lines[k].start < next {
           lines[k].startCharacter = character
           k += 1
         }
         if k == lines.count { break }
-        scalar += ch.unicodeScalars.count
+        scalar = next
         character += 1
       }
       while k < lines.count {
