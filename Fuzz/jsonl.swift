@@ -1,4 +1,5 @@
 import Foundation
+import SelfSizing
 import Typesetting
 
 @testable import GalleyCLI
@@ -8,12 +9,13 @@ import Typesetting
 // the answer is one line of valid JSON: a result or an error record.
 
 let typesetter = Typesetter(cacheCapacity: 0)
+let sizer = CellSizer(typesetter: typesetter, cacheCapacity: 0)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONL(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let record = Data(bytes: data, count: size)
   let (out, isError) = MeasureCommand.measureRecord(
-    record, line: 1, library: fuzzLibrary, typesetter: typesetter)
+    record, line: 1, library: fuzzLibrary, typesetter: typesetter, sizer: sizer, template: nil)
   invariant(!out.contains("\n"), "output spans lines")
   guard let object = try? JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any]
   else {
@@ -24,6 +26,16 @@ public func fuzzJSONL(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     invariant(object["error"] is String && object["line"] as? Int == 1, "error record \(out)")
   } else {
     invariant(object["lines"] is Int && object["height"] != nil, "result record \(out)")
+  }
+  // The same record as a cell: one line of JSON, a size or an error.
+  for template in ["bubble", "productCard"] {
+    let (cell, _) = MeasureCommand.measureRecord(
+      record, line: 1, library: fuzzLibrary, typesetter: typesetter, sizer: sizer,
+      template: template)
+    invariant(!cell.contains("\n"), "\(template) output spans lines")
+    let parsed = try? JSONSerialization.jsonObject(with: Data(cell.utf8)) as? [String: Any]
+    invariant(
+      parsed?["error"] is String || parsed?["height"] != nil, "\(template) record \(cell)")
   }
   // The same record through TextCase directly never crashes either.
   if let json = try? JSONSerialization.jsonObject(with: record) as? [String: Any] {
