@@ -525,6 +525,42 @@ final class HostileInputTests: XCTestCase {
 
   // MARK: - Regressions found by fuzzing (Scripts/fuzz)
 
+  /// typeset crash-d3714655: with negative letter spacing some graphemes are narrower than
+  /// nothing; a word broken between graphemes by overflow-wrap then came out one line short in
+  /// `measure(width:)` (98 lines vs 99). Such texts now take the segment walk.
+  func testMeasureAgreesWhenOverflowWrapMeetsNegativeAdvances() throws {
+    // The fuzzer's input after its 8 style bytes (invalid UTF-8 becomes U+FFFD).
+    let bytes: [UInt8] = [
+      151, 173, 236, 139, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 108, 231, 105, 99, 32,
+      103, 99, 115, 45, 98, 114, 111, 119, 110, 46, 99, 111, 109, 47, 97, 99, 99, 101, 112, 116, 45,
+      114, 101, 97, 45, 99, 111, 115, 115, 114, 97, 111, 145, 145, 145, 145, 145, 145, 145, 145,
+      145, 145, 145, 145, 145, 145, 145, 145, 145, 145, 145, 145, 145, 145, 145, 145, 145, 145, 145,
+      145, 145, 145, 145, 145, 145, 145, 145, 145, 145, 67, 104, 3, 75, 5, 145, 145, 145, 145, 145,
+      145, 145, 145, 145, 48, 145, 145, 145, 145, 145, 0, 0, 255, 255, 255, 255, 185,
+    ]
+    let text = String(decoding: bytes, as: UTF8.self)
+    for ow in [TextStyle.OverflowWrap.anywhere, .breakWord] {
+      var style = try Fixtures.style(
+        ["NotoSansThai-Regular.ttf", "NotoSansDevanagari-Regular.ttf", "DejaVuSans.ttf"], size: 13)
+      style.whiteSpace = .preWrap
+      style.wordBreak = .breakAll
+      style.overflowWrap = ow
+      style.language = "he"
+      style.letterSpacing = -2
+      style.lineHeight = .points(59)
+      style.minimumLineHeight = 74
+      style.features = ["liga": 0, "kern": 1]
+      let prepared = try typesetter.prepare(text, style: style)
+      for width in [1.296875e-9, 0.5, 3, 7.25, 20] {
+        let layout = try prepared.layout(width: width)
+        let m = try prepared.measure(width: width)
+        XCTAssertEqual(m.lines, layout.lineCount, "\(ow) \(width)")
+        XCTAssertEqual(m.height, layout.height, accuracy: 1e-9, "\(ow) \(width)")
+        XCTAssertEqual(m.widest, layout.widest, accuracy: 1e-9, "\(ow) \(width)")
+      }
+    }
+  }
+
   /// typeset crash-8a588af3: a combining mark after a space (its own cluster part, which a line
   /// may start with) alone on a line too narrow for more: the line's start moved on to the next
   /// cluster, where the next line starts too — two lines with one start. Now such a line starts

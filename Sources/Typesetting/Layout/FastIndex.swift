@@ -2,8 +2,9 @@
 /// end by a search instead of walking every segment, and a text that fits on one line is
 /// answered without touching the arrays at all.
 ///
-/// Built for every text without tabs (whose widths depend on where they fall) and with no
-/// segment narrower than nothing; others take the segment walk of ``GreedyBreaker``, and so do
+/// Built for every text without tabs (whose widths depend on where they fall), with no segment
+/// narrower than nothing and, where overflow-wrap breaks words, no grapheme narrower than nothing
+/// (negative letter spacing); others take the segment walk of ``GreedyBreaker``, and so do
 /// widths at which `maxLines` truncates. Both give the same lines, soft hyphens, white space
 /// inside words and words broken by overflow-wrap included (tested on the whole corpus at many
 /// widths, and on texts made of those at every quarter point of width).
@@ -79,6 +80,11 @@ struct FastIndex: Sendable {
     var firstIsStart = true
     var softHyphens = false
     let ws = PreparedText.GraphemeFlag.reportWhitespace
+    // Breaking a word between graphemes walks their advances, which the segment walk clamps
+    // in ways a prefix sum cannot follow when some are negative (negative letter spacing).
+    if p.style.overflowWrap != .normal && p.graphemeAdvance.contains(where: { $0 < 0 }) {
+      return nil
+    }
     for s in 0..<n {
       let flags = p.segmentFlags[s]
       // A tab's width depends on where it falls: the segment walk places it.
