@@ -525,6 +525,23 @@ final class HostileInputTests: XCTestCase {
 
   // MARK: - Regressions found by fuzzing (Scripts/fuzz)
 
+  /// typeset crash-8b3afecb: a skin tone right after a space (" 🏽") was split off twice — once
+  /// as the rest of the space's cluster, once as a modifier without a base — leaving an empty
+  /// grapheme, and on a narrow line two lines with one start.
+  func testASkinToneAfterASpaceIsSplitOffOnce() throws {
+    var style = try Fixtures.style(["NotoSans-Regular.ttf", "NotoColorEmoji.ttf"], size: 17)
+    style.letterSpacing = -2
+    for text in [
+      "listen \u{1F3FD}\u{FFFD})", "a \u{1F3FD}\u{1F3FD} b", " \u{1F3FB}", "x \u{0301}\u{1F3FF}y",
+    ] {
+      let prepared = try typesetter.prepare(text, style: style)
+      for width in [1e-9, 5, 30] {
+        let starts = try prepared.layout(width: width).lines.map(\.start)
+        XCTAssertEqual(starts, Array(Set(starts)).sorted(), "\(text.debugDescription) \(width)")
+      }
+    }
+  }
+
   /// typeset crash-d3714655: with negative letter spacing some graphemes are narrower than
   /// nothing; a word broken between graphemes by overflow-wrap then came out one line short in
   /// `measure(width:)` (98 lines vs 99). Such texts now take the segment walk.

@@ -74,7 +74,8 @@ enum Graphemes {
         var k = Int(position)
         for s in ch.unicodeScalars.dropFirst() {
           k += 1
-          if (0x1F3FB...0x1F3FF).contains(s.value), k > 0,
+          // (A skin tone right after the space of a split cluster, " 🏽", starts there already.)
+          if (0x1F3FB...0x1F3FF).contains(s.value), k > 0, result.last != Int32(k),
             let prev = Unicode.Scalar(scalars[k - 1]), !prev.properties.isEmojiModifierBase
           {
             result.append(Int32(k))
