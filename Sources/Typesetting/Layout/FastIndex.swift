@@ -178,6 +178,34 @@ struct FastIndex: Sendable {
       && self.lastContent.isEmpty && self.firstVisible.isEmpty
   }
 
+  /// The last segment in `[a, hi]` whose content ends within `limitX` (`a` when none does).
+  /// Segments are of similar widths, so a line's end is guessed from the text's average; a few
+  /// steps reach the answer, or gallop and bisect when the guess is far off.
+  @inline(__always)
+  static func lastFitting(
+    _ e: UnsafeBufferPointer<Span>, from a: Int, to hi: Int, guess: Int, _ limitX: Double
+  ) -> Int {
+    var g = min(guess, hi)
+    if e[g].contentEnd <= limitX {
+      var steps = 0
+      while g < hi && e[g + 1].contentEnd <= limitX && steps < 3 {
+        g += 1
+        steps += 1
+      }
+      if steps == 3 && g < hi && e[g + 1].contentEnd <= limitX {
+        g = FastIndex.search(e, from: g, to: hi, limitX)
+      }
+    } else {
+      var steps = 0
+      while g > a && e[g].contentEnd > limitX && steps < 3 {
+        g -= 1
+        steps += 1
+      }
+      if e[g].contentEnd > limitX { g = FastIndex.search(e, from: a, to: g, limitX) }
+    }
+    return g
+  }
+
   /// The last index in `[lo, hi]` whose content ends at most at `limitX`, given that `lo`'s does:
   /// gallop from `lo`, then bisect.
   @inline(__always)
@@ -220,28 +248,9 @@ struct FastIndex: Sendable {
       var base = 0.0
       while a < n {
         let limitX = base + limit
-        // As in `measure`: guess from the average, step, then gallop and bisect.
-        var g = min(a + span, n - 1)
-        if e[g].contentEnd <= limitX {
-          var steps = 0
-          while g < n - 1 && e[g + 1].contentEnd <= limitX && steps < 3 {
-            g += 1
-            steps += 1
-          }
-          if steps == 3 && g < n - 1 && e[g + 1].contentEnd <= limitX {
-            g = FastIndex.search(e, from: g, to: n - 1, limitX)
-          }
-        } else {
-          var steps = 0
-          while g > a && e[g].contentEnd > limitX && steps < 3 {
-            g -= 1
-            steps += 1
-          }
-          if e[g].contentEnd > limitX {
-            g = FastIndex.search(e, from: a, to: g, limitX)
-            if g == a && breakWords && e[a].contentEnd > limitX { return nil }
-          }
-        }
+        let g = FastIndex.lastFitting(e, from: a, to: n - 1, guess: a + span, limitX)
+        // (Only the first segment can fail to fit, and then it is alone on its line.)
+        if g == a && breakWords && e[a].contentEnd > limitX { return nil }
         height += boxHeight
         last = e[g].contentEnd - base
         widest = max(widest, last)
@@ -359,28 +368,7 @@ struct FastIndex: Sendable {
         } else if e[a].contentEnd > limitX {
           s = a
         } else {
-          // The last segment in [a, hi] whose content ends within the line. Segments are of
-          // similar widths, so guess from the text's average and step to the answer; gallop and
-          // bisect when the guess is far off.
-          var g = min(a + span, hi)
-          if e[g].contentEnd <= limitX {
-            var steps = 0
-            while g < hi && e[g + 1].contentEnd <= limitX && steps < 3 {
-              g += 1
-              steps += 1
-            }
-            if steps == 3 && g < hi && e[g + 1].contentEnd <= limitX {
-              g = FastIndex.search(e, from: g, to: hi, limitX)
-            }
-          } else {
-            var steps = 0
-            while g > a && e[g].contentEnd > limitX && steps < 3 {
-              g -= 1
-              steps += 1
-            }
-            if e[g].contentEnd > limitX { g = FastIndex.search(e, from: a, to: g, limitX) }
-          }
-          s = g
+          s = FastIndex.lastFitting(e, from: a, to: hi, guess: a + span, limitX)
         }
         var hyphen = 0.0
         if hasSoftHyphens && s < hi && p.segmentFlags[s] & PreparedText.SegmentFlag.softHyphen != 0
