@@ -132,27 +132,31 @@ final class ConcurrencyTests: XCTestCase {
 /// The word cache (shaping word by word, each word checked with HarfBuzz's unsafe-to-concat flags)
 /// gives exactly the layouts of whole-run shaping on the corpus: same line starts, same widths.
 final class WordCacheTests: XCTestCase {
-  func testWordCacheAgreesWithWholeRunShaping() throws {
-    let cases = try Fixtures.jsonLines("corpus.jsonl").map {
-      try TextCase(json: $0, library: Fixtures.library)
-    }
+  /// The cases whose layouts through `words` differ from whole-run shaping's (line starts,
+  /// widths, height), over two passes: the first fills the cache, the second is served from it.
+  func differences(_ cases: [TextCase], through words: Typesetter) throws -> [String] {
     let whole = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
-    let words = Typesetter(cacheCapacity: 0, wordCacheCapacity: 20_000)
     var differ: [String] = []
-    // Twice: the first pass fills the cache, the second is served from it.
     for pass in 0..<2 {
       for c in cases {
         let a = try whole.prepare(c.text, style: c.style).layout(width: c.width)
         let b = try words.prepare(c.text, style: c.style).layout(width: c.width)
         if a.lines.map(\.start) != b.lines.map(\.start)
-          || a.lines.map(\.width) != b.lines.map(\.width)
-          || a.height != b.height
+          || a.lines.map(\.width) != b.lines.map(\.width) || a.height != b.height
         {
           differ.append("\(pass): \(c.id)")
         }
       }
     }
-    XCTAssertEqual(differ, [])
+    return differ
+  }
+
+  func testWordCacheAgreesWithWholeRunShaping() throws {
+    let cases = try Fixtures.jsonLines("corpus.jsonl").map {
+      try TextCase(json: $0, library: Fixtures.library)
+    }
+    let words = Typesetter(cacheCapacity: 0, wordCacheCapacity: 20_000)
+    XCTAssertEqual(try differences(cases, through: words), [])
     XCTAssertGreaterThan(words.wordCacheCount, 1000)
   }
 
@@ -220,20 +224,7 @@ final class WordCacheTests: XCTestCase {
       try TextCase(json: $0, library: Fixtures.library)
     }
     let tiny = Typesetter(cacheCapacity: 0, wordCacheCapacity: 16)
-    let whole = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
-    var differ: [String] = []
-    for _ in 0..<2 {
-      for c in cases {
-        let a = try whole.prepare(c.text, style: c.style).layout(width: c.width)
-        let b = try tiny.prepare(c.text, style: c.style).layout(width: c.width)
-        if a.lines.map(\.start) != b.lines.map(\.start)
-          || a.lines.map(\.width) != b.lines.map(\.width)
-        {
-          differ.append(c.id)
-        }
-      }
-    }
-    XCTAssertEqual(differ, [])
+    XCTAssertEqual(try differences(cases, through: tiny), [])
     XCTAssertLessThanOrEqual(tiny.wordCacheCount, 16)
     XCTAssertGreaterThan(tiny.wordCacheCount, 0)
   }
