@@ -63,6 +63,20 @@ final class WordCache {
     return h == 0 ? 1 : h
   }
 
+  /// Whether `slot` holds `text` in `context` (hash, context and length first, then every code
+  /// point: equal hashes are not enough).
+  @inline(__always)
+  private func holds(
+    _ slot: Slot, context: Int32, _ text: UnsafeBufferPointer<UInt32>, hash: UInt64
+  ) -> Bool {
+    guard slot.hash == hash && slot.context == context && Int(slot.count) == text.count else {
+      return false
+    }
+    let start = Int(slot.start)
+    for k in 0..<text.count where characters[start + k] != text[k] { return false }
+    return true
+  }
+
   /// Copies the advances of `text` in `context` to `into` and returns true, or returns false.
   func lookup(
     context: Int32, _ text: UnsafeBufferPointer<UInt32>, hash: UInt64,
@@ -72,17 +86,10 @@ final class WordCache {
     for _ in 0..<WordCache.probes {
       let slot = slots[i]
       if slot.hash == 0 { return false }
-      if slot.hash == hash && slot.context == context && Int(slot.count) == text.count {
+      if holds(slot, context: context, text, hash: hash) {
         let start = Int(slot.start)
-        var same = true
-        for k in 0..<text.count where characters[start + k] != text[k] {
-          same = false
-          break
-        }
-        if same {
-          for k in 0..<text.count { into[k] = advances[start + k] }
-          return true
-        }
+        for k in 0..<text.count { into[k] = advances[start + k] }
+        return true
       }
       i = (i + 1) & mask
     }
@@ -105,15 +112,8 @@ final class WordCache {
         target = i
         break
       }
-      if slot.hash == hash && slot.context == context && Int(slot.count) == n {
-        // The same word twice in a run: keep the first copy.
-        var same = true
-        for k in 0..<n where characters[Int(slot.start) + k] != text[k] {
-          same = false
-          break
-        }
-        if same { return }
-      }
+      // The same word twice in a run: keep the first copy.
+      if holds(slot, context: context, text, hash: hash) { return }
       i = (i + 1) & mask
     }
     if slots[target].hash == 0 { count += 1 }
