@@ -18,6 +18,8 @@ enum BenchCommand {
       rawShapingMicrosPerCase  hb_shape alone on the same runs, µs per case (baseline)
       coldRatioToHarfBuzz    cold / raw shaping
       prepareMicrosPerText   prepare alone, µs per text
+      prepareMicrosPerTextNoGates  the same shaping every run with all of its plan's features
+                             (no feature gates: what the gates save, measured in the same run)
       preparedWarmMicros     prepare of an already-seen message of ≤ 80 characters (cache hit), µs
       layoutMicrosPerText    layout of a prepared text at a new width, µs per text (texts in
                              turn, as when a whole transcript is laid out again: cache-cold)
@@ -41,9 +43,10 @@ enum BenchCommand {
       estimatesPerSecondFromText  estimates/s straight from each text (one pass, no preparing)
       estimatorPreparesPerSecond  bubbles read into the estimator's flat arrays per second
                              (all cores)
-    --only runs one group of figures alone (for profiling): prepare (no cache), prepareWords
-    (each text 4 times with a new tail, word cache on), layout, estimate, bubbles (1 core,
-    without and with a word cache: the latter over the corpus's distinct texts).
+    --only runs one group of figures alone (for profiling): prepare (no cache; with and
+    without feature gates, alternating), prepareWords
+    (each text 4 times with a new tail, word cache on), layout, estimate, bubbles (1 core:
+    plain, without feature gates, and with a word cache over the corpus's distinct texts).
     Build with `swift build -c release` first: a debug build is several times slower.
 
     examples:
@@ -99,6 +102,9 @@ enum BenchCommand {
     if only == "bubbles" {
       let bubbles = transcript(cases)
       print("bubblesPerSecond1 \(bubbleRate(bubbles, threads: 1, repeats: repeats))")
+      print(
+        "bubblesPerSecond1NoGates "
+          + "\(bubbleRate(bubbles, threads: 1, repeats: repeats, featureGating: false))")
       let distinct = Array(bubbles.prefix(cases.count))
       print(
         "bubblesPerSecond1WordCache "
@@ -106,12 +112,22 @@ enum BenchCommand {
       return 0
     }
     if only == "prepare" {
-      let t =
-        best(repeats) {
-          let ts = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
-          for c in cases { _ = try? ts.prepare(c.text, style: c.style) }
-        } / n
-      print("prepareMicrosPerText \(t)")
+      // With and without feature gates, alternating (the machine's load shifts).
+      var gated = Double.infinity
+      var whole = Double.infinity
+      for _ in 0..<repeats {
+        for gating in [true, false] {
+          let t =
+            best(1) {
+              let ts = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0, featureGating: gating)
+              for c in cases { _ = try? ts.prepare(c.text, style: c.style) }
+            } / n
+          if gating { gated = min(gated, t) } else { whole = min(whole, t) }
+        }
+      }
+      print("prepareMicrosPerText \(gated)")
+      print("prepareMicrosPerTextNoGates \(whole)")
+      print("gateSpeedup \(whole / gated)")
       return 0
     }
     if only == "estimate" {
@@ -150,6 +166,12 @@ enum BenchCommand {
     let prepareOnly =
       best(repeats) {
         let t = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
+        for c in cases { _ = try? t.prepare(c.text, style: c.style) }
+      } / n
+    // The same with every run shaped with all of its plan's features.
+    let prepareNoGates =
+      best(repeats) {
+        let t = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0, featureGating: false)
         for c in cases { _ = try? t.prepare(c.text, style: c.style) }
       } / n
 
@@ -193,7 +215,7 @@ enum BenchCommand {
       ("cases", n), ("shapingRunsPerCase", Double(baseline.runCount) / n),
       ("coldMicrosPerCase", cold), ("rawShapingMicrosPerCase", raw),
       ("coldRatioToHarfBuzz", cold / raw), ("coldMicrosPerCaseWordCache", coldWords),
-      ("prepareMicrosPerText", prepareOnly),
+      ("prepareMicrosPerText", prepareOnly), ("prepareMicrosPerTextNoGates", prepareNoGates),
       ("preparedWarmMicros", warm), ("layoutMicrosPerText", layout),
       ("layoutMicrosPerTextWarm", layoutWarm), ("cores", Double(cores)),
       ("casesPerSecond1", one), ("casesPerSecondAll", all), ("parallelSpeedup", all / one),
@@ -258,12 +280,15 @@ enum BenchCommand {
 
   /// Exact bubble sizes per second over `bubbles` on `threads` threads, no text seen before.
   static func bubbleRate(
-    _ bubbles: [BubbleCell], threads: Int, repeats: Int, wordCache: Bool = false
+    _ bubbles: [BubbleCell], threads: Int, repeats: Int, wordCache: Bool = false,
+    featureGating: Bool = true
   ) -> Double {
     let seconds =
       best(repeats) {
         // A new typesetter each time: no cache, or a word cache that starts empty.
-        let typesetter = Typesetter(cacheCapacity: 0, wordCacheCapacity: wordCache ? 32_768 : 0)
+        let typesetter = Typesetter(
+          cacheCapacity: 0, wordCacheCapacity: wordCache ? 32_768 : 0,
+          featureGating: featureGating)
         let sizer = CellSizer(typesetter: typesetter, cacheCapacity: 0)
         DispatchQueue.concurrentPerform(iterations: threads) { k in
           var i = k

@@ -42,10 +42,17 @@ public final class Typesetter: @unchecked Sendable {
   ///     font's lookups and HarfBuzz's flags show that this changes nothing, so the cache never
   ///     changes a result; about 150 bytes per word and thread. It pays where words recur
   ///     (chat in spaced scripts); text without spaces (Chinese, Japanese, Thai) gains nothing.
-  public init(cacheCapacity: Int = 2048, wordCacheCapacity: Int = 0) {
+  ///   - featureGating: whether a run is shaped with the substitution features that cannot change
+  ///     it left off (the default; see the guide's "Speed"). The glyphs and advances are the same
+  ///     either way; `false` is for checking that, and for timing what it saves.
+  public init(cacheCapacity: Int = 2048, wordCacheCapacity: Int = 0, featureGating: Bool = true) {
     self.cacheCapacity = max(0, cacheCapacity)
     self.wordCacheCapacity = max(0, wordCacheCapacity)
+    self.featureGating = featureGating
   }
+
+  /// Whether shapers leave off features that cannot change a run (see ``FeatureGate``).
+  let featureGating: Bool
 
   /// Drops every cached prepared text.
   public func clearCache() {
@@ -109,6 +116,7 @@ public final class Typesetter: @unchecked Sendable {
     defer { lock.unlock() }
     if let shaper = shapers.popLast() { return shaper }
     let shaper = Shaper()
+    shaper.featureGating = featureGating
     if wordCacheCapacity > 0 { shaper.cache = WordCache(capacity: wordCacheCapacity) }
     return shaper
   }

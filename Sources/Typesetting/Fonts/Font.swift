@@ -44,6 +44,8 @@ public final class Font: @unchecked Sendable {
   let bitmapAdvances: [Double]
   /// The nominal-advance table, made on first use (see ``nominalAdvances()``).
   let nominalCache = FontLazy<NominalAdvances>()
+  /// Which substitution features runs may leave off, per plan (see ``FeatureGate``).
+  let featureGates = FeatureGates()
 
   /// Loads face `faceIndex` of the font file at `path`.
   /// - Throws: ``TypesettingError`` naming the file when it is missing, unreadable or not a font.

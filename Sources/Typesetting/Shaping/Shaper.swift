@@ -17,6 +17,23 @@ final class Shaper {
 
   /// Shape plans this shaper has used, so that each run skips HarfBuzz's search of its plan cache.
   private var plans: [PlanKey: OpaquePointer] = [:]
+  /// Whether runs leave off the features none of whose lookups can change them (``FeatureGate``;
+  /// the results are the same either way — off only to check that).
+  var featureGating = true
+  /// Per shape plan: its feature gate once the plan has been used often enough to be worth one.
+  private var gateEntries: [OpaquePointer: GateEntry] = [:]
+  /// Uses of a plan before its gate is worked out (a plan used a few times is not worth it).
+  static let gateAfterUses = 32
+
+  private final class GateEntry {
+    var uses = 0
+    var decided = false
+    var gate: FeatureGate?
+    /// Per BMP code point, what it blocks (``FeatureGate/blocks(_:font:)``), 0 until first seen.
+    var blocked: [UInt8] = []
+    /// The plan and features per set of candidates left off (nil: that combination is not exact).
+    var variants: [UInt8: (plan: OpaquePointer, features: [hb_feature_t])?] = [:]
+  }
 
   struct PlanKey: Hashable {
     var font: FontKey
@@ -43,9 +60,7 @@ final class Shaper {
       font: FontKey(font), rtl: props.direction == HB_DIRECTION_RTL,
       script: props.script.rawValue,
       language: Shaper.languageKey(props.language),
-      features: features.map {
-        UInt64($0.tag) << 32 | UInt64($0.value) ^ UInt64($0.start) << 40 ^ UInt64($0.end)
-      })
+      features: features.map(Shaper.featureKey))
     if let p = plans[key] { return p }
     let p = features.withUnsafeBufferPointer { f in
       hb_shape_plan_create_cached(
@@ -56,6 +71,7 @@ final class Shaper {
       plans.removeAll()
       // Answers keyed by plan address go with the plans (an address may be reused).
       planSplits.removeAll()
+      gateEntries.removeAll()
       junctions.removeAll()
       contexts.removeAll()
       cache?.clear()
@@ -299,10 +315,103 @@ final class Shaper {
     // Per-character clusters: every glyph's advance goes to the character it came from (a
     // ligature's to its first), so advances sum correctly into any cluster boundaries we use.
     hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_CHARACTERS)
-    let plan = plan(font: run.font, features: features)
+    var plan = plan(font: run.font, features: features)
+    var features = features
+    if featureGating && !run.rtl,
+      let variant = gated(plan, text, start, end, font: run.font, features: features)
+    {
+      plan = variant.plan
+      features = variant.features
+    }
     features.withUnsafeBufferPointer { f in
       _ = hb_shape_plan_execute(plan, run.font.hbFont, buffer, f.baseAddress, UInt32(f.count))
     }
+  }
+
+  /// The plan (and its features) that shapes `text[start..<end]` exactly as `base` does with the
+  /// features that cannot change it left off, or nil when there are none (or the plan is new).
+  /// The buffer must hold the run's properties.
+  private func gated(
+    _ base: OpaquePointer, _ text: [UInt32], _ start: Int, _ end: Int, font: Font,
+    features: [hb_feature_t]
+  ) -> (plan: OpaquePointer, features: [hb_feature_t])? {
+    let entry: GateEntry
+    if let known = gateEntries[base] {
+      entry = known
+    } else {
+      entry = GateEntry()
+      gateEntries[base] = entry
+    }
+    if !entry.decided {
+      entry.uses += 1
+      guard entry.uses >= Shaper.gateAfterUses else { return nil }
+      entry.decided = true
+      var props = hb_segment_properties_t()
+      hb_buffer_get_segment_properties(buffer, &props)
+      let key = FeatureGates.Key(
+        script: props.script.rawValue, language: Shaper.languageKey(props.language),
+        features: features.map(Shaper.featureKey))
+      entry.gate = font.featureGates.gate(key) {
+        FeatureGate.make(font: font, plan: base, props: props, features: features)
+      }
+    }
+    guard let gate = entry.gate else { return nil }
+    if entry.blocked.isEmpty { entry.blocked = [UInt8](repeating: 0, count: 0x10000) }
+    let keep: UInt8 = text.withUnsafeBufferPointer { t in
+      entry.blocked.withUnsafeMutableBufferPointer { blocked in
+        var keep: UInt8 = ~gate.usable
+        for k in start..<end {
+          let c = t[k]
+          guard c < 0x10000 else { return 0xFF }
+          var b = blocked[Int(c)]
+          if b == 0 {
+            b = gate.blocks(c, font: font)
+            blocked[Int(c)] = b
+          }
+          keep |= b
+        }
+        return keep
+      }
+    }
+    let mask = ~keep
+    guard mask != 0 else { return nil }
+    if let known = entry.variants[mask] {
+      if known != nil { gatedRuns += 1 }
+      return known
+    }
+    let off = FeatureGate.features(features, off: mask)
+    // (Making a plan may drop every plan, `base` included: only the new one is used below.)
+    let variant = plan(font: font, features: off)
+    let result = gate.isExact(variant, mask: mask) ? (variant, off) : nil
+    entry.variants[mask] = .some(result)
+    if result != nil { gatedRuns += 1 }
+    return result
+  }
+
+  /// Runs shaped with features left off (for tests and benchmarks).
+  private(set) var gatedRuns = 0
+
+  /// The glyphs HarfBuzz gives for `text[start..<end]` as this shaper shapes it: glyph, cluster
+  /// and position (for checking that gates change nothing).
+  func glyphs(
+    _ text: [UInt32], _ start: Int, _ end: Int, run: Run, language: hb_language_t?,
+    features: [hb_feature_t]
+  ) -> [[Int32]] {
+    execute(text, start, end, run: run, language: language, features: features)
+    var count: UInt32 = 0
+    let infos = hb_buffer_get_glyph_infos(buffer, &count)!
+    let positions = hb_buffer_get_glyph_positions(buffer, &count)!
+    return (0..<Int(count)).map { k in
+      [
+        Int32(bitPattern: infos[k].codepoint), Int32(bitPattern: infos[k].cluster),
+        positions[k].x_advance, positions[k].y_advance, positions[k].x_offset,
+        positions[k].y_offset,
+      ]
+    }
+  }
+
+  static func featureKey(_ f: hb_feature_t) -> UInt64 {
+    UInt64(f.tag) << 32 | UInt64(f.value) ^ UInt64(f.start) << 40 ^ UInt64(f.end)
   }
 
   /// Advances go to `advances[cluster - offset]`.

@@ -1,0 +1,412 @@
+/// Reads a font's GSUB table to say, for a lookup, which glyphs a buffer must hold for the lookup
+/// to change anything: a set of glyphs one of which has to be present.
+///
+/// Every rule of a lookup names the glyphs it matches position by position (its input, and for
+/// chained rules the glyphs before and after); a rule applies only where each position finds its
+/// glyph, so the glyphs of any one position are a valid requirement. Of the positions every rule
+/// of a subtable has, the reader takes the one whose glyphs are least likely in text (`weights`:
+/// a space or a letter of ASCII weighs more than a combining mark or an arrow). Positions given by
+/// class 0 of a class table (every glyph the table leaves out) are never chosen. A lookup type or
+/// format the reader does not know, or data out of bounds, gives no requirement (`nil`): the
+/// lookup may always apply.
+struct LookupRequirements: Sendable {
+  private let data: [UInt8]
+  /// Offset of each lookup in `data`.
+  private let lookups: [Int]
+  /// How likely each glyph is in text (by glyph id; 0 past the end).
+  private let weights: [Int]
+
+  /// `table` is the GSUB table's bytes; `weights` says how likely each glyph is in text.
+  init?(gsub table: [UInt8], weights: [Int]) {
+    data = table
+    self.weights = weights
+    var offsets: [Int] = []
+    guard let list = Self.u16(table, 8).map(Int.init), list > 0,
+      let count = Self.u16(table, list)
+    else { return nil }
+    for k in 0..<Int(count) {
+      guard let o = Self.u16(table, list + 2 + 2 * k) else { return nil }
+      offsets.append(list + Int(o))
+    }
+    lookups = offsets
+  }
+
+  var lookupCount: Int { lookups.count }
+
+  /// Glyphs one of which must be in the buffer for lookup `index` to apply, or nil when that
+  /// cannot be told.
+  func requirement(ofLookup index: Int) -> [UInt16]? {
+    guard index >= 0 && index < lookups.count else { return nil }
+    let at = lookups[index]
+    guard let type = u16(at), let count = u16(at + 4) else { return nil }
+    var result: [UInt16] = []
+    for s in 0..<Int(count) {
+      guard let o = u16(at + 6 + 2 * s) else { return nil }
+      var sub = at + Int(o)
+      var kind = Int(type)
+      if type == 7 {
+        // Extension: format 1, the real type, a 32-bit offset from the extension subtable.
+        guard u16(sub) == 1, let real = u16(sub + 2), let hi = u16(sub + 4), let lo = u16(sub + 6),
+          real != 7
+        else { return nil }
+        kind = Int(real)
+        sub += Int(hi) << 16 | Int(lo)
+      }
+      guard let r = requirement(type: kind, at: sub) else { return nil }
+      result += r
+    }
+    return result
+  }
+
+  /// Every glyph lookup `index` can put in the buffer (its substitutes, and those of the lookups
+  /// its rules call), or nil when that cannot be told.
+  func outputs(ofLookup index: Int) -> [UInt16]? {
+    var seen = Set<Int>()
+    var result: [UInt16] = []
+    return collectOutputs(index, seen: &seen, into: &result) ? result : nil
+  }
+
+  private func collectOutputs(_ index: Int, seen: inout Set<Int>, into out: inout [UInt16]) -> Bool
+  {
+    guard index >= 0 && index < lookups.count else { return false }
+    guard seen.insert(index).inserted else { return true }
+    let at = lookups[index]
+    guard let type = u16(at), let count = u16(at + 4) else { return false }
+    for s in 0..<Int(count) {
+      guard let o = u16(at + 6 + 2 * s) else { return false }
+      var sub = at + Int(o)
+      var kind = Int(type)
+      if type == 7 {
+        guard u16(sub) == 1, let real = u16(sub + 2), let hi = u16(sub + 4), let lo = u16(sub + 6),
+          real != 7
+        else { return false }
+        kind = Int(real)
+        sub += Int(hi) << 16 | Int(lo)
+      }
+      guard let format = u16(sub) else { return false }
+      switch (kind, format) {
+      case (1, 1):
+        guard let first = coverageList(sub, 2), let delta = u16(sub + 4) else { return false }
+        out += first.map { $0 &+ delta }
+      case (1, 2):
+        guard let n = u16(sub + 4), let glyphs = array(sub + 6, Int(n)) else { return false }
+        out += glyphs
+      case (2, 1), (3, 1):
+        guard let n = u16(sub + 4) else { return false }
+        for k in 0..<Int(n) {
+          guard let so = u16(sub + 6 + 2 * k), let m = u16(sub + Int(so)),
+            let glyphs = array(sub + Int(so) + 2, Int(m))
+          else { return false }
+          out += glyphs
+        }
+      case (4, 1):
+        guard let n = u16(sub + 4) else { return false }
+        for k in 0..<Int(n) {
+          guard let so = u16(sub + 6 + 2 * k) else { return false }
+          let set = sub + Int(so)
+          guard let m = u16(set) else { return false }
+          for j in 0..<Int(m) {
+            guard let lo = u16(set + 2 + 2 * j), let glyph = u16(set + Int(lo)) else {
+              return false
+            }
+            out.append(glyph)
+          }
+        }
+      case (5, _), (6, _):
+        guard let called = calledLookups(type: kind, format: Int(format), at: sub) else {
+          return false
+        }
+        for l in called {
+          guard collectOutputs(l, seen: &seen, into: &out) else { return false }
+        }
+      case (8, 1):
+        // Coverage, backtrack and lookahead coverages, then the substitutes.
+        var at = sub + 4
+        for _ in 0..<2 {
+          guard let n = u16(at) else { return false }
+          at += 2 + 2 * Int(n)
+        }
+        guard let n = u16(at), let glyphs = array(at + 2, Int(n)) else { return false }
+        out += glyphs
+      default:
+        return false
+      }
+    }
+    return true
+  }
+
+  /// The lookups a context or chained context subtable calls.
+  private func calledLookups(type: Int, format: Int, at sub: Int) -> [Int]? {
+    let chained = type == 6
+    // Where each rule's lookup count is, and where its lookup records start.
+    var blocks: [(count: Int, records: Int)] = []
+    /// A rule of format 1 or 2 starting at `at`.
+    func rule(_ at: Int) -> (Int, Int)? {
+      if !chained {
+        // glyphCount, seqLookupCount, input[glyphCount - 1], records.
+        guard let i = u16(at) else { return nil }
+        return (at + 2, at + 4 + 2 * max(0, Int(i) - 1))
+      }
+      // backtrack, input (less the first glyph), lookahead, seqLookupCount, records.
+      var p = at
+      guard let b = u16(p) else { return nil }
+      p += 2 + 2 * Int(b)
+      guard let i = u16(p) else { return nil }
+      p += 2 + 2 * max(0, Int(i) - 1)
+      guard let l = u16(p) else { return nil }
+      p += 2 + 2 * Int(l)
+      return (p, p + 2)
+    }
+    switch format {
+    case 1, 2:
+      let setsAt = sub + (format == 1 ? 6 : (chained ? 12 : 8))
+      guard let setCount = u16(setsAt - 2) else { return nil }
+      for s in 0..<Int(setCount) {
+        guard let so = u16(setsAt + 2 * s) else { return nil }
+        if so == 0 { continue }
+        let set = sub + Int(so)
+        guard let n = u16(set) else { return nil }
+        for r in 0..<Int(n) {
+          guard let ro = u16(set + 2 + 2 * r), let block = rule(set + Int(ro)) else { return nil }
+          blocks.append(block)
+        }
+      }
+    case 3:
+      if chained {
+        var p = sub + 2
+        for _ in 0..<3 {
+          guard let n = u16(p) else { return nil }
+          p += 2 + 2 * Int(n)
+        }
+        blocks.append((p, p + 2))
+      } else {
+        // glyphCount, seqLookupCount, coverages[glyphCount], records.
+        guard let g = u16(sub + 2) else { return nil }
+        blocks.append((sub + 4, sub + 6 + 2 * Int(g)))
+      }
+    default:
+      return nil
+    }
+    var called: [Int] = []
+    for (countAt, first) in blocks {
+      guard let n = u16(countAt) else { return nil }
+      for k in 0..<Int(n) {
+        guard let l = u16(first + 4 * k + 2) else { return nil }
+        called.append(Int(l))
+      }
+    }
+    return called
+  }
+
+  private func array(_ at: Int, _ n: Int) -> [UInt16]? {
+    var result: [UInt16] = []
+    result.reserveCapacity(n)
+    for k in 0..<n {
+      guard let g = u16(at + 2 * k) else { return nil }
+      result.append(g)
+    }
+    return result
+  }
+
+  /// The requirement of one subtable: the least likely of the glyph sets every rule needs.
+  private func requirement(type: Int, at sub: Int) -> [UInt16]? {
+    guard let format = u16(sub) else { return nil }
+    var candidates: [[UInt16]] = []
+    switch (type, format) {
+    case (1, _), (2, 1), (3, 1):
+      guard let cov = coverageList(sub, 2) else { return nil }
+      candidates.append(cov)
+    case (4, 1):
+      // Each ligature needs its first glyph and its second (when it has one).
+      guard let first = coverageList(sub, 2), let setCount = u16(sub + 4),
+        Int(setCount) <= first.count
+      else { return nil }
+      var needed: [UInt16] = []
+      for k in 0..<Int(setCount) {
+        guard let so = u16(sub + 6 + 2 * k) else { return nil }
+        let set = sub + Int(so)
+        guard let n = u16(set) else { return nil }
+        for j in 0..<Int(n) {
+          guard let lo = u16(set + 2 + 2 * j) else { return nil }
+          let lig = set + Int(lo)
+          guard let components = u16(lig + 2) else { return nil }
+          if components <= 1 {
+            needed.append(first[k])
+          } else {
+            guard let second = u16(lig + 4) else { return nil }
+            needed.append(second)
+          }
+        }
+      }
+      candidates.append(needed)
+      guard let cov = coverageList(sub, 2) else { return nil }
+      candidates.append(cov)
+    case (5, 1), (6, 1), (5, 2), (6, 2):
+      // Rules by glyph or by class: the first glyph's coverage always; the next input glyph,
+      // the glyph before and the glyph after when every rule has one.
+      guard let cov = coverageList(sub, 2) else { return nil }
+      candidates.append(cov)
+      guard let more = ruleCandidates(type: type, format: Int(format), at: sub) else {
+        return nil
+      }
+      candidates += more
+    case (5, 3):
+      guard let n = u16(sub + 2) else { return nil }
+      for k in 0..<Int(n) {
+        guard let c = coverageList(sub, 6 + 2 * k) else { return nil }
+        candidates.append(c)
+      }
+    case (6, 3), (8, 1):
+      // Chained by coverage (and reverse chaining): backtrack, input, lookahead coverages.
+      var at = sub + 2
+      if type == 8 {
+        guard let c = coverageList(sub, 2) else { return nil }
+        candidates.append(c)
+        at = sub + 4
+      }
+      for _ in 0..<(type == 8 ? 2 : 3) {
+        guard let n = u16(at) else { return nil }
+        for k in 0..<Int(n) {
+          guard let c = coverageList(sub, at + 2 + 2 * k - sub) else { return nil }
+          candidates.append(c)
+        }
+        at += 2 + 2 * Int(n)
+      }
+    default:
+      return nil
+    }
+    return candidates.min { score($0) < score($1) }
+  }
+
+  private func score(_ set: [UInt16]) -> Int {
+    set.reduce(0) { $0 + (Int($1) < weights.count ? weights[Int($1)] : 0) }
+  }
+
+  /// For rules by glyph (format 1) or by class (format 2): per position that every rule has
+  /// (second input glyph, last glyph before, first glyph after), the glyphs any rule matches
+  /// there; a position some rule leaves out, or matches by class 0, gives nothing.
+  private func ruleCandidates(type: Int, format: Int, at sub: Int) -> [[UInt16]]? {
+    let chained = type == 6
+    var classTables: [[(glyph: UInt16, value: UInt16)]] = []
+    var setsAt = sub + 6
+    if format == 2 {
+      // Class tables: input only, or backtrack, input, lookahead.
+      for k in 0..<(chained ? 3 : 1) {
+        guard let t = classDef(sub, 4 + 2 * k) else { return nil }
+        classTables.append(t)
+      }
+      setsAt = sub + (chained ? 12 : 8)
+    }
+    guard let setCount = u16(setsAt - 2) else { return nil }
+    // Per position (input 2nd, backtrack 1st, lookahead 1st): the values rules use there, or
+    // nil once some rule has none (or class 0).
+    var positions: [Set<UInt16>?] = [[], [], []]
+    for s in 0..<Int(setCount) {
+      guard let so = u16(setsAt + 2 * s) else { return nil }
+      if so == 0 { continue }
+      let set = sub + Int(so)
+      guard let n = u16(set) else { return nil }
+      for r in 0..<Int(n) {
+        guard let ro = u16(set + 2 + 2 * r) else { return nil }
+        var at = set + Int(ro)
+        var backtrack: UInt16? = nil
+        var second: UInt16? = nil
+        var lookahead: UInt16? = nil
+        if chained {
+          guard let b = u16(at) else { return nil }
+          if b > 0 { backtrack = u16(at + 2) }
+          at += 2 + 2 * Int(b)
+          guard let i = u16(at) else { return nil }
+          if i > 1 { second = u16(at + 2) }
+          at += 2 + 2 * max(0, Int(i) - 1)
+          guard let l = u16(at) else { return nil }
+          if l > 0 { lookahead = u16(at + 2) }
+        } else {
+          guard let i = u16(at) else { return nil }
+          if i > 1 { second = u16(at + 4) }
+        }
+        for (p, value) in [second, backtrack, lookahead].enumerated() {
+          if let v = value, format == 1 || v != 0 {
+            positions[p]?.insert(v)
+          } else {
+            positions[p] = nil
+          }
+        }
+      }
+    }
+    var result: [[UInt16]] = []
+    // Which class table each position reads (format 2): input, backtrack, lookahead.
+    let table = chained ? [1, 0, 2] : [0, 0, 0]
+    for (p, values) in positions.enumerated() {
+      guard let values, !values.isEmpty else { continue }
+      if format == 1 {
+        result.append(Array(values))
+      } else {
+        let classes = classTables[table[p]]
+        result.append(classes.compactMap { values.contains($0.value) ? $0.glyph : nil })
+      }
+    }
+    return result
+  }
+
+  // MARK: Tables
+
+  /// The glyphs of the coverage table whose offset is at `base + field`, in coverage order.
+  private func coverageList(_ base: Int, _ field: Int) -> [UInt16]? {
+    guard let o = u16(base + field) else { return nil }
+    let at = base + Int(o)
+    guard let format = u16(at), let n = u16(at + 2) else { return nil }
+    var glyphs: [UInt16] = []
+    switch format {
+    case 1:
+      for k in 0..<Int(n) {
+        guard let g = u16(at + 4 + 2 * k) else { return nil }
+        glyphs.append(g)
+      }
+    case 2:
+      for k in 0..<Int(n) {
+        guard let lo = u16(at + 4 + 6 * k), let hi = u16(at + 6 + 6 * k) else { return nil }
+        if lo <= hi { glyphs += (lo...hi).map { $0 } }
+      }
+    default:
+      return nil
+    }
+    return glyphs
+  }
+
+  /// The class of each glyph the class table at `base + field` lists (class 0 is left out).
+  private func classDef(_ base: Int, _ field: Int) -> [(glyph: UInt16, value: UInt16)]? {
+    guard let o = u16(base + field) else { return nil }
+    var classes: [(glyph: UInt16, value: UInt16)] = []
+    if o == 0 { return classes }
+    let at = base + Int(o)
+    guard let format = u16(at) else { return nil }
+    switch format {
+    case 1:
+      guard let start = u16(at + 2), let n = u16(at + 4) else { return nil }
+      for k in 0..<Int(n) {
+        guard let c = u16(at + 6 + 2 * k) else { return nil }
+        let g = Int(start) + k
+        if c != 0 && g <= 0xFFFF { classes.append((UInt16(g), c)) }
+      }
+    case 2:
+      guard let n = u16(at + 2) else { return nil }
+      for k in 0..<Int(n) {
+        guard let lo = u16(at + 4 + 6 * k), let hi = u16(at + 6 + 6 * k),
+          let c = u16(at + 8 + 6 * k)
+        else { return nil }
+        if c != 0 && lo <= hi { for g in lo...hi { classes.append((g, c)) } }
+      }
+    default:
+      return nil
+    }
+    return classes
+  }
+
+  private func u16(_ at: Int) -> UInt16? { Self.u16(data, at) }
+
+  private static func u16(_ data: [UInt8], _ at: Int) -> UInt16? {
+    guard at >= 0 && at + 1 < data.count else { return nil }
+    return UInt16(data[at]) << 8 | UInt16(data[at + 1])
+  }
+}

@@ -1,0 +1,163 @@
+import CHarfBuzz
+import XCTest
+
+@testable import Typesetting
+
+/// Leaving off features that cannot change a run (``FeatureGate``) must give HarfBuzz's glyphs,
+/// clusters and positions exactly as shaping with every feature does.
+final class FeatureGateTests: XCTestCase {
+  /// The corpus's runs (as `prepare` shapes them).
+  func corpusRuns() -> [ShapingBaseline.Item] {
+    let cases =
+      (try? Fixtures.jsonLines("corpus.jsonl").map {
+        try TextCase(json: $0, library: Fixtures.library)
+      }) ?? []
+    let baseline = try? Typesetter(cacheCapacity: 0, wordCacheCapacity: 0).shapingBaseline(
+      cases.map { ($0.text, $0.style) })
+    return baseline?.items ?? []
+  }
+
+  /// Shapes every run with and without gates; returns the runs that differ, and how many runs
+  /// the gated shaper shaped with features left off.
+  func compare(_ runs: [ShapingBaseline.Item], passes: Int = 2) -> (differ: [String], gated: Int) {
+    let gated = Shaper()
+    let whole = Shaper()
+    whole.featureGating = false
+    var differ: [String] = []
+    // The first pass lets each plan reach the uses after which its gate is worked out.
+    for _ in 0..<passes {
+      for item in runs {
+        let run = Shaper.Run(
+          start: 0, end: item.text.count, font: item.font, rtl: item.rtl, script: item.script)
+        let a = gated.glyphs(
+          item.text, 0, item.text.count, run: run, language: item.language,
+          features: item.features)
+        let b = whole.glyphs(
+          item.text, 0, item.text.count, run: run, language: item.language,
+          features: item.features)
+        if a != b {
+          let text = String(
+            String.UnicodeScalarView(item.text.compactMap(Unicode.Scalar.init)))
+          differ.append("\(item.font.name) \(text.debugDescription): \(a) vs \(b)")
+        }
+      }
+    }
+    return (differ, gated.gatedRuns)
+  }
+
+  func testCorpusRunsShapeTheSameWithGates() {
+    let runs = corpusRuns()
+    XCTAssertGreaterThan(runs.count, 10_000)
+    let (differ, gated) = compare(runs)
+    XCTAssertEqual(differ.prefix(5), [])
+    XCTAssertEqual(differ.count, 0)
+    // Gates must really be used: Inter's runs without marks leave ccmp off, for one.
+    let inter = runs.filter { $0.font.name == "Inter-Regular.otf" && !$0.rtl }.count
+    XCTAssertGreaterThan(gated, inter / 2, "gated \(gated) of \(runs.count) runs")
+  }
+
+  /// Runs made of every character each bundled font maps, shuffled into groups of eight (with
+  /// letters, digits and spaces between), so that gates are tried with every glyph.
+  func testEveryCharacterOfEveryFontShapesTheSame() throws {
+    let library = Fixtures.library
+    var generator = HostileInputTests.SplitMix(state: 7)
+    let scripts: [hb_script_t] = [
+      HB_SCRIPT_LATIN, HB_SCRIPT_COMMON, HB_SCRIPT_HAN, HB_SCRIPT_HANGUL,
+    ]
+    var runs: [ShapingBaseline.Item] = []
+    for name in [
+      "Inter-Regular.otf", "NotoSans-Regular.ttf", "DejaVuSans.ttf", "NanumGothic.ttf",
+      "NotoSansCJK-Regular.ttc",
+    ] {
+      let font = try library.font(named: name)
+      let face = hb_font_get_face(font.hbFont)
+      let set = hb_set_create()!
+      defer { hb_set_destroy(set) }
+      hb_face_collect_unicodes(face, set)
+      var all: [UInt32] = []
+      var c: hb_codepoint_t = UInt32.max
+      while hb_set_next(set, &c) != 0 { all.append(c) }
+      // CJK: a sample of its 44k characters, every one of the rest.
+      if all.count > 6000 {
+        all.shuffle(using: &generator)
+        all = Array(all.prefix(6000))
+      }
+      let filler: [UInt32] = Array("aeio nstAEIO 0123".unicodeScalars.map(\.value))
+      for round in 0..<2 {
+        all.shuffle(using: &generator)
+        var k = 0
+        while k < all.count {
+          var text: [UInt32] = []
+          for c in all[k..<min(k + 8, all.count)] {
+            text.append(c)
+            text.append(filler[Int(generator.next() % UInt64(filler.count))])
+          }
+          k += 8
+          let script = scripts[(k / 8 + round) % scripts.count]
+          runs.append(
+            .init(
+              text: text, font: font, rtl: false, script: script,
+              language: hb_language_from_string(round == 0 ? "en" : "ja", -1), features: []))
+        }
+      }
+    }
+    let (differ, gated) = compare(runs)
+    XCTAssertEqual(differ.prefix(5), [])
+    XCTAssertEqual(differ.count, 0)
+    XCTAssertGreaterThan(gated, 0)
+  }
+
+  /// Characters the normalizer changes, marks, ligatures, case-sensitive punctuation, arrows,
+  /// fractions: what the gates must keep features on for.
+  func testHardCasesShapeTheSame() throws {
+    let texts = [
+      "a\u{301} e\u{308}\u{301} o\u{328}\u{304}", "áéíóú ǘ ǭ Å Ω ﬁ ﬂ", "i\u{307} j\u{301} İi",
+      "A\u{20DD} B\u{20DE}", "-> <- => <= <=> --> ---", "(A) [B] {C} H:M 12:30 A-B", "x 2 x 3",
+      "1/2 1⁄2 3⁄4", "a\u{200D}b a\u{200C}b a\u{00AD}b", "ﬃ ffi ff fl", "Ǆ ǅ ǆ Ĳ ĳ", "가\u{11A8} 한글",
+      "e\u{FE0F} a\u{FE00}", "\u{2126} \u{212A} \u{212B}", "— – − ‒ ‐ ‑",
+    ]
+    let library = Fixtures.library
+    var runs: [ShapingBaseline.Item] = []
+    for name in [
+      "Inter-Regular.otf", "NotoSans-Regular.ttf", "DejaVuSans.ttf", "NotoSansCJK-Regular.ttc",
+    ] {
+      let font = try library.font(named: name)
+      for text in texts {
+        for script in [HB_SCRIPT_LATIN, HB_SCRIPT_COMMON] {
+          for language in ["en", "tr", "nl"] {
+            runs.append(
+              .init(
+                text: text.unicodeScalars.map(\.value), font: font, rtl: false, script: script,
+                language: hb_language_from_string(language, -1), features: []))
+          }
+        }
+      }
+    }
+    // Many passes: each plan is gated only after a few uses.
+    let (differ, gated) = compare(runs, passes: Shaper.gateAfterUses + 1)
+    XCTAssertEqual(differ, [])
+    XCTAssertGreaterThan(gated, 0)
+  }
+
+  /// The requirement read for Inter's `ccmp` ligatures is their second glyph (a combining mark),
+  /// not their first (a vowel): a plain word leaves `ccmp` off, a word with a mark keeps it on.
+  func testInterLeavesCcmpOffOnlyWithoutMarks() throws {
+    let font = try Fixtures.library.font(named: "Inter-Regular.otf")
+    var props = hb_segment_properties_t()
+    props.direction = HB_DIRECTION_LTR
+    props.script = HB_SCRIPT_LATIN
+    props.language = hb_language_from_string("en", -1)
+    let plan = hb_shape_plan_create_cached(hb_font_get_face(font.hbFont), &props, nil, 0, nil)!
+    defer { hb_shape_plan_destroy(plan) }
+    let gate = try XCTUnwrap(FeatureGate.make(font: font, plan: plan, props: props, features: []))
+    func off(_ s: String) -> UInt8 {
+      let text = s.unicodeScalars.map(\.value)
+      return text.withUnsafeBufferPointer { gate.offMask($0, font: font) }
+    }
+    let ccmp: UInt8 = 1
+    XCTAssertEqual(off("Hello there, a quiet evening") & ccmp, ccmp)
+    XCTAssertEqual(off("Caf\u{E9} au lait") & ccmp, ccmp)
+    XCTAssertEqual(off("Cafe\u{301} au lait"), 0)
+    XCTAssertEqual(off("\u{212B}"), 0)
+  }
+}
