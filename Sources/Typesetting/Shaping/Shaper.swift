@@ -23,7 +23,7 @@ final class Shaper {
   /// Per shape plan: its feature gate once the plan has been used often enough to be worth one.
   private var gateEntries: [OpaquePointer: GateEntry] = [:]
   /// Uses of a plan before its gate is worked out (a plan used a few times is not worth it).
-  static let gateAfterUses = 32
+  var gateAfterUses = 32
 
   private final class GateEntry {
     var uses = 0
@@ -344,7 +344,7 @@ final class Shaper {
     }
     if !entry.decided {
       entry.uses += 1
-      guard entry.uses >= Shaper.gateAfterUses else { return nil }
+      guard entry.uses >= gateAfterUses else { return nil }
       entry.decided = true
       var props = hb_segment_properties_t()
       hb_buffer_get_segment_properties(buffer, &props)
