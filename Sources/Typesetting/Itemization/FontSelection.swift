@@ -36,6 +36,15 @@ enum FontSelection {
 
   /// The index in `stack` of the font for the cluster `scalars[range]`.
   static func font(for cluster: ArraySlice<UInt32>, in fonts: [Font]) -> Int {
+    // Most clusters are one character of the BMP outside the emoji blocks: the first font that
+    // has it (the general rule below, in a few bit tests).
+    if cluster.count == 1, let c = cluster.first, c < 0x231A || (c >= 0x2C00 && c < 0x10000) {
+      if isIgnorable(c) || c == 0x200D || c == 0x0A || c == 0x09 { return 0 }
+      return fonts.withUnsafeBufferPointer { f in
+        for i in 0..<f.count where f[i].covers(c) { return i }
+        return 0
+      }
+    }
     if isEmojiPresentation(cluster) {
       for (i, f) in fonts.enumerated() where f.hasColorGlyphs && covers(f, cluster) { return i }
     }

@@ -61,7 +61,14 @@ final class Shaper {
       script: props.script.rawValue,
       language: Shaper.languageKey(props.language),
       features: features.map(Shaper.featureKey))
-    if let p = plans[key] { return p }
+    // The plans of the last few runs answer most runs without hashing a key.
+    for k in recentPlans.indices where recentPlans[k].key == key {
+      return recentPlans[k].plan
+    }
+    if let p = plans[key] {
+      remember(key, p)
+      return p
+    }
     let p = features.withUnsafeBufferPointer { f in
       hb_shape_plan_create_cached(
         hb_font_get_face(font.hbFont), &props, f.baseAddress, UInt32(f.count), nil)!
@@ -71,13 +78,23 @@ final class Shaper {
       plans.removeAll()
       // Answers keyed by plan address go with the plans (an address may be reused).
       planSplits.removeAll()
+      recentPlans.removeAll()
       gateEntries.removeAll()
       junctions.removeAll()
       contexts.removeAll()
       cache?.clear()
     }
     plans[key] = p
+    remember(key, p)
     return p
+  }
+
+  /// The plans of the last runs, newest last (cleared with the plans).
+  private var recentPlans: [(key: PlanKey, plan: OpaquePointer)] = []
+
+  private func remember(_ key: PlanKey, _ plan: OpaquePointer) {
+    if recentPlans.count >= 4 { recentPlans.removeFirst() }
+    recentPlans.append((key, plan))
   }
 
   /// A run: code points `[start, end)` of `text`, all in one font, direction and script.
