@@ -9,6 +9,15 @@ enum Graphemes {
     case 0x20...0x7E, 0xA0...0x2FF: return true  // Latin (CR LF were folded already)
     case 0x370...0x482, 0x48A...0x52F: return true  // Greek, Cyrillic letters
     case 0x5D0...0x5EA: return true  // Hebrew letters
+    // Arabic letters and digits (not the prepended number signs, marks or end of ayah).
+    case 0x620...0x64A, 0x660...0x66F, 0x671...0x6D4: return true
+    case 0x904...0x939, 0x958...0x961, 0x964...0x970: return true  // Devanagari letters, digits
+    // Thai letters, the vowels that stand apart, digits (not the marks above and below).
+    case 0xE01...0xE30, 0xE32, 0xE3F...0xE46, 0xE4F...0xE5B: return true
+    // General punctuation (not ‼ ⁉, which are emoji) and currency signs.
+    case 0x2010...0x2027, 0x2030...0x203B, 0x203D...0x2048, 0x204A...0x205E, 0x20A0...0x20C0:
+      return true
+    case 0x3000: return true  // ideographic space
     case 0xAC00...0xD7A3: return true  // Hangul syllables (jamo make the text non-simple)
     // CJK punctuation and kana (not the kana voiced sound marks).
     case 0x3001...0x3029, 0x3030...0x303F, 0x3041...0x3096, 0x30A0...0x30FF: return true
