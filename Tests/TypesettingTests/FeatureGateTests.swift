@@ -143,6 +143,28 @@ final class FeatureGateTests: XCTestCase {
     XCTAssertGreaterThan(gated, 0)
   }
 
+  /// A candidate whose lookup another feature shares must stay on: the shared lookup would still
+  /// run with the candidate off, but differently — under `numr`'s mask (only beside U+2044),
+  /// once instead of twice (`rvrn` applies it in a stage of its own first), or picking another
+  /// alternate (`salt` = 2 with `calt`'s bit). Fonts made by `Fixtures/gates/make-fonts.py`.
+  func testLookupsSharedWithAnotherFeatureKeepTheCandidateOn() throws {
+    var runs: [ShapingBaseline.Item] = []
+    for name in ["frac.ttf", "rvrn.ttf", "alt.ttf"] {
+      let font = try Font(contentsOf: Fixtures.url("gates/\(name)").path)
+      for text in ["a", "ab", "x a", "a x", "1\u{2044}2 a", "b c d"] {
+        for features in [[:], ["salt": 2], ["salt": 1], ["numr": 1]] as [[String: UInt32]] {
+          runs.append(
+            .init(
+              text: text.unicodeScalars.map(\.value), font: font, rtl: false,
+              script: HB_SCRIPT_LATIN, language: hb_language_from_string("en", -1),
+              features: Shaper.features(features)))
+        }
+      }
+    }
+    let (differ, _) = compare(runs, passes: 1, gateAfterUses: 1)
+    XCTAssertEqual(differ, [])
+  }
+
   /// The requirement read for Inter's `ccmp` ligatures is their second glyph (a combining mark),
   /// not their first (a vowel): a plain word leaves `ccmp` off, a word with a mark keeps it on.
   func testInterLeavesCcmpOffOnlyWithoutMarks() throws {

@@ -16,8 +16,9 @@ import Foundation
 /// - no character of the run blocks it;
 /// - every character reaches HarfBuzz's substitutions as its nominal glyph: it is in the font's
 ///   `cmap`, not a mark, a conjoining jamo or a default-ignorable character, and if it has a
-///   canonical decomposition HarfBuzz's normalizer composes it back to itself (a character the
-///   normalizer changes blocks every feature);
+///   canonical decomposition, HarfBuzz's normalizer would compose it back to itself were it to
+///   decompose it (HarfBuzz 6 keeps a character the font has whole; the check holds for any
+///   normalization mode, and blocks every feature for singletons such as U+212B);
 /// - no lookup left on in the plan can make a glyph the feature needs (read from their
 ///   substitutes and those of the lookups they call; a run's own glyphs are clear of them, so
 ///   nothing else could bring one in);
@@ -125,9 +126,11 @@ struct FeatureGate: Sendable {
     let planLookups = lookups(plan, "GSUB")
     let planPositioning = lookups(plan, "GPOS")
     var lookupsOf: [Set<UInt32>] = []
-    let tags = font.featureGates.fontFacts(font).featureTags
-    for tag in candidates {
-      guard tags.contains(tag), !features.contains(where: { $0.tag == tag }) else {
+    let facts = font.featureGates.fontFacts(font)
+    for (k, tag) in candidates.enumerated() {
+      guard facts.featureTags.contains(tag), facts.ownLookups >> UInt8(k) & 1 != 0,
+        !features.contains(where: { $0.tag == tag })
+      else {
         lookupsOf.append([])
         continue
       }
@@ -160,6 +163,7 @@ struct FeatureGate: Sendable {
 
     init(font: Font, planLookups: Set<UInt32>, lookupsOf: [Set<UInt32>]) {
       let reader = font.featureGates.fontFacts(font).reader
+      let work = LookupRequirements.Work()
       var usable: UInt8 = 0
       var needs: [Set<UInt16>] = []
       for (k, lookups) in lookupsOf.enumerated() {
@@ -167,7 +171,7 @@ struct FeatureGate: Sendable {
         var known = !lookups.isEmpty && reader != nil
         if let reader {
           for l in lookups where known {
-            if let r = reader.requirement(ofLookup: Int(l)) {
+            if let r = reader.requirement(ofLookup: Int(l), work: work) {
               need.formUnion(r)
             } else {
               known = false
@@ -176,7 +180,7 @@ struct FeatureGate: Sendable {
           // The lookups left on must not be able to make a glyph the candidate needs (a run's
           // own glyphs are clear of them, so nothing else could bring one in).
           for l in planLookups.subtracting(lookups) where known {
-            if let made = reader.outputs(ofLookup: Int(l)) {
+            if let made = reader.outputs(ofLookup: Int(l), work: work) {
               if made.contains(where: need.contains) { known = false }
             } else {
               known = false
@@ -192,10 +196,17 @@ struct FeatureGate: Sendable {
   }
 
   /// What gates need to know of a font whatever the plan: the GSUB reader (weighing the glyphs
-  /// of common characters as likely) and the GSUB features the font has.
+  /// of common characters as likely), the GSUB features the font has, and which candidates have
+  /// lookups of their own.
   struct FontFacts: Sendable {
     let reader: LookupRequirements?
     let featureTags: Set<hb_tag_t>
+    /// Bit k: no lookup of candidate k (in any script or language) belongs to another feature
+    /// too. A shared lookup still runs with the candidate off — under the other feature's mask
+    /// (which may cover only some glyphs: `numr`, `ljmo`), in another stage (`rvrn` applies its
+    /// lookups before a pause, and again later with the candidate), or picking another
+    /// alternate (the mask's value changes) — so leaving the candidate off would not remove it.
+    let ownLookups: UInt8
 
     init(font: Font) {
       let face = hb_font_get_face(font.hbFont)
@@ -219,10 +230,36 @@ struct FeatureGate: Sendable {
         } ?? []
       hb_blob_destroy(blob)
       reader = LookupRequirements(gsub: bytes, weights: weight)
-      var tags = [hb_tag_t](repeating: 0, count: 512)
+      var tags = [hb_tag_t](repeating: 0, count: 4096)
       var count = UInt32(tags.count)
       _ = hb_ot_layout_table_get_feature_tags(face, Font.tag("GSUB"), 0, &count, &tags)
-      featureTags = Set(tags.prefix(Int(count)))
+      let all = Set(tags.prefix(Int(count)))
+      featureTags = all
+      // Feature variations swap a feature's lookups for others under some axis values: not read
+      // here, so such a font is never gated (nor one with more features than read above).
+      let variations =
+        bytes.count >= 14 && bytes[2] == 0 && bytes[3] >= 1
+        && bytes[10...13].contains { $0 != 0 }
+      var own: UInt8 = 0
+      if !variations && count < UInt32(tags.count) {
+        func collect(_ features: [hb_tag_t]) -> Set<UInt32> {
+          let set = hb_set_create()!
+          defer { hb_set_destroy(set) }
+          (features + [0]).withUnsafeBufferPointer { f in
+            hb_ot_layout_collect_lookups(face, Font.tag("GSUB"), nil, nil, f.baseAddress, set)
+          }
+          var result = Set<UInt32>()
+          var v: hb_codepoint_t = UInt32.max
+          while hb_set_next(set, &v) != 0 { result.insert(v) }
+          return result
+        }
+        for (k, tag) in FeatureGate.candidates.enumerated() where all.contains(tag) {
+          let mine = collect([tag])
+          let others = collect(all.filter { $0 != tag }.sorted())
+          if !mine.isEmpty && mine.isDisjoint(with: others) { own |= 1 << UInt8(k) }
+        }
+      }
+      ownLookups = own
     }
   }
 

@@ -10,6 +10,19 @@
 /// format the reader does not know, or data out of bounds, gives no requirement (`nil`): the
 /// lookup may always apply.
 struct LookupRequirements: Sendable {
+  /// How much reading one analysis may do (glyphs listed, tables visited): a hostile font can
+  /// describe billions of glyphs in a few hundred kilobytes, and calls nested 65,535 deep. Past
+  /// it, answers are nil (the lookup may always apply).
+  final class Work {
+    var left: Int
+    init(_ limit: Int = 4_000_000) { left = limit }
+    /// Spends `n`; false once the budget is gone.
+    func spend(_ n: Int) -> Bool {
+      left -= n
+      return left >= 0
+    }
+  }
+
   private let data: [UInt8]
   /// Offset of each lookup in `data`.
   private let lookups: [Int]
@@ -35,7 +48,7 @@ struct LookupRequirements: Sendable {
 
   /// Glyphs one of which must be in the buffer for lookup `index` to apply, or nil when that
   /// cannot be told.
-  func requirement(ofLookup index: Int) -> [UInt16]? {
+  func requirement(ofLookup index: Int, work: Work = Work()) -> [UInt16]? {
     guard index >= 0 && index < lookups.count else { return nil }
     let at = lookups[index]
     guard let type = u16(at), let count = u16(at + 4) else { return nil }
@@ -52,7 +65,7 @@ struct LookupRequirements: Sendable {
         kind = Int(real)
         sub += Int(hi) << 16 | Int(lo)
       }
-      guard let r = requirement(type: kind, at: sub) else { return nil }
+      guard work.spend(1), let r = requirement(type: kind, at: sub, work: work) else { return nil }
       result += r
     }
     return result
@@ -60,15 +73,17 @@ struct LookupRequirements: Sendable {
 
   /// Every glyph lookup `index` can put in the buffer (its substitutes, and those of the lookups
   /// its rules call), or nil when that cannot be told.
-  func outputs(ofLookup index: Int) -> [UInt16]? {
+  func outputs(ofLookup index: Int, work: Work = Work()) -> [UInt16]? {
     var seen = Set<Int>()
     var result: [UInt16] = []
-    return collectOutputs(index, seen: &seen, into: &result) ? result : nil
+    return collectOutputs(index, depth: 0, seen: &seen, into: &result, work: work) ? result : nil
   }
 
-  private func collectOutputs(_ index: Int, seen: inout Set<Int>, into out: inout [UInt16]) -> Bool
-  {
-    guard index >= 0 && index < lookups.count else { return false }
+  /// (Calls nest at most 64 deep, as in HarfBuzz.)
+  private func collectOutputs(
+    _ index: Int, depth: Int, seen: inout Set<Int>, into out: inout [UInt16], work: Work
+  ) -> Bool {
+    guard index >= 0 && index < lookups.count, depth < 64, work.spend(1) else { return false }
     guard seen.insert(index).inserted else { return true }
     let at = lookups[index]
     guard let type = u16(at), let count = u16(at + 4) else { return false }
@@ -86,16 +101,18 @@ struct LookupRequirements: Sendable {
       guard let format = u16(sub) else { return false }
       switch (kind, format) {
       case (1, 1):
-        guard let first = coverageList(sub, 2), let delta = u16(sub + 4) else { return false }
+        guard let first = coverageList(sub, 2, work), let delta = u16(sub + 4) else {
+          return false
+        }
         out += first.map { $0 &+ delta }
       case (1, 2):
-        guard let n = u16(sub + 4), let glyphs = array(sub + 6, Int(n)) else { return false }
+        guard let n = u16(sub + 4), let glyphs = array(sub + 6, Int(n), work) else { return false }
         out += glyphs
       case (2, 1), (3, 1):
         guard let n = u16(sub + 4) else { return false }
         for k in 0..<Int(n) {
           guard let so = u16(sub + 6 + 2 * k), let m = u16(sub + Int(so)),
-            let glyphs = array(sub + Int(so) + 2, Int(m))
+            let glyphs = array(sub + Int(so) + 2, Int(m), work)
           else { return false }
           out += glyphs
         }
@@ -104,7 +121,7 @@ struct LookupRequirements: Sendable {
         for k in 0..<Int(n) {
           guard let so = u16(sub + 6 + 2 * k) else { return false }
           let set = sub + Int(so)
-          guard let m = u16(set) else { return false }
+          guard let m = u16(set), work.spend(Int(m)) else { return false }
           for j in 0..<Int(m) {
             guard let lo = u16(set + 2 + 2 * j), let glyph = u16(set + Int(lo)) else {
               return false
@@ -113,11 +130,13 @@ struct LookupRequirements: Sendable {
           }
         }
       case (5, _), (6, _):
-        guard let called = calledLookups(type: kind, format: Int(format), at: sub) else {
+        guard let called = calledLookups(type: kind, format: Int(format), at: sub, work) else {
           return false
         }
         for l in called {
-          guard collectOutputs(l, seen: &seen, into: &out) else { return false }
+          guard collectOutputs(l, depth: depth + 1, seen: &seen, into: &out, work: work) else {
+            return false
+          }
         }
       case (8, 1):
         // Coverage, backtrack and lookahead coverages, then the substitutes.
@@ -126,7 +145,7 @@ struct LookupRequirements: Sendable {
           guard let n = u16(at) else { return false }
           at += 2 + 2 * Int(n)
         }
-        guard let n = u16(at), let glyphs = array(at + 2, Int(n)) else { return false }
+        guard let n = u16(at), let glyphs = array(at + 2, Int(n), work) else { return false }
         out += glyphs
       default:
         return false
@@ -136,7 +155,7 @@ struct LookupRequirements: Sendable {
   }
 
   /// The lookups a context or chained context subtable calls.
-  private func calledLookups(type: Int, format: Int, at sub: Int) -> [Int]? {
+  private func calledLookups(type: Int, format: Int, at sub: Int, _ work: Work) -> [Int]? {
     let chained = type == 6
     // Where each rule's lookup count is, and where its lookup records start.
     var blocks: [(count: Int, records: Int)] = []
@@ -165,7 +184,7 @@ struct LookupRequirements: Sendable {
         guard let so = u16(setsAt + 2 * s) else { return nil }
         if so == 0 { continue }
         let set = sub + Int(so)
-        guard let n = u16(set) else { return nil }
+        guard let n = u16(set), work.spend(Int(n)) else { return nil }
         for r in 0..<Int(n) {
           guard let ro = u16(set + 2 + 2 * r), let block = rule(set + Int(ro)) else { return nil }
           blocks.append(block)
@@ -189,7 +208,7 @@ struct LookupRequirements: Sendable {
     }
     var called: [Int] = []
     for (countAt, first) in blocks {
-      guard let n = u16(countAt) else { return nil }
+      guard let n = u16(countAt), work.spend(Int(n)) else { return nil }
       for k in 0..<Int(n) {
         guard let l = u16(first + 4 * k + 2) else { return nil }
         called.append(Int(l))
@@ -198,7 +217,8 @@ struct LookupRequirements: Sendable {
     return called
   }
 
-  private func array(_ at: Int, _ n: Int) -> [UInt16]? {
+  private func array(_ at: Int, _ n: Int, _ work: Work) -> [UInt16]? {
+    guard work.spend(n) else { return nil }
     var result: [UInt16] = []
     result.reserveCapacity(n)
     for k in 0..<n {
@@ -209,19 +229,22 @@ struct LookupRequirements: Sendable {
   }
 
   /// The requirement of one subtable: the least likely of the glyph sets every rule needs.
-  private func requirement(type: Int, at sub: Int) -> [UInt16]? {
+  private func requirement(type: Int, at sub: Int, work: Work) -> [UInt16]? {
     guard let format = u16(sub) else { return nil }
     var candidates: [[UInt16]] = []
     switch (type, format) {
     case (1, _), (2, 1), (3, 1):
-      guard let cov = coverageList(sub, 2) else { return nil }
+      guard let cov = coverageList(sub, 2, work) else { return nil }
       candidates.append(cov)
     case (4, 1):
       // Each ligature needs its first glyph and its second (when it has one).
-      guard let first = coverageList(sub, 2), let setCount = u16(sub + 4),
+      guard let first = coverageList(sub, 2, work), let setCount = u16(sub + 4),
         Int(setCount) <= first.count
       else { return nil }
       var needed: [UInt16] = []
+      // A ligature of one glyph needs only its first: then the whole coverage (its order need
+      // not match the sets' when ranges give their own start indices).
+      var single = false
       for k in 0..<Int(setCount) {
         guard let so = u16(sub + 6 + 2 * k) else { return nil }
         let set = sub + Int(so)
@@ -231,43 +254,43 @@ struct LookupRequirements: Sendable {
           let lig = set + Int(lo)
           guard let components = u16(lig + 2) else { return nil }
           if components <= 1 {
-            needed.append(first[k])
+            single = true
           } else {
             guard let second = u16(lig + 4) else { return nil }
             needed.append(second)
           }
         }
       }
+      if single { needed += first }
       candidates.append(needed)
-      guard let cov = coverageList(sub, 2) else { return nil }
-      candidates.append(cov)
+      candidates.append(first)
     case (5, 1), (6, 1), (5, 2), (6, 2):
       // Rules by glyph or by class: the first glyph's coverage always; the next input glyph,
       // the glyph before and the glyph after when every rule has one.
-      guard let cov = coverageList(sub, 2) else { return nil }
+      guard let cov = coverageList(sub, 2, work) else { return nil }
       candidates.append(cov)
-      guard let more = ruleCandidates(type: type, format: Int(format), at: sub) else {
+      guard let more = ruleCandidates(type: type, format: Int(format), at: sub, work) else {
         return nil
       }
       candidates += more
     case (5, 3):
       guard let n = u16(sub + 2) else { return nil }
       for k in 0..<Int(n) {
-        guard let c = coverageList(sub, 6 + 2 * k) else { return nil }
+        guard let c = coverageList(sub, 6 + 2 * k, work) else { return nil }
         candidates.append(c)
       }
     case (6, 3), (8, 1):
       // Chained by coverage (and reverse chaining): backtrack, input, lookahead coverages.
       var at = sub + 2
       if type == 8 {
-        guard let c = coverageList(sub, 2) else { return nil }
+        guard let c = coverageList(sub, 2, work) else { return nil }
         candidates.append(c)
         at = sub + 4
       }
       for _ in 0..<(type == 8 ? 2 : 3) {
         guard let n = u16(at) else { return nil }
         for k in 0..<Int(n) {
-          guard let c = coverageList(sub, at + 2 + 2 * k - sub) else { return nil }
+          guard let c = coverageList(sub, at + 2 + 2 * k - sub, work) else { return nil }
           candidates.append(c)
         }
         at += 2 + 2 * Int(n)
@@ -285,14 +308,14 @@ struct LookupRequirements: Sendable {
   /// For rules by glyph (format 1) or by class (format 2): per position that every rule has
   /// (second input glyph, last glyph before, first glyph after), the glyphs any rule matches
   /// there; a position some rule leaves out, or matches by class 0, gives nothing.
-  private func ruleCandidates(type: Int, format: Int, at sub: Int) -> [[UInt16]]? {
+  private func ruleCandidates(type: Int, format: Int, at sub: Int, _ work: Work) -> [[UInt16]]? {
     let chained = type == 6
     var classTables: [[(glyph: UInt16, value: UInt16)]] = []
     var setsAt = sub + 6
     if format == 2 {
       // Class tables: input only, or backtrack, input, lookahead.
       for k in 0..<(chained ? 3 : 1) {
-        guard let t = classDef(sub, 4 + 2 * k) else { return nil }
+        guard let t = classDef(sub, 4 + 2 * k, work) else { return nil }
         classTables.append(t)
       }
       setsAt = sub + (chained ? 12 : 8)
@@ -305,7 +328,7 @@ struct LookupRequirements: Sendable {
       guard let so = u16(setsAt + 2 * s) else { return nil }
       if so == 0 { continue }
       let set = sub + Int(so)
-      guard let n = u16(set) else { return nil }
+      guard let n = u16(set), work.spend(Int(n)) else { return nil }
       for r in 0..<Int(n) {
         guard let ro = u16(set + 2 + 2 * r) else { return nil }
         var at = set + Int(ro)
@@ -352,13 +375,14 @@ struct LookupRequirements: Sendable {
   // MARK: Tables
 
   /// The glyphs of the coverage table whose offset is at `base + field`, in coverage order.
-  private func coverageList(_ base: Int, _ field: Int) -> [UInt16]? {
+  private func coverageList(_ base: Int, _ field: Int, _ work: Work) -> [UInt16]? {
     guard let o = u16(base + field) else { return nil }
     let at = base + Int(o)
     guard let format = u16(at), let n = u16(at + 2) else { return nil }
     var glyphs: [UInt16] = []
     switch format {
     case 1:
+      guard work.spend(Int(n)) else { return nil }
       for k in 0..<Int(n) {
         guard let g = u16(at + 4 + 2 * k) else { return nil }
         glyphs.append(g)
@@ -366,6 +390,7 @@ struct LookupRequirements: Sendable {
     case 2:
       for k in 0..<Int(n) {
         guard let lo = u16(at + 4 + 6 * k), let hi = u16(at + 6 + 6 * k) else { return nil }
+        guard work.spend(lo <= hi ? Int(hi - lo) + 1 : 1) else { return nil }
         if lo <= hi { glyphs += (lo...hi).map { $0 } }
       }
     default:
@@ -375,7 +400,9 @@ struct LookupRequirements: Sendable {
   }
 
   /// The class of each glyph the class table at `base + field` lists (class 0 is left out).
-  private func classDef(_ base: Int, _ field: Int) -> [(glyph: UInt16, value: UInt16)]? {
+  private func classDef(_ base: Int, _ field: Int, _ work: Work) -> [(
+    glyph: UInt16, value: UInt16
+  )]? {
     guard let o = u16(base + field) else { return nil }
     var classes: [(glyph: UInt16, value: UInt16)] = []
     if o == 0 { return classes }
@@ -383,7 +410,7 @@ struct LookupRequirements: Sendable {
     guard let format = u16(at) else { return nil }
     switch format {
     case 1:
-      guard let start = u16(at + 2), let n = u16(at + 4) else { return nil }
+      guard let start = u16(at + 2), let n = u16(at + 4), work.spend(Int(n)) else { return nil }
       for k in 0..<Int(n) {
         guard let c = u16(at + 6 + 2 * k) else { return nil }
         let g = Int(start) + k
@@ -393,7 +420,7 @@ struct LookupRequirements: Sendable {
       guard let n = u16(at + 2) else { return nil }
       for k in 0..<Int(n) {
         guard let lo = u16(at + 4 + 6 * k), let hi = u16(at + 6 + 6 * k),
-          let c = u16(at + 8 + 6 * k)
+          let c = u16(at + 8 + 6 * k), work.spend(lo <= hi ? Int(hi - lo) + 1 : 1)
         else { return nil }
         if c != 0 && lo <= hi { for g in lo...hi { classes.append((g, c)) } }
       }

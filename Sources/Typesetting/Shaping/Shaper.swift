@@ -29,8 +29,9 @@ final class Shaper {
     var uses = 0
     var decided = false
     var gate: FeatureGate?
-    /// Per BMP code point, what it blocks (``FeatureGate/blocks(_:font:)``), 0 until first seen.
-    var blocked: [UInt8] = []
+    /// Per BMP code point, what it blocks (``FeatureGate/blocks(_:font:)``), 0 until first seen:
+    /// pages of 256 characters, made when a character of the page is first met.
+    var blocked: [[UInt8]] = []
     /// The plan and features per set of candidates left off (nil: that combination is not exact).
     var variants: [UInt8: (plan: OpaquePointer, features: [hb_feature_t])?] = [:]
   }
@@ -60,7 +61,7 @@ final class Shaper {
       font: FontKey(font), rtl: props.direction == HB_DIRECTION_RTL,
       script: props.script.rawValue,
       language: Shaper.languageKey(props.language),
-      features: features.map(Shaper.featureKey))
+      features: Shaper.featureKeys(features))
     // The plans of the last few runs answer most runs without hashing a key.
     for k in recentPlans.indices where recentPlans[k].key == key {
       return recentPlans[k].plan
@@ -73,20 +74,24 @@ final class Shaper {
       hb_shape_plan_create_cached(
         hb_font_get_face(font.hbFont), &props, f.baseAddress, UInt32(f.count), nil)!
     }
-    if plans.count > 512 {
-      for old in plans.values { hb_shape_plan_destroy(old) }
-      plans.removeAll()
-      // Answers keyed by plan address go with the plans (an address may be reused).
-      planSplits.removeAll()
-      recentPlans.removeAll()
-      gateEntries.removeAll()
-      junctions.removeAll()
-      contexts.removeAll()
-      cache?.clear()
-    }
     plans[key] = p
     remember(key, p)
     return p
+  }
+
+  /// Drops every plan, and every answer keyed by a plan's address (an address may be reused),
+  /// once there are too many — only between runs (``shape(_:run:size:language:features:into:)``),
+  /// never while a run holds a plan, a context id or words to store.
+  private func forgetPlansIfMany() {
+    guard plans.count > 512 else { return }
+    for old in plans.values { hb_shape_plan_destroy(old) }
+    plans.removeAll()
+    planSplits.removeAll()
+    recentPlans.removeAll()
+    gateEntries.removeAll()
+    junctions.removeAll()
+    contexts.removeAll()
+    cache?.clear()
   }
 
   /// The plans of the last runs, newest last (cleared with the plans).
@@ -112,6 +117,7 @@ final class Shaper {
     _ text: [UInt32], run: Run, size: Double, language: hb_language_t?, features: [hb_feature_t],
     into advances: inout [Double]
   ) {
+    forgetPlansIfMany()
     if let recorder {
       recorder(
         .init(
@@ -367,28 +373,28 @@ final class Shaper {
       hb_buffer_get_segment_properties(buffer, &props)
       let key = FeatureGates.Key(
         script: props.script.rawValue, language: Shaper.languageKey(props.language),
-        features: features.map(Shaper.featureKey))
+        features: Shaper.featureKeys(features))
       entry.gate = font.featureGates.gate(key) {
         FeatureGate.make(font: font, plan: base, props: props, features: features)
       }
     }
     guard let gate = entry.gate else { return nil }
-    if entry.blocked.isEmpty { entry.blocked = [UInt8](repeating: 0, count: 0x10000) }
+    if entry.blocked.isEmpty { entry.blocked = [[UInt8]](repeating: [], count: 256) }
     let keep: UInt8 = text.withUnsafeBufferPointer { t in
-      entry.blocked.withUnsafeMutableBufferPointer { blocked in
-        var keep: UInt8 = ~gate.usable
-        for k in start..<end {
-          let c = t[k]
-          guard c < 0x10000 else { return 0xFF }
-          var b = blocked[Int(c)]
-          if b == 0 {
-            b = gate.blocks(c, font: font)
-            blocked[Int(c)] = b
-          }
-          keep |= b
+      var keep: UInt8 = ~gate.usable
+      for k in start..<end {
+        let c = t[k]
+        guard c < 0x10000 else { return 0xFF }
+        let page = Int(c >> 8)
+        if entry.blocked[page].isEmpty { entry.blocked[page] = [UInt8](repeating: 0, count: 256) }
+        var b = entry.blocked[page][Int(c & 0xFF)]
+        if b == 0 {
+          b = gate.blocks(c, font: font)
+          entry.blocked[page][Int(c & 0xFF)] = b
         }
-        return keep
+        keep |= b
       }
+      return keep
     }
     let mask = ~keep
     guard mask != 0 else { return nil }
@@ -427,8 +433,15 @@ final class Shaper {
     }
   }
 
-  static func featureKey(_ f: hb_feature_t) -> UInt64 {
-    UInt64(f.tag) << 32 | UInt64(f.value) ^ UInt64(f.start) << 40 ^ UInt64(f.end)
+  /// Features as numbers for keys, without loss: tag and value, then start and end.
+  static func featureKeys(_ features: [hb_feature_t]) -> [UInt64] {
+    var keys: [UInt64] = []
+    keys.reserveCapacity(2 * features.count)
+    for f in features {
+      keys.append(UInt64(f.tag) << 32 | UInt64(f.value))
+      keys.append(UInt64(f.start) << 32 | UInt64(f.end))
+    }
+    return keys
   }
 
   /// Advances go to `advances[cluster - offset]`.
