@@ -46,7 +46,8 @@ enum BenchCommand {
     --only runs one group of figures alone (for profiling): prepare (no cache; with and
     without feature gates, alternating), prepareWords
     (each text 4 times with a new tail, word cache on), layout, estimate, bubbles (1 core:
-    plain, without feature gates, and with a word cache over the corpus's distinct texts).
+    plain, without feature gates, and with a word cache over the corpus's distinct texts; and
+    plain on all cores).
     Build with `swift build -c release` first: a debug build is several times slower.
 
     examples:
@@ -102,6 +103,8 @@ enum BenchCommand {
     if only == "bubbles" {
       let bubbles = transcript(cases)
       print("bubblesPerSecond1 \(bubbleRate(bubbles, threads: 1, repeats: repeats))")
+      let cores = ProcessInfo.processInfo.activeProcessorCount
+      print("bubblesPerSecond \(bubbleRate(bubbles, threads: cores, repeats: repeats))")
       print(
         "bubblesPerSecond1NoGates "
           + "\(bubbleRate(bubbles, threads: 1, repeats: repeats, featureGating: false))")
