@@ -49,7 +49,7 @@ struct FeatureGate: Sendable {
   /// The candidates a run holding `c` must keep on, by bit (bit 7, never a candidate, is always
   /// set; all bits when the character may change on its way to the substitutions).
   func blocks(_ c: UInt32, font: Font) -> UInt8 {
-    guard let glyph = font.glyph(for: c), glyph <= 0xFFFF,
+    guard c != 0x2044, let glyph = font.glyph(for: c), glyph <= 0xFFFF,
       FeatureGate.reachesShapingAsItself(c, font: font)
     else { return 0xFF }
     var b: UInt8 = ~usable
@@ -95,6 +95,9 @@ struct FeatureGate: Sendable {
     return result
   }
 
+  /// HarfBuzz's automatic fraction features, whose masks it sets only around U+2044.
+  static let fractionFeatures: [hb_tag_t] = ["frac", "numr", "dnom"].map(Font.tag)
+
   /// Scripts shaped by HarfBuzz's default shaper (or the Hangul one), which apply every feature
   /// to the whole run.
   static func gates(script: hb_script_t) -> Bool {
@@ -114,7 +117,8 @@ struct FeatureGate: Sendable {
     font: Font, plan: OpaquePointer, props: hb_segment_properties_t, features: [hb_feature_t]
   ) -> FeatureGate? {
     guard props.direction == HB_DIRECTION_LTR, gates(script: props.script),
-      features.allSatisfy({ $0.start == 0 && $0.end == UInt32.max })
+      features.allSatisfy({ $0.start == 0 && $0.end == UInt32.max }),
+      !features.contains(where: { fractionFeatures.contains($0.tag) })
     else { return nil }
     let face = hb_font_get_face(font.hbFont)
     // Apple's layout tables replace GSUB when present.
@@ -162,7 +166,8 @@ struct FeatureGate: Sendable {
     let needs: [Set<UInt16>]
 
     init(font: Font, planLookups: Set<UInt32>, lookupsOf: [Set<UInt32>]) {
-      let reader = font.featureGates.fontFacts(font).reader
+      let facts = font.featureGates.fontFacts(font)
+      let reader = facts.reader
       let work = LookupRequirements.Work()
       var usable: UInt8 = 0
       var needs: [Set<UInt16>] = []
@@ -179,7 +184,7 @@ struct FeatureGate: Sendable {
           }
           // The lookups left on must not be able to make a glyph the candidate needs (a run's
           // own glyphs are clear of them, so nothing else could bring one in).
-          for l in planLookups.subtracting(lookups) where known {
+          for l in planLookups.subtracting(lookups).subtracting(facts.fractionOnly) where known {
             if let made = reader.outputs(ofLookup: Int(l), work: work) {
               if made.contains(where: need.contains) { known = false }
             } else {
@@ -207,6 +212,10 @@ struct FeatureGate: Sendable {
     /// lookups before a pause, and again later with the candidate), or picking another
     /// alternate (the mask's value changes) — so leaving the candidate off would not remove it.
     let ownLookups: UInt8
+    /// Lookups that only HarfBuzz's automatic fractions use (`frac`, `numr`, `dnom`): every plan
+    /// has them, but they act only beside U+2044 FRACTION SLASH (which blocks every candidate),
+    /// unless a user feature turns one on (then no run is gated).
+    let fractionOnly: Set<UInt32>
 
     init(font: Font) {
       let face = hb_font_get_face(font.hbFont)
@@ -241,6 +250,7 @@ struct FeatureGate: Sendable {
         bytes.count >= 14 && bytes[2] == 0 && bytes[3] >= 1
         && bytes[10...13].contains { $0 != 0 }
       var own: UInt8 = 0
+      var fractionOnly = Set<UInt32>()
       if !variations && count < UInt32(tags.count) {
         func collect(_ features: [hb_tag_t]) -> Set<UInt32> {
           let set = hb_set_create()!
@@ -258,8 +268,12 @@ struct FeatureGate: Sendable {
           let others = collect(all.filter { $0 != tag }.sorted())
           if !mine.isEmpty && mine.isDisjoint(with: others) { own |= 1 << UInt8(k) }
         }
+        let fractions = FeatureGate.fractionFeatures
+        fractionOnly = collect(fractions).subtracting(
+          collect(all.filter { !fractions.contains($0) }.sorted()))
       }
       ownLookups = own
+      self.fractionOnly = fractionOnly
     }
   }
 

@@ -38,3 +38,14 @@ lookup M { sub x x by d; } M;
 feature calt { lookup L; lookup M; } calt;
 feature salt { lookup L; } salt;
 ''')
+# numr makes a glyph calt needs (one.numr, which no character maps to); numr acts only beside
+# U+2044 (HarfBuzz needs numr and dnom for that), which must keep calt on.
+build('Tests/TypesettingTests/Fixtures/gates/fraction.ttf', '''
+languagesystem DFLT dflt; languagesystem latn dflt;
+lookup N { sub one by one.numr; } N;
+lookup D { sub two by two.dnom; } D;
+lookup C { sub one.numr' fraction by d; } C;
+feature numr { lookup N; } numr;
+feature dnom { lookup D; } dnom;
+feature calt { lookup C; } calt;
+''', extra=('one.numr', 'two.dnom'))
