@@ -98,6 +98,21 @@ final class ConcurrencyTests: XCTestCase {
     }
   }
 
+  /// Feature gates are worked out once per font and plan and shared by every thread: eight
+  /// threads meeting fresh fonts at once (each making, or waiting for, the same gates) give the
+  /// layouts of shaping every run with all of its features.
+  func testFeatureGatesMadeOnEightThreadsAtOnce() throws {
+    let library = FontLibrary(directory: Fixtures.fontsDir)
+    let cases = try Fixtures.jsonLines("corpus.jsonl").prefix(1200).map {
+      try TextCase(json: $0, library: library)
+    }
+    let whole = measureAll(
+      cases, threads: 1, typesetter: Typesetter(cacheCapacity: 0, featureGating: false))
+    let gated = measureAll(cases, threads: 8, typesetter: Typesetter(cacheCapacity: 0))
+    XCTAssertEqual(whole.compactMap { $0 }.count, cases.count)
+    XCTAssertTrue(ConcurrencyTests.bytes(gated) == ConcurrencyTests.bytes(whole))
+  }
+
   func testTaskGroupGivesIdenticalBytes() async throws {
     let cases = ConcurrencyTests.corpus
     let serial = cases.map {
