@@ -62,7 +62,7 @@ final class Shaper {
       script: props.script.rawValue,
       language: Shaper.languageKey(props.language),
       features: Shaper.featureKeys(features))
-    // The plans of the last few runs answer most runs without hashing a key.
+    // The last few plans made or found answer most runs without hashing a key.
     for k in recentPlans.indices where recentPlans[k].key == key {
       return recentPlans[k].plan
     }
@@ -94,7 +94,7 @@ final class Shaper {
     cache?.clear()
   }
 
-  /// The plans of the last runs, newest last (cleared with the plans).
+  /// The plans of the last runs, first in first out (cleared with the plans).
   private var recentPlans: [(key: PlanKey, plan: OpaquePointer)] = []
 
   private func remember(_ key: PlanKey, _ plan: OpaquePointer) {
@@ -403,7 +403,6 @@ final class Shaper {
       return known
     }
     let off = FeatureGate.features(features, off: mask)
-    // (Making a plan may drop every plan, `base` included: only the new one is used below.)
     let variant = plan(font: font, features: off)
     let result = gate.isExact(variant, mask: mask) ? (variant, off) : nil
     entry.variants[mask] = .some(result)
