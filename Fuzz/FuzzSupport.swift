@@ -1,5 +1,6 @@
 import Foundation
-import Typesetting
+
+@testable import Typesetting
 
 // Shared by every fuzz target (compiled into each by Scripts/fuzz).
 
@@ -58,4 +59,25 @@ func checkLayout(_ layout: TextLayout, _ prepared: PreparedText, width: Double) 
   invariant(
     abs(m.widest - layout.widest) <= 1e-6 * max(1, layout.widest),
     "measure widest \(m.widest) != \(layout.widest)")
+}
+
+/// Feature gates must change nothing: every run of the text gives HarfBuzz's glyphs, clusters
+/// and positions with the gates used from each plan's first use, as without them.
+func checkFeatureGates(_ text: String, style: TextStyle) {
+  guard let runs = try? Typesetter(cacheCapacity: 0).shapingBaseline([(text, style)]).items else {
+    return
+  }
+  let gated = Shaper()
+  gated.gateAfterUses = 1
+  let whole = Shaper()
+  whole.featureGating = false
+  for item in runs {
+    let run = Shaper.Run(
+      start: 0, end: item.text.count, font: item.font, rtl: item.rtl, script: item.script)
+    let a = gated.glyphs(
+      item.text, 0, item.text.count, run: run, language: item.language, features: item.features)
+    let b = whole.glyphs(
+      item.text, 0, item.text.count, run: run, language: item.language, features: item.features)
+    invariant(a == b, "feature gates changed the glyphs of a run in \(item.font.name)")
+  }
 }

@@ -1,5 +1,6 @@
 import Foundation
-import Typesetting
+
+@testable import Typesetting
 
 // Fuzz target (d): font loading from mutated bytes (Font(data:name:faceIndex:)), then shaping
 // and laying out a mixed text with whatever loaded. The first byte picks the face index.
@@ -44,5 +45,7 @@ public func fuzzFont(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       checkLayout(layout, prepared, width: width)
     }
   }
+  // A hostile GSUB must not trap the reader behind feature gates, nor make a gate change glyphs.
+  checkFeatureGates(sample, style: TextStyle(fonts: stack, size: 17))
   return 0
 }

@@ -1,4 +1,3 @@
-import CHarfBuzz
 import Foundation
 
 @testable import Typesetting
@@ -76,25 +75,4 @@ public func fuzzTypeset(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     invariant(false, "layout threw \(error)")
   }
   return 0
-}
-
-/// Feature gates must change nothing: every run of the text gives HarfBuzz's glyphs, clusters
-/// and positions with the gates used from each plan's first use, as without them.
-func checkFeatureGates(_ text: String, style: TextStyle) {
-  guard let runs = try? Typesetter(cacheCapacity: 0).shapingBaseline([(text, style)]).items else {
-    return
-  }
-  let gated = Shaper()
-  gated.gateAfterUses = 1
-  let whole = Shaper()
-  whole.featureGating = false
-  for item in runs {
-    let run = Shaper.Run(
-      start: 0, end: item.text.count, font: item.font, rtl: item.rtl, script: item.script)
-    let a = gated.glyphs(
-      item.text, 0, item.text.count, run: run, language: item.language, features: item.features)
-    let b = whole.glyphs(
-      item.text, 0, item.text.count, run: run, language: item.language, features: item.features)
-    invariant(a == b, "feature gates changed the glyphs of a run in \(item.font.name)")
-  }
 }
