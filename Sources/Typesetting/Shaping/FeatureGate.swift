@@ -360,31 +360,29 @@ final class FeatureGates: @unchecked Sendable {
   }
 
   func gate(_ key: Key, make: () -> FeatureGate?) -> FeatureGate? {
-    lock.lock()
-    if let known = gates[key] {
-      lock.unlock()
-      return known
-    }
-    lock.unlock()
-    let made = make()
-    lock.lock()
-    if gates.count > 4096 { gates.removeAll() }
-    gates[key] = made
-    lock.unlock()
-    return made
+    cached(\.gates, key, limit: 4096, make: make)
   }
 
   func analysis(_ key: AnalysisKey, make: () -> FeatureGate.Analysis) -> FeatureGate.Analysis {
+    cached(\.analyses, key, limit: 256, make: make)
+  }
+
+  /// The value under `key` in `table`, made outside the lock when missing (two threads may both
+  /// make it; the results are equal); the table is emptied once it holds `limit` entries.
+  private func cached<K: Hashable, V>(
+    _ table: ReferenceWritableKeyPath<FeatureGates, [K: V]>, _ key: K, limit: Int,
+    make: () -> V
+  ) -> V {
     lock.lock()
-    if let known = analyses[key] {
+    if let known = self[keyPath: table][key] {
       lock.unlock()
       return known
     }
     lock.unlock()
     let made = make()
     lock.lock()
-    if analyses.count > 256 { analyses.removeAll() }
-    analyses[key] = made
+    if self[keyPath: table].count > limit { self[keyPath: table].removeAll() }
+    self[keyPath: table][key] = made
     lock.unlock()
     return made
   }

@@ -49,10 +49,22 @@ struct LookupRequirements: Sendable {
   /// Glyphs one of which must be in the buffer for lookup `index` to apply, or nil when that
   /// cannot be told.
   func requirement(ofLookup index: Int, work: Work = Work()) -> [UInt16]? {
+    guard let subtables = subtables(ofLookup: index) else { return nil }
+    var result: [UInt16] = []
+    for (kind, sub) in subtables {
+      guard work.spend(1), let r = requirement(type: kind, at: sub, work: work) else { return nil }
+      result += r
+    }
+    return result
+  }
+
+  /// The type and offset of each subtable of lookup `index`, extensions unwrapped (nil when the
+  /// lookup or an extension cannot be read).
+  private func subtables(ofLookup index: Int) -> [(kind: Int, at: Int)]? {
     guard index >= 0 && index < lookups.count else { return nil }
     let at = lookups[index]
     guard let type = u16(at), let count = u16(at + 4) else { return nil }
-    var result: [UInt16] = []
+    var result: [(kind: Int, at: Int)] = []
     for s in 0..<Int(count) {
       guard let o = u16(at + 6 + 2 * s) else { return nil }
       var sub = at + Int(o)
@@ -65,8 +77,7 @@ struct LookupRequirements: Sendable {
         kind = Int(real)
         sub += Int(hi) << 16 | Int(lo)
       }
-      guard work.spend(1), let r = requirement(type: kind, at: sub, work: work) else { return nil }
-      result += r
+      result.append((kind, sub))
     }
     return result
   }
@@ -85,19 +96,8 @@ struct LookupRequirements: Sendable {
   ) -> Bool {
     guard index >= 0 && index < lookups.count, depth < 64, work.spend(1) else { return false }
     guard seen.insert(index).inserted else { return true }
-    let at = lookups[index]
-    guard let type = u16(at), let count = u16(at + 4) else { return false }
-    for s in 0..<Int(count) {
-      guard let o = u16(at + 6 + 2 * s) else { return false }
-      var sub = at + Int(o)
-      var kind = Int(type)
-      if type == 7 {
-        guard u16(sub) == 1, let real = u16(sub + 2), let hi = u16(sub + 4), let lo = u16(sub + 6),
-          real != 7
-        else { return false }
-        kind = Int(real)
-        sub += Int(hi) << 16 | Int(lo)
-      }
+    guard let subtables = subtables(ofLookup: index) else { return false }
+    for (kind, sub) in subtables {
       guard let format = u16(sub) else { return false }
       switch (kind, format) {
       case (1, 1):
