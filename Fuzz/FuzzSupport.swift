@@ -79,5 +79,16 @@ func checkFeatureGates(_ text: String, style: TextStyle) {
     let b = whole.glyphs(
       item.text, 0, item.text.count, run: run, language: item.language, features: item.features)
     invariant(a == b, "feature gates changed the glyphs of a run in \(item.font.name)")
+    // Direct shaping (no HarfBuzz for runs that need only glyphs, advances and pair kerning)
+    // must give HarfBuzz's advances to the last bit.
+    var direct = [Double](repeating: 0, count: item.text.count)
+    var shaped = direct
+    gated.shape(
+      item.text, run: run, size: 16, language: item.language, features: item.features,
+      into: &direct)
+    whole.shape(
+      item.text, run: run, size: 16, language: item.language, features: item.features,
+      into: &shaped)
+    invariant(direct == shaped, "direct shaping changed the advances of a run in \(item.font.name)")
   }
 }

@@ -40,6 +40,8 @@ struct FeatureGate: Sendable {
   let usable: UInt8
   /// Per candidate: the glyphs one of which its lookups need to apply (empty when not usable).
   let needs: [Set<UInt16>]
+  /// Per candidate: the other candidates that must be off with it.
+  let requires: [UInt8]
   /// GSUB and GPOS lookups of the plan, and the lookups each candidate adds (for checking
   /// combinations).
   let planLookups: Set<UInt32>
@@ -61,7 +63,21 @@ struct FeatureGate: Sendable {
   func offMask(_ text: UnsafeBufferPointer<UInt32>, font: Font) -> UInt8 {
     var keep: UInt8 = ~usable
     for c in text { keep |= blocks(c, font: font) }
-    return ~keep
+    return FeatureGate.closed(~keep, requires: requires)
+  }
+
+  /// `mask` less every candidate that needs one outside it off too (repeatedly).
+  static func closed(_ mask: UInt8, requires: [UInt8]) -> UInt8 {
+    var mask = mask
+    var changed = true
+    while changed {
+      changed = false
+      for k in 0..<requires.count where mask >> UInt8(k) & 1 != 0 && requires[k] & ~mask != 0 {
+        mask &= ~(1 << UInt8(k))
+        changed = true
+      }
+    }
+    return mask
   }
 
   /// `base` with the candidates of `mask` turned off.
@@ -94,6 +110,9 @@ struct FeatureGate: Sendable {
     while hb_set_next(set, &v) != 0 { result.insert(v) }
     return result
   }
+
+  /// The Hangul shaper's features, whose masks it sets only on conjoining jamo.
+  static let jamoFeatures: [hb_tag_t] = ["ljmo", "vjmo", "tjmo"].map(Font.tag)
 
   /// HarfBuzz's automatic fraction features, whose masks it sets only around U+2044.
   static let fractionFeatures: [hb_tag_t] = ["frac", "numr", "dnom"].map(Font.tag)
@@ -155,7 +174,8 @@ struct FeatureGate: Sendable {
     let analysis = font.gateAnalysis(planLookups: planLookups, lookupsOf: lookupsOf)
     guard analysis.usable != 0 else { return nil }
     return FeatureGate(
-      usable: analysis.usable, needs: analysis.needs, planLookups: planLookups,
+      usable: analysis.usable, needs: analysis.needs, requires: analysis.requires,
+      planLookups: planLookups,
       planPositioning: planPositioning, lookupsOf: lookupsOf)
   }
 
@@ -165,39 +185,65 @@ struct FeatureGate: Sendable {
     let usable: UInt8
     let needs: [Set<UInt16>]
 
+    /// Per candidate: the other candidates that must be off with it (their lookups could make
+    /// a glyph it needs, were they on).
+    let requires: [UInt8]
+
     init(font: Font, planLookups: Set<UInt32>, lookupsOf: [Set<UInt32>]) {
       let facts = font.featureGates.fontFacts(font)
       let reader = facts.reader
       let work = LookupRequirements.Work()
-      var usable: UInt8 = 0
+      var known: UInt8 = 0
       var needs: [Set<UInt16>] = []
+      var requires = [UInt8](repeating: 0, count: lookupsOf.count)
       for (k, lookups) in lookupsOf.enumerated() {
         var need = Set<UInt16>()
-        var known = !lookups.isEmpty && reader != nil
+        var ok = !lookups.isEmpty && reader != nil
         if let reader {
-          for l in lookups where known {
+          var needOf: [(lookup: UInt32, need: Set<UInt16>)] = []
+          for l in lookups.sorted() where ok {
             if let r = reader.requirement(ofLookup: Int(l), work: work) {
               need.formUnion(r)
+              needOf.append((l, Set(r)))
             } else {
-              known = false
+              ok = false
             }
           }
           // The lookups left on must not be able to make a glyph the candidate needs (a run's
-          // own glyphs are clear of them, so nothing else could bring one in).
-          for l in planLookups.subtracting(lookups).subtracting(facts.fractionOnly) where known {
-            if let made = reader.outputs(ofLookup: Int(l), work: work) {
-              if made.contains(where: need.contains) { known = false }
+          // own glyphs are clear of them, so nothing else could bring one in) — before the
+          // candidate's lookup looks for it. HarfBuzz applies a stage's lookups in the order of
+          // their indices, each over the whole run, and the default and Hangul shapers have one
+          // stage after `rvrn`'s: so a lookup can feed only those after it, and `rvrn`'s every
+          // one. A lookup of another candidate may feed it if that candidate is off too: then,
+          // in lookup order, none of the lookups of either can apply, so none brings anything in.
+          for other in planLookups.subtracting(lookups).subtracting(facts.fractionOnly).sorted()
+          where ok {
+            let fed = needOf.filter { other < $0.lookup || facts.earlyLookups.contains(other) }
+            guard !fed.isEmpty else { continue }
+            guard let made = reader.outputs(ofLookup: Int(other), work: work) else {
+              ok = false
+              continue
+            }
+            guard made.contains(where: { g in fed.contains { $0.need.contains(g) } }) else {
+              continue
+            }
+            if let owner = lookupsOf.firstIndex(where: { $0.contains(other) }) {
+              requires[k] |= 1 << UInt8(owner)
             } else {
-              known = false
+              ok = false
             }
           }
         }
-        if known { usable |= 1 << UInt8(k) }
-        needs.append(known ? need : [])
+        if ok { known |= 1 << UInt8(k) }
+        needs.append(ok ? need : [])
       }
+      // A candidate that needs another off that can never be off cannot be off either.
+      let usable = FeatureGate.closed(known, requires: requires)
       self.usable = usable
-      self.needs = needs
+      self.needs = needs.enumerated().map { usable >> UInt8($0.offset) & 1 != 0 ? $0.element : [] }
+      self.requires = requires
     }
+
   }
 
   /// What gates need to know of a font whatever the plan: the GSUB reader (weighing the glyphs
@@ -212,6 +258,11 @@ struct FeatureGate: Sendable {
     /// lookups before a pause, and again later with the candidate), or picking another
     /// alternate (the mask's value changes) — so leaving the candidate off would not remove it.
     let ownLookups: UInt8
+    /// Lookups of `rvrn`, which HarfBuzz applies in a stage of their own before all others.
+    let earlyLookups: Set<UInt32>
+    /// Lookups that only the Hangul shaper's jamo features use (`ljmo`, `vjmo`, `tjmo`), whose
+    /// masks it sets only on conjoining jamo.
+    let jamoOnly: Set<UInt32>
     /// Lookups that only HarfBuzz's automatic fractions use (`frac`, `numr`, `dnom`): every plan
     /// has them, but they act only beside U+2044 FRACTION SLASH (which blocks every candidate),
     /// unless a user feature turns one on (then no run is gated).
@@ -251,6 +302,8 @@ struct FeatureGate: Sendable {
         && bytes[10...13].contains { $0 != 0 }
       var own: UInt8 = 0
       var fractionOnly = Set<UInt32>()
+      var early = Set<UInt32>()
+      var jamoOnly = Set<UInt32>()
       if !variations && count < UInt32(tags.count) {
         func collect(_ features: [hb_tag_t]) -> Set<UInt32> {
           let set = hb_set_create()!
@@ -271,22 +324,42 @@ struct FeatureGate: Sendable {
         let fractions = FeatureGate.fractionFeatures
         fractionOnly = collect(fractions).subtracting(
           collect(all.filter { !fractions.contains($0) }.sorted()))
+        early = collect([Font.tag("rvrn")])
+        let jamo = FeatureGate.jamoFeatures
+        jamoOnly = collect(jamo).subtracting(collect(all.filter { !jamo.contains($0) }.sorted()))
       }
+      self.jamoOnly = jamoOnly
       ownLookups = own
+      earlyLookups = early
       self.fractionOnly = fractionOnly
     }
   }
 
-  /// How likely a character is in running text, for choosing which glyphs to require.
+  /// How often a character comes in running text, roughly per 100,000 characters of chat, for
+  /// choosing which glyphs to require: a set's weight is the sum of its glyphs', so it stands for
+  /// how likely a run is to hold one of them. The space outweighs whole classes of punctuation
+  /// (Inter's `calt` rules each name a set of 16 spaces and one of 46 brackets and dashes: the
+  /// brackets are the rarer requirement), and `x` is rarer than `e`.
   static func likelihood(_ c: UInt32) -> Int {
     switch c {
-    case 0x20, 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return 1000
-    case 0x21...0x7E: return 100
+    case 0x20: return 18_000
+    case 0x61...0x7A: return letterFrequency[Int(c - 0x61)]
+    case 0x41...0x5A: return max(letterFrequency[Int(c - 0x41)] / 10, 10)
+    case 0x30...0x39: return 300
+    case 0x2C, 0x2E: return 1_000
+    case 0x21, 0x22, 0x27, 0x2D, 0x3F: return 200
+    case 0x21...0x7E: return 50
     case 0x3000...0x303F, 0xFF00...0xFFEF: return 50
     case 0xA0...0x24F: return 20
     default: return 1
     }
   }
+
+  /// English letters a to z per 100,000 characters of text.
+  private static let letterFrequency = [
+    6_500, 1_200, 2_200, 3_400, 10_000, 1_800, 1_600, 4_900, 5_600, 120, 620, 3_200, 2_000, 5_400,
+    6_000, 1_500, 75, 4_800, 5_000, 7_300, 2_200, 780, 1_900, 120, 1_600, 60,
+  ]
 
   /// Whether HarfBuzz hands `c` to the substitutions as its nominal glyph whatever surrounds it
   /// (given that the run holds no marks): not a mark, jamo, control or default-ignorable
@@ -331,12 +404,13 @@ struct FeatureGate: Sendable {
   }
 }
 
-/// Gates and analyses of one font, made once and shared by every thread.
+/// Gates, analyses and direct plans of one font, made once and shared by every thread.
 final class FeatureGates: @unchecked Sendable {
   // @unchecked: the dictionaries are read and written only under `lock`.
   private let lock = NSLock()
   private var gates: [Key: FeatureGate?] = [:]
   private var analyses: [AnalysisKey: FeatureGate.Analysis] = [:]
+  private var directPlans: [Key: DirectPlan?] = [:]
   private var facts: FeatureGate.FontFacts?
 
   func fontFacts(_ font: Font) -> FeatureGate.FontFacts {
@@ -361,6 +435,10 @@ final class FeatureGates: @unchecked Sendable {
 
   func gate(_ key: Key, make: () -> FeatureGate?) -> FeatureGate? {
     cached(\.gates, key, limit: 4096, make: make)
+  }
+
+  func directPlan(_ key: Key, make: () -> DirectPlan?) -> DirectPlan? {
+    cached(\.directPlans, key, limit: 4096, make: make)
   }
 
   func analysis(_ key: AnalysisKey, make: () -> FeatureGate.Analysis) -> FeatureGate.Analysis {

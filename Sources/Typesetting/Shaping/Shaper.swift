@@ -24,6 +24,13 @@ final class Shaper {
   private var gateEntries: [OpaquePointer: GateEntry] = [:]
   /// Uses of a plan before its gate is worked out (a plan used a few times is not worth it).
   var gateAfterUses = 32
+  /// Whether runs that need only nominal glyphs, advances and pair kerning are shaped without
+  /// HarfBuzz (``DirectPlan``; the same advances either way), when gating is on too.
+  var directShaping = true
+  /// Runs shaped without HarfBuzz, and what that needs per plan.
+  private let direct = DirectShaper()
+  /// Runs shaped without HarfBuzz (for tests and benchmarks).
+  var directRuns: Int { direct.runs }
 
   private final class GateEntry {
     var uses = 0
@@ -89,6 +96,7 @@ final class Shaper {
     planSplits.removeAll()
     recentPlans.removeAll()
     gateEntries.removeAll()
+    direct.clear()
     junctions.removeAll()
     contexts.removeAll()
     cache?.clear()
@@ -323,31 +331,46 @@ final class Shaper {
     }
   }
 
-  /// Shapes `text[start..<end]` (the rest of `text` is context) and adds advances by cluster.
   /// Fills the buffer with `text[start..<end]` (the rest of `text` is context) and shapes it
   /// with the run's plan, one cluster per character.
   private func execute(
     _ text: [UInt32], _ start: Int, _ end: Int, run: Run, language: hb_language_t?,
     features: [hb_feature_t]
   ) {
+    let chosen = choosePlan(text, start, end, run: run, language: language, features: features)
+    runHarfBuzz(text, start, end, font: run.font, plan: chosen.plan, features: chosen.features)
+  }
+
+  /// Empties the buffer, gives it the run's properties and picks the plan: the run's, or a
+  /// variant with the features that cannot change `text[start..<end]` left off.
+  private func choosePlan(
+    _ text: [UInt32], _ start: Int, _ end: Int, run: Run, language: hb_language_t?,
+    features: [hb_feature_t]
+  ) -> (plan: OpaquePointer, features: [hb_feature_t]) {
     hb_buffer_clear_contents(buffer)
-    text.withUnsafeBufferPointer { p in
-      hb_buffer_add_utf32(buffer, p.baseAddress, Int32(p.count), UInt32(start), Int32(end - start))
-    }
     setProperties(run: run, language: language)
-    // Per-character clusters: every glyph's advance goes to the character it came from (a
-    // ligature's to its first), so advances sum correctly into any cluster boundaries we use.
-    hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_CHARACTERS)
-    var plan = plan(font: run.font, features: features)
-    var features = features
+    let plan = plan(font: run.font, features: features)
     if featureGating && !run.rtl,
       let variant = gated(plan, text, start, end, font: run.font, features: features)
     {
-      plan = variant.plan
-      features = variant.features
+      return variant
     }
+    return (plan, features)
+  }
+
+  /// Shapes `text[start..<end]` with `plan` (the buffer holds the run's properties).
+  private func runHarfBuzz(
+    _ text: [UInt32], _ start: Int, _ end: Int, font: Font, plan: OpaquePointer,
+    features: [hb_feature_t]
+  ) {
+    text.withUnsafeBufferPointer { p in
+      hb_buffer_add_utf32(buffer, p.baseAddress, Int32(p.count), UInt32(start), Int32(end - start))
+    }
+    // Per-character clusters: every glyph's advance goes to the character it came from (a
+    // ligature's to its first), so advances sum correctly into any cluster boundaries we use.
+    hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_CHARACTERS)
     features.withUnsafeBufferPointer { f in
-      _ = hb_shape_plan_execute(plan, run.font.hbFont, buffer, f.baseAddress, UInt32(f.count))
+      _ = hb_shape_plan_execute(plan, font.hbFont, buffer, f.baseAddress, UInt32(f.count))
     }
   }
 
@@ -396,7 +419,7 @@ final class Shaper {
       }
       return keep
     }
-    let mask = ~keep
+    let mask = FeatureGate.closed(~keep, requires: gate.requires)
     guard mask != 0 else { return nil }
     if let known = entry.variants[mask] {
       if known != nil { gatedRuns += 1 }
@@ -448,7 +471,31 @@ final class Shaper {
     _ text: [UInt32], _ start: Int, _ end: Int, run: Run, size: Double, language: hb_language_t?,
     features: [hb_feature_t], into advances: inout [Double], offset: Int = 0
   ) {
-    execute(text, start, end, run: run, language: language, features: features)
+    let chosen = choosePlan(text, start, end, run: run, language: language, features: features)
+    if featureGating && directShaping && !run.rtl && end > start {
+      let font = run.font
+      let done = text.withUnsafeBufferPointer { t in
+        advances.withUnsafeMutableBufferPointer { a in
+          direct.shape(
+            t, start, end, font: font, size: size, plan: chosen.plan, decideAfter: gateAfterUses,
+            into: a.baseAddress! - offset
+          ) {
+            // Made once per font and plan properties, shared by all threads.
+            var props = hb_segment_properties_t()
+            hb_buffer_get_segment_properties(buffer, &props)
+            let key = FeatureGates.Key(
+              script: props.script.rawValue, language: Shaper.languageKey(props.language),
+              features: Shaper.featureKeys(chosen.features))
+            return font.featureGates.directPlan(key) {
+              DirectPlan.make(
+                font: font, plan: chosen.plan, props: props, features: chosen.features)
+            }
+          }
+        }
+      }
+      if done { return }
+    }
+    runHarfBuzz(text, start, end, font: run.font, plan: chosen.plan, features: chosen.features)
     var count: UInt32 = 0
     let infos = hb_buffer_get_glyph_infos(buffer, &count)!
     let positions = hb_buffer_get_glyph_positions(buffer, &count)!

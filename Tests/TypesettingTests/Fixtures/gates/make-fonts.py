@@ -1,4 +1,4 @@
-# Makes the three small fonts of FeatureGateTests (run from the package root; needs fontTools).
+# Makes the small fonts of FeatureGateTests and DirectShapingTests (run from the package root; needs fontTools).
 # Each shares a lookup of a candidate feature with another feature: numr (on only around U+2044),
 # rvrn (applied in a stage of its own) and salt (an alternate picked by the mask's value).
 from fontTools.fontBuilder import FontBuilder
@@ -49,3 +49,39 @@ feature numr { lookup N; } numr;
 feature dnom { lookup D; } dnom;
 feature calt { lookup C; } calt;
 ''', extra=('one.numr', 'two.dnom'))
+
+# Direct shaping (DirectShapingTests): pair kerning the way HarfBuzz applies it.
+# pairorder: a class-pair subtable that covers `a` but lists no class for `b` comes before a
+# glyph-pair subtable with a b -100 (does the zero of class 0 stop the search?), and a second
+# kerning lookup adds to the first.
+def reorder(path, fea, extra=(), reverse_first=False, gdef=None):
+    build(path, fea, extra)
+    from fontTools.ttLib import TTFont
+    f = TTFont(path)
+    if reverse_first:
+        f['GPOS'].table.LookupList.Lookup[0].SubTable.reverse()
+    f.save(path)
+reorder('Tests/TypesettingTests/Fixtures/gates/pairorder.ttf', '''
+languagesystem DFLT dflt; languagesystem latn dflt;
+lookup K1 { pos a b -100; pos [a d] [c x] -50; } K1;
+lookup K2 { pos a b -7; pos c a 13; } K2;
+feature kern { lookup K1; lookup K2; } kern;
+''', reverse_first=True)
+# second: a pair that moves the second glyph too (HarfBuzz then skips it as a first glyph).
+build('Tests/TypesettingTests/Fixtures/gates/second.ttf', '''
+languagesystem DFLT dflt; languagesystem latn dflt;
+lookup K { pos a <0 0 -30 0> b <0 0 -20 0>; pos b c -11; } K;
+lookup L { pos c d -5; } L;
+feature kern { lookup K; lookup L; } kern;
+''')
+# marks: x is a mark (GDEF) attached to a and b; c is classed a ligature, which the kerning
+# lookup (ignoring ligatures) skips.
+build('Tests/TypesettingTests/Fixtures/gates/marks.ttf', '''
+languagesystem DFLT dflt; languagesystem latn dflt;
+markClass x <anchor 50 0> @TOP;
+lookup M { pos base [a b] <anchor 250 700> mark @TOP; } M;
+lookup K { lookupflag IgnoreLigatures; pos a c -40; pos c d -9; pos a d -3; } K;
+feature mark { lookup M; } mark;
+feature kern { lookup K; } kern;
+table GDEF { GlyphClassDef [a b d one two space], [c], [x], ; } GDEF;
+''')

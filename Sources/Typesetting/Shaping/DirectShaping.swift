@@ -1,0 +1,376 @@
+import CHarfBuzz
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What shaping a run needs when HarfBuzz would only map each character to its nominal glyph,
+/// advance it and kern pairs: then ``Shaper`` does that itself, with the same numbers.
+///
+/// HarfBuzz's fixed cost per run (buffer set-up, normalization, masks, the lookup machinery)
+/// outweighs the work a short Latin or Hangul run needs. A plan qualifies when
+/// - it is left to right, in a script of HarfBuzz's default or Hangul shaper, with features on
+///   the whole text and no automatic fraction turned on by the user, in a font without bitmap
+///   strikes or Apple layout tables;
+/// - it substitutes glyph for glyph at most: its GSUB lookups are single substitutions (a
+///   localized form, say, whatever the neighbours), or those of the automatic fractions (which
+///   act only beside U+2044, never part of such a run) or, for Hangul, of the jamo features
+///   (which act only on conjoining jamo, never part of one either) — usually a plan that
+///   ``FeatureGate`` left the other default substitutions off;
+/// - each GPOS lookup either adjusts pairs through the first glyph's advance only
+///   (``PairKerning``), or can be told to do nothing to a run: a run holds no glyph of its
+///   coverage (the glyphs at which it would start to match: marks for mark attachment, the first
+///   input glyph of contextual kerning);
+/// - kerning from a `kern` table is read only in a font without GPOS (where HarfBuzz uses it);
+///   a font with both must kern through GPOS for the plan.
+///
+/// and a run qualifies when each of its characters reaches the lookups as its nominal glyph
+/// (``FeatureGate/reachesShapingAsItself(_:font:)``), which after its substitutions is no glyph
+/// of the blocked coverages and is classed a base glyph (or not classed) in GDEF, so that no
+/// lookup skips it.
+struct DirectPlan: Sendable {
+  /// GSUB single substitutions, lookup by lookup.
+  let substitutions: [[SingleSubstitution]]
+  let kerning: PairKerning
+  /// Glyphs some GPOS lookup of the plan other than pair kerning could act on (a bit per id).
+  let blocked: [UInt64]
+  /// The font's GDEF glyph classes (nil when it has none: HarfBuzz then calls every non-mark a
+  /// base glyph).
+  let glyphClasses: ClassDefinition?
+
+  /// The glyph and advance (font units) of `c` in a run this plan shapes, or nil when a run
+  /// holding `c` must go to HarfBuzz.
+  func glyph(_ c: UInt32, font: Font) -> (glyph: UInt16, advance: Int32)? {
+    guard c != 0x2044, let g = font.glyph(for: c), g <= 0xFFFF,
+      FeatureGate.reachesShapingAsItself(c, font: font)
+    else { return nil }
+    var glyph = UInt16(g)
+    for lookup in substitutions {
+      // The first subtable that covers the glyph substitutes it.
+      for sub in lookup {
+        if let other = sub.substitute(glyph) {
+          glyph = other
+          break
+        }
+      }
+    }
+    guard blocked[Int(glyph) >> 6] & (1 << UInt64(glyph & 63)) == 0,
+      (glyphClasses?.class(glyph) ?? 0) <= 1
+    else { return nil }
+    return (glyph, hb_font_get_glyph_h_advance(font.hbFont, UInt32(glyph)))
+  }
+
+  /// The direct plan for `plan` (made with `props` and `features` for `font`), or nil when it
+  /// does more than direct shaping reproduces.
+  static func make(
+    font: Font, plan: OpaquePointer, props: hb_segment_properties_t, features: [hb_feature_t]
+  ) -> DirectPlan? {
+    guard font.bitmapStrikePPEM == nil, props.direction == HB_DIRECTION_LTR,
+      FeatureGate.gates(script: props.script),
+      features.allSatisfy({ $0.start == 0 && $0.end == UInt32.max }),
+      !features.contains(where: {
+        (FeatureGate.fractionFeatures + FeatureGate.jamoFeatures).contains($0.tag)
+      })
+    else { return nil }
+    let face = hb_font_get_face(font.hbFont)
+    func table(_ tag: String) -> TableBytes {
+      let blob = hb_face_reference_table(face, Font.tag(tag))
+      defer { hb_blob_destroy(blob) }
+      var length: UInt32 = 0
+      let bytes =
+        hb_blob_get_data(blob, &length).map {
+          [UInt8](UnsafeRawBufferPointer(start: $0, count: Int(length)))
+        } ?? []
+      return TableBytes(data: bytes)
+    }
+    for tag in ["morx", "mort", "kerx", "trak"] where !table(tag).data.isEmpty { return nil }
+    let facts = font.featureGates.fontFacts(font)
+    let inert = facts.fractionOnly.union(props.script == HB_SCRIPT_HANGUL ? facts.jamoOnly : [])
+    // Single substitutions (each glyph to another whatever surrounds it), in lookup order.
+    var substitutions: [[SingleSubstitution]] = []
+    let substituting = FeatureGate.lookups(plan, "GSUB").subtracting(inert).sorted()
+    if !substituting.isEmpty {
+      let gsub = table("GSUB")
+      guard let list = gsub.offset(0, 8), let count = gsub.u16(list) else { return nil }
+      for index in substituting {
+        guard index < count, let at = gsub.offset(list, 2 + 2 * Int(index)),
+          let subtables = Self.subtables(gsub, lookup: at, extension: 7),
+          let flags = gsub.u16(at + 2), flags & 0x2 == 0
+        else { return nil }
+        let singles = subtables.compactMap {
+          $0.type == 1 ? SingleSubstitution(gsub, at: $0.at) : nil
+        }
+        guard singles.count == subtables.count else { return nil }
+        substitutions.append(singles)
+      }
+    }
+
+    let gpos = table("GPOS")
+    let positioning = FeatureGate.lookups(plan, "GPOS").sorted()
+    var lookups: [[PairKerning.Subtable]] = []
+    var blocked = [UInt64](repeating: 0, count: 1024)
+    if !positioning.isEmpty {
+      guard let list = gpos.offset(0, 8), let count = gpos.u16(list) else { return nil }
+      for index in positioning {
+        guard index < count, let at = gpos.offset(list, 2 + 2 * Int(index)),
+          let subtables = Self.subtables(gpos, lookup: at), let flags = gpos.u16(at + 2)
+        else { return nil }
+        // Pair kerning of the first glyph's advance, which skips no base glyph.
+        if flags & 0x2 == 0 {
+          let pairs = subtables.compactMap {
+            $0.type == 2 ? PairKerning.subtable(gpos, at: $0.at) : nil
+          }
+          if pairs.count == subtables.count {
+            lookups.append(pairs)
+            continue
+          }
+        }
+        for sub in subtables {
+          guard let start = Self.firstCoverage(gpos, type: sub.type, at: sub.at),
+            let coverage = Coverage(gpos, at: start)
+          else { return nil }
+          coverage.add(to: &blocked)
+        }
+      }
+    }
+    var kernTables: [[(key: UInt32, value: Int16)]] = []
+    let kern = table("kern")
+    if !kern.data.isEmpty {
+      if gpos.data.isEmpty {
+        // HarfBuzz kerns with the table, unless kerning is turned off.
+        guard !features.contains(where: { $0.tag == Font.tag("kern") }),
+          let tables = PairKerning.kernTables(kern)
+        else { return nil }
+        kernTables = tables
+      } else {
+        let set = hb_set_create()!
+        defer { hb_set_destroy(set) }
+        [Font.tag("kern"), 0].withUnsafeBufferPointer { f in
+          hb_ot_layout_collect_lookups(face, Font.tag("GPOS"), nil, nil, f.baseAddress, set)
+        }
+        guard positioning.contains(where: { hb_set_has(set, $0) != 0 }) else { return nil }
+      }
+    }
+    let gdef = table("GDEF")
+    let classes = gdef.offset(0, 4).flatMap { ClassDefinition(gdef, at: $0) }
+    if gdef.offset(0, 4) != nil && classes == nil { return nil }
+    return DirectPlan(
+      substitutions: substitutions, kerning: PairKerning(lookups: lookups, kernTables: kernTables),
+      blocked: blocked,
+      glyphClasses: classes)
+  }
+
+  /// The type and position of each subtable of the lookup at `at`, extensions (lookup type
+  /// `extension`: 9 in GPOS, 7 in GSUB) unwrapped.
+  private static func subtables(
+    _ t: TableBytes, lookup at: Int, extension: UInt16 = 9
+  ) -> [(type: Int, at: Int)]? {
+    guard let type = t.u16(at), let count = t.u16(at + 4) else { return nil }
+    var result: [(type: Int, at: Int)] = []
+    for k in 0..<Int(count) {
+      guard var sub = t.offset(at, 6 + 2 * k) else { return nil }
+      var kind = Int(type)
+      if type == `extension` {
+        guard t.u16(sub) == 1, let real = t.u16(sub + 2), real != `extension`,
+          let o = t.u32(sub + 4),
+          o != 0, sub + Int(o) < t.data.count
+        else { return nil }
+        kind = Int(real)
+        sub += Int(o)
+      }
+      result.append((kind, sub))
+    }
+    return result
+  }
+
+  /// Where the coverage of the glyph a GPOS subtable starts matching at lies, or nil for a type
+  /// or format not known.
+  private static func firstCoverage(_ t: TableBytes, type: Int, at sub: Int) -> Int? {
+    guard let format = t.u16(sub) else { return nil }
+    switch (type, format) {
+    case (1...2, 1...2), (3...6, 1), (7...8, 1...2):
+      return t.offset(sub, 2)
+    case (7, 3):
+      // Format, glyph count, lookup count, then the input coverages.
+      return t.offset(sub, 6)
+    case (8, 3):
+      // Format, backtrack coverages, then the input coverages.
+      guard let back = t.u16(sub + 2) else { return nil }
+      return t.offset(sub, 4 + 2 * Int(back) + 2)
+    default:
+      return nil
+    }
+  }
+}
+
+/// A GSUB single substitution subtable: format 1 adds a delta to each covered glyph, format 2
+/// lists each covered glyph's substitute.
+struct SingleSubstitution: Sendable {
+  private let coverage: Coverage
+  private let delta: UInt16
+  private let substitutes: [UInt16]
+
+  init?(_ t: TableBytes, at sub: Int) {
+    guard let format = t.u16(sub), let cov = t.offset(sub, 2),
+      let coverage = Coverage(t, at: cov), let field = t.u16(sub + 4)
+    else { return nil }
+    self.coverage = coverage
+    switch format {
+    case 1:
+      delta = field
+      substitutes = []
+    case 2:
+      guard sub + 6 + 2 * Int(field) <= t.data.count else { return nil }
+      delta = 0
+      substitutes = (0..<Int(field)).map { t.u16(sub + 6 + 2 * $0)! }
+    default:
+      return nil
+    }
+  }
+
+  /// The substitute of a covered glyph (nil when not covered, or listed past the array's end:
+  /// HarfBuzz leaves such a glyph alone).
+  func substitute(_ g: UInt16) -> UInt16? {
+    guard let k = coverage.index(g) else { return nil }
+    if substitutes.isEmpty { return g &+ delta }
+    return k < substitutes.count ? substitutes[k] : nil
+  }
+}
+
+/// One shaper's side of direct shaping (one thread at a time): per shape plan, its direct plan
+/// once the plan has been used often enough, what each character met is to it, and the pair
+/// adjustments met. Flat memory, so that the loop over a run's characters checks no ownership.
+final class DirectShaper {
+  private final class Entry {
+    var uses = 0
+    var decided = false
+    var plan: DirectPlan?
+    /// Per BMP code point (pages of 256, made when first needed): 0 until first seen, then
+    /// bit 63, and when a run may hold it, bit 62, its glyph in bits 32–47 and its advance in
+    /// the low 32 bits.
+    var pages: UnsafeMutablePointer<UnsafeMutablePointer<UInt64>?>?
+    /// Pair adjustments met: 4,096 keys (`1 << 32 | first << 16 | second`) then their values
+    /// (the first glyph's adjustment in the high half); a slot per hash, overwritten.
+    var pairs: UnsafeMutablePointer<UInt64>?
+
+    deinit {
+      if let pages {
+        for k in 0..<256 { free(pages[k]) }
+        free(pages)
+      }
+      free(pairs)
+    }
+  }
+
+  private static let pairSlots = 4096
+  private var entries: [OpaquePointer: Entry] = [:]
+  private var last: (plan: OpaquePointer, entry: Entry)?
+  /// Each character's packed glyph and advance for the run being shaped (grown as needed).
+  private var scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: 256)
+  private var scratchCapacity = 256
+  /// Runs shaped.
+  private(set) var runs = 0
+
+  deinit { scratch.deallocate() }
+
+  /// Forgets every plan (their addresses may be reused).
+  func clear() {
+    entries.removeAll()
+    last = nil
+  }
+
+  /// Adds the advances of `text[start..<end]` (points at `size`) to `advances[k]` when `plan`
+  /// has a direct plan and every character allows it; returns whether it did. A plan's direct
+  /// plan is asked of `make` at its `decideAfter`-th use.
+  func shape(
+    _ text: UnsafeBufferPointer<UInt32>, _ start: Int, _ end: Int, font: Font, size: Double,
+    plan: OpaquePointer, decideAfter: Int, into advances: UnsafeMutablePointer<Double>,
+    make: () -> DirectPlan?
+  ) -> Bool {
+    let entry: Entry
+    if let last, last.plan == plan {
+      entry = last.entry
+    } else if let known = entries[plan] {
+      entry = known
+      last = (plan, known)
+    } else {
+      entry = Entry()
+      entries[plan] = entry
+      last = (plan, entry)
+    }
+    if !entry.decided {
+      entry.uses += 1
+      guard entry.uses >= decideAfter else { return false }
+      entry.decided = true
+      entry.plan = make()
+      if let made = entry.plan {
+        entry.pages = calloc(256, MemoryLayout<UnsafeMutablePointer<UInt64>?>.stride)!
+          .bindMemory(to: UnsafeMutablePointer<UInt64>?.self, capacity: 256)
+        if !made.kerning.isEmpty {
+          entry.pairs = calloc(2 * Self.pairSlots, 8)!.bindMemory(
+            to: UInt64.self, capacity: 2 * Self.pairSlots)
+        }
+      }
+    }
+    guard let direct = entry.plan, let pages = entry.pages else { return false }
+    let n = end - start
+    if scratchCapacity < n {
+      scratch.deallocate()
+      scratchCapacity = max(n, 2 * scratchCapacity)
+      scratch = .allocate(capacity: scratchCapacity)
+    }
+    let scratch = self.scratch
+    for k in 0..<n {
+      let c = text[start + k]
+      guard c < 0x10000 else { return false }
+      var page = pages[Int(c >> 8)]
+      if page == nil {
+        page = calloc(256, 8)!.bindMemory(to: UInt64.self, capacity: 256)
+        pages[Int(c >> 8)] = page
+      }
+      var v = page![Int(c & 0xFF)]
+      if v == 0 {
+        v = 1 << 63
+        if let g = direct.glyph(c, font: font) {
+          v |= 1 << 62 | UInt64(g.glyph) << 32 | UInt64(UInt32(bitPattern: g.advance))
+        }
+        page![Int(c & 0xFF)] = v
+      }
+      guard v & (1 << 62) != 0 else { return false }
+      scratch[k] = v
+    }
+    if let pairs = entry.pairs, n > 1 {
+      let values = pairs + Self.pairSlots
+      for k in 0..<(n - 1) {
+        let key = 1 << 32 | (scratch[k] >> 16 & 0xFFFF_0000) | (scratch[k + 1] >> 32 & 0xFFFF)
+        let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 52)
+        if pairs[slot] != key {
+          let a = direct.kerning.adjustment(
+            UInt16(truncatingIfNeeded: scratch[k] >> 32),
+            UInt16(truncatingIfNeeded: scratch[k + 1] >> 32))
+          pairs[slot] = key
+          values[slot] =
+            UInt64(UInt32(bitPattern: a.first)) << 32
+            | UInt64(UInt32(bitPattern: a.second))
+        }
+        let value = values[slot]
+        // Adjust the low 32 bits (the advances) in place.
+        scratch[k] =
+          scratch[k] & ~0xFFFF_FFFF
+          | UInt64(
+            UInt32(truncatingIfNeeded: scratch[k]) &+ UInt32(truncatingIfNeeded: value >> 32))
+        scratch[k + 1] =
+          scratch[k + 1] & ~0xFFFF_FFFF
+          | UInt64(UInt32(truncatingIfNeeded: scratch[k + 1]) &+ UInt32(truncatingIfNeeded: value))
+      }
+    }
+    let scale = size / Double(font.unitsPerEm)
+    for k in 0..<n {
+      advances[start + k] += Double(Int32(truncatingIfNeeded: scratch[k])) * scale
+    }
+    runs += 1
+    return true
+  }
+}

@@ -1,0 +1,144 @@
+/// Bounds-checked reading of an OpenType table's bytes (big-endian), and the two lookup
+/// structures layout tables share: coverage tables and class definitions.
+///
+/// Searches follow HarfBuzz's: a binary search over the table's own order, so that a font whose
+/// arrays are not sorted gives the answers HarfBuzz gives.
+struct TableBytes: Sendable {
+  let data: [UInt8]
+
+  func u16(_ at: Int) -> UInt16? {
+    guard at >= 0, at + 2 <= data.count else { return nil }
+    return UInt16(data[at]) << 8 | UInt16(data[at + 1])
+  }
+
+  func i16(_ at: Int) -> Int16? { u16(at).map { Int16(bitPattern: $0) } }
+
+  func u32(_ at: Int) -> UInt32? {
+    guard let hi = u16(at), let lo = u16(at + 2) else { return nil }
+    return UInt32(hi) << 16 | UInt32(lo)
+  }
+
+  /// The offset at `field` of the table at `base`, as an absolute position (nil when 0 or out of
+  /// bounds).
+  func offset(_ base: Int, _ field: Int) -> Int? {
+    guard let o = u16(base + field), o != 0, base + Int(o) < data.count else { return nil }
+    return base + Int(o)
+  }
+}
+
+/// A coverage table: glyph → coverage index.
+struct Coverage: Sendable {
+  /// Format 1: sorted glyphs (index = position); format 2: ranges with their start index.
+  private let glyphs: [UInt16]
+  private let ranges: [(first: UInt16, last: UInt16, start: UInt16)]
+
+  init?(_ t: TableBytes, at: Int) {
+    guard let format = t.u16(at), let count = t.u16(at + 2) else { return nil }
+    let n = Int(count)
+    switch format {
+    case 1:
+      guard at + 4 + 2 * n <= t.data.count else { return nil }
+      glyphs = (0..<n).map { t.u16(at + 4 + 2 * $0)! }
+      ranges = []
+    case 2:
+      guard at + 4 + 6 * n <= t.data.count else { return nil }
+      glyphs = []
+      ranges = (0..<n).map { k in
+        let r = at + 4 + 6 * k
+        return (t.u16(r)!, t.u16(r + 2)!, t.u16(r + 4)!)
+      }
+    default:
+      return nil
+    }
+  }
+
+  /// The glyph's coverage index, or nil when it is not covered.
+  func index(_ g: UInt16) -> Int? {
+    if !glyphs.isEmpty {
+      var lo = 0
+      var hi = glyphs.count - 1
+      while lo <= hi {
+        let mid = (lo + hi) >> 1
+        if g < glyphs[mid] {
+          hi = mid - 1
+        } else if g > glyphs[mid] {
+          lo = mid + 1
+        } else {
+          return mid
+        }
+      }
+      return nil
+    }
+    var lo = 0
+    var hi = ranges.count - 1
+    while lo <= hi {
+      let mid = (lo + hi) >> 1
+      if g < ranges[mid].first {
+        hi = mid - 1
+      } else if g > ranges[mid].last {
+        lo = mid + 1
+      } else {
+        return Int(ranges[mid].start) + Int(g - ranges[mid].first)
+      }
+    }
+    return nil
+  }
+
+  /// Every covered glyph, into `set` (a bit per glyph id).
+  func add(to set: inout [UInt64]) {
+    for g in glyphs { set[Int(g) >> 6] |= 1 << UInt64(g & 63) }
+    for r in ranges where r.first <= r.last {
+      for g in Int(r.first)...Int(r.last) { set[g >> 6] |= 1 << UInt64(g & 63) }
+    }
+  }
+}
+
+/// A class definition table: glyph → class (0 for glyphs it does not list).
+struct ClassDefinition: Sendable {
+  private let start: UInt16
+  private let classes: [UInt16]
+  private let ranges: [(first: UInt16, last: UInt16, value: UInt16)]
+
+  init?(_ t: TableBytes, at: Int) {
+    guard let format = t.u16(at) else { return nil }
+    switch format {
+    case 1:
+      guard let first = t.u16(at + 2), let count = t.u16(at + 4),
+        at + 6 + 2 * Int(count) <= t.data.count
+      else { return nil }
+      start = first
+      classes = (0..<Int(count)).map { t.u16(at + 6 + 2 * $0)! }
+      ranges = []
+    case 2:
+      guard let count = t.u16(at + 2), at + 4 + 6 * Int(count) <= t.data.count else { return nil }
+      start = 0
+      classes = []
+      ranges = (0..<Int(count)).map { k in
+        let r = at + 4 + 6 * k
+        return (t.u16(r)!, t.u16(r + 2)!, t.u16(r + 4)!)
+      }
+    default:
+      return nil
+    }
+  }
+
+  func `class`(_ g: UInt16) -> UInt16 {
+    if !classes.isEmpty {
+      let k = Int(g) - Int(start)
+      return k >= 0 && k < classes.count ? classes[k] : 0
+    }
+    var lo = 0
+    var hi = ranges.count - 1
+    while lo <= hi {
+      let mid = (lo + hi) >> 1
+      if g < ranges[mid].first {
+        hi = mid - 1
+      } else if g > ranges[mid].last {
+        lo = mid + 1
+      } else {
+        return ranges[mid].value
+      }
+    }
+    return 0
+  }
+}

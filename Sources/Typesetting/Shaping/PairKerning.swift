@@ -1,0 +1,148 @@
+/// Pair kerning read from a font, to apply without HarfBuzz where HarfBuzz would do nothing else
+/// (``DirectShaping``): GPOS pair-adjustment lookups that change only the first glyph, or the
+/// `kern` table of a font without GPOS.
+///
+/// Each adjustment is what HarfBuzz 6 applies to two adjacent glyphs with no mark between them:
+/// - GPOS lookups (in any order: each adds to the first glyph's advance only, and which rule
+///   matches depends only on the two glyphs): of a lookup's subtables, the first that takes the
+///   pair — a format 1 subtable when it covers the first glyph and lists the second; a format 2
+///   subtable when it covers the first glyph and both classes are in its matrix (a zero value
+///   then still stops the search);
+/// - the `kern` table (version 0, horizontal format 0 subtables): every subtable's value for the
+///   pair is split, the first glyph taking half (rounded down) and the second the rest.
+struct PairKerning: Sendable {
+  enum Subtable: Sendable {
+    /// Per first-glyph coverage index, the second glyphs and values in the font's order.
+    case pairs(Coverage, sets: [[(second: UInt16, value: Int16)]])
+    case classes(
+      Coverage, ClassDefinition, ClassDefinition, class1Count: Int, class2Count: Int,
+      values: [Int16])
+  }
+
+  /// GPOS lookups, each a list of subtables.
+  private let lookups: [[Subtable]]
+  /// `kern` subtables: pairs keyed `left << 16 | right`, in the font's order.
+  private let kernTables: [[(key: UInt32, value: Int16)]]
+
+  var isEmpty: Bool { lookups.isEmpty && kernTables.isEmpty }
+
+  init(lookups: [[Subtable]], kernTables: [[(key: UInt32, value: Int16)]]) {
+    self.lookups = lookups
+    self.kernTables = kernTables
+  }
+
+  /// The adjustments of the first and second glyph's advances, in font units.
+  func adjustment(_ a: UInt16, _ b: UInt16) -> (first: Int32, second: Int32) {
+    var first: Int32 = 0
+    var second: Int32 = 0
+    for lookup in lookups {
+      subtables: for sub in lookup {
+        switch sub {
+        case .pairs(let coverage, let sets):
+          guard let k = coverage.index(a), k < sets.count else { continue }
+          let set = sets[k]
+          var lo = 0
+          var hi = set.count - 1
+          while lo <= hi {
+            let mid = (lo + hi) >> 1
+            if b < set[mid].second {
+              hi = mid - 1
+            } else if b > set[mid].second {
+              lo = mid + 1
+            } else {
+              first += Int32(set[mid].value)
+              break subtables
+            }
+          }
+        case .classes(let coverage, let def1, let def2, let count1, let count2, let values):
+          guard coverage.index(a) != nil else { continue }
+          let c1 = Int(def1.class(a))
+          let c2 = Int(def2.class(b))
+          guard c1 < count1 && c2 < count2 else { continue }
+          first += Int32(values[c1 * count2 + c2])
+          break subtables
+        }
+      }
+    }
+    let key = UInt32(a) << 16 | UInt32(b)
+    for table in kernTables {
+      var lo = 0
+      var hi = table.count - 1
+      while lo <= hi {
+        let mid = (lo + hi) >> 1
+        if key < table[mid].key {
+          hi = mid - 1
+        } else if key > table[mid].key {
+          lo = mid + 1
+        } else {
+          let kern = Int32(table[mid].value)
+          let half = kern >> 1
+          first += half
+          second += kern - half
+          break
+        }
+      }
+    }
+    return (first, second)
+  }
+
+  /// A GPOS pair-adjustment subtable whose only effect is on the first glyph's horizontal
+  /// advance (no value for the second glyph, no device tables), or nil.
+  static func subtable(_ t: TableBytes, at sub: Int) -> Subtable? {
+    guard let format = t.u16(sub), let cov = t.offset(sub, 2),
+      let coverage = Coverage(t, at: cov), let format1 = t.u16(sub + 4),
+      let format2 = t.u16(sub + 6), format2 == 0, format1 & 0xFFF0 == 0
+    else { return nil }
+    let size = format1.nonzeroBitCount
+    // Where the x advance sits in a value record (after x and y placement), if it has one.
+    let advance: Int? = format1 & 4 != 0 ? (format1 & 3).nonzeroBitCount : nil
+    switch format {
+    case 1:
+      guard let count = t.u16(sub + 8) else { return nil }
+      var sets: [[(second: UInt16, value: Int16)]] = []
+      for k in 0..<Int(count) {
+        guard let set = t.offset(sub, 10 + 2 * k), let n = t.u16(set),
+          set + 2 + Int(n) * 2 * (1 + size) <= t.data.count
+        else { return nil }
+        sets.append(
+          (0..<Int(n)).map { j in
+            let record = set + 2 + j * 2 * (1 + size)
+            let value = advance.map { t.i16(record + 2 + 2 * $0)! } ?? 0
+            return (t.u16(record)!, value)
+          })
+      }
+      return .pairs(coverage, sets: sets)
+    case 2:
+      guard let d1 = t.offset(sub, 8), let d2 = t.offset(sub, 10),
+        let def1 = ClassDefinition(t, at: d1), let def2 = ClassDefinition(t, at: d2),
+        let count1 = t.u16(sub + 12), let count2 = t.u16(sub + 14)
+      else { return nil }
+      let cells = Int(count1) * Int(count2)
+      guard sub + 16 + cells * 2 * size <= t.data.count else { return nil }
+      let values: [Int16] = (0..<cells).map { k in
+        advance.map { t.i16(sub + 16 + k * 2 * size + 2 * $0)! } ?? 0
+      }
+      return .classes(
+        coverage, def1, def2, class1Count: Int(count1), class2Count: Int(count2), values: values)
+    default:
+      return nil
+    }
+  }
+
+  /// The pairs of a `kern` table (version 0) made of one horizontal format 0 subtable, or nil
+  /// when it holds anything else: more subtables (whose 16-bit lengths HarfBuzz reads its own
+  /// way), another format, vertical, cross-stream, minimum or override kerning, or Apple's
+  /// version.
+  static func kernTables(_ t: TableBytes) -> [[(key: UInt32, value: Int16)]]? {
+    // Table: version, count; subtable: version, length, format (high byte) and flags.
+    guard t.u16(0) == 0, t.u16(2) == 1, t.u16(8) == 0x0001, let n = t.u16(10),
+      18 + 6 * Int(n) <= t.data.count
+    else { return nil }
+    return [
+      (0..<Int(n)).map { k in
+        let p = 18 + 6 * k
+        return (t.u32(p)!, t.i16(p + 4)!)
+      }
+    ]
+  }
+}

@@ -1,0 +1,217 @@
+import CHarfBuzz
+import XCTest
+
+@testable import Typesetting
+
+/// Runs shaped without HarfBuzz (``DirectPlan``) must get exactly the advances HarfBuzz gives.
+final class DirectShapingTests: XCTestCase {
+  /// Shapes `text` as one run with a direct shaper (plans decided at first use) and with plain
+  /// HarfBuzz; returns both per-character advances and whether the first went direct.
+  func shapeBoth(
+    _ text: [UInt32], font: Font, script: hb_script_t, language: String = "en",
+    features: [hb_feature_t] = [], direct: Shaper, whole: Shaper
+  ) -> (direct: [Double], harfBuzz: [Double], wentDirect: Bool) {
+    let run = Shaper.Run(start: 0, end: text.count, font: font, rtl: false, script: script)
+    let lang = hb_language_from_string(language, -1)
+    var a = [Double](repeating: 0, count: text.count)
+    var b = a
+    let before = direct.directRuns
+    direct.shape(text, run: run, size: 16, language: lang, features: features, into: &a)
+    whole.shape(text, run: run, size: 16, language: lang, features: features, into: &b)
+    return (a, b, direct.directRuns > before)
+  }
+
+  func shapers() -> (direct: Shaper, whole: Shaper) {
+    let direct = Shaper()
+    direct.gateAfterUses = 1
+    let whole = Shaper()
+    whole.featureGating = false
+    return (direct, whole)
+  }
+
+  func testCorpusRunsShapeTheSameDirectly() throws {
+    let cases = try Fixtures.jsonLines("corpus.jsonl").map {
+      try TextCase(json: $0, library: Fixtures.library)
+    }
+    let runs = try Typesetter(cacheCapacity: 0, wordCacheCapacity: 0).shapingBaseline(
+      cases.map { ($0.text, $0.style) }
+    ).items
+    XCTAssertGreaterThan(runs.count, 10_000)
+    let (direct, whole) = shapers()
+    var differ: [String] = []
+    // The first pass decides each plan; the second meets every character again.
+    for _ in 0..<2 {
+      for item in runs {
+        let run = Shaper.Run(
+          start: 0, end: item.text.count, font: item.font, rtl: item.rtl, script: item.script)
+        var a = [Double](repeating: 0, count: item.text.count)
+        var b = a
+        direct.shape(
+          item.text, run: run, size: 16, language: item.language, features: item.features,
+          into: &a)
+        whole.shape(
+          item.text, run: run, size: 16, language: item.language, features: item.features,
+          into: &b)
+        if a != b {
+          let text = String(String.UnicodeScalarView(item.text.compactMap(Unicode.Scalar.init)))
+          differ.append("\(item.font.name) \(text.debugDescription): \(a) vs \(b)")
+        }
+      }
+    }
+    XCTAssertEqual(differ.prefix(5), [])
+    XCTAssertEqual(differ.count, 0)
+    // Most runs of Latin, Hangul and kana-and-kanji text skip HarfBuzz (59% when measured).
+    XCTAssertGreaterThan(direct.directRuns, runs.count, "\(direct.directRuns) of \(2 * runs.count)")
+  }
+
+  /// Every pair of characters a font shapes directly, side by side (so every kerning pair and
+  /// every class pair of the font's pair lookups, or `kern` table, meets its neighbour).
+  func checkEveryPair(
+    _ name: String, script: hb_script_t, language: String = "en", ranges: [ClosedRange<UInt32>],
+    file: StaticString = #filePath, line: UInt = #line
+  ) throws {
+    let font = try Fixtures.library.font(named: name)
+    let (direct, whole) = shapers()
+    // The characters a run may hold on the direct path.
+    var chars: [UInt32] = []
+    for range in ranges {
+      for c in range where font.covers(c) {
+        if shapeBoth(
+          [c], font: font, script: script, language: language, direct: direct,
+          whole: whole
+        ).wentDirect {
+          chars.append(c)
+        }
+      }
+    }
+    XCTAssertGreaterThan(
+      chars.count, 50, "\(name): characters on the direct path", file: file, line: line)
+    var differ = 0
+    var directRuns = 0
+    for a in chars {
+      // a c0 a c1 a c2 …: every pair (a, c) and (c, a).
+      var text: [UInt32] = []
+      for c in chars { text += [a, c] }
+      let r = shapeBoth(
+        text, font: font, script: script, language: language, direct: direct, whole: whole)
+      if r.wentDirect { directRuns += 1 }
+      if r.direct != r.harfBuzz {
+        differ += 1
+        if differ <= 3 {
+          let k = zip(r.direct, r.harfBuzz).enumerated().first { $0.element.0 != $0.element.1 }!
+          XCTFail(
+            "\(name): U+\(String(text[k.offset], radix: 16)) after U+\(String(text[max(0, k.offset - 1)], radix: 16)): "
+              + "\(k.element.0) vs HarfBuzz \(k.element.1)", file: file, line: line)
+        }
+      }
+    }
+    XCTAssertEqual(differ, 0, name, file: file, line: line)
+    XCTAssertEqual(
+      directRuns, chars.count, "\(name): every run went direct", file: file, line: line)
+  }
+
+  func testEveryPairOfInter() throws {
+    try checkEveryPair(
+      "Inter-Regular.otf", script: HB_SCRIPT_LATIN,
+      ranges: [0x20...0x24F, 0x2010...0x2044, 0x20AC...0x20AC])
+  }
+
+  func testEveryPairOfNotoSans() throws {
+    try checkEveryPair(
+      "NotoSans-Regular.ttf", script: HB_SCRIPT_LATIN,
+      ranges: [0x20...0x24F, 0x370...0x3FF, 0x2010...0x2044])
+  }
+
+  func testEveryPairOfDejaVuSans() throws {
+    try checkEveryPair(
+      "DejaVuSans.ttf", script: HB_SCRIPT_LATIN, ranges: [0x20...0x24F, 0x400...0x45F])
+  }
+
+  /// A font with only a `kern` table: HarfBuzz splits each value between the two glyphs.
+  func testEveryPairOfNanumGothicFromItsKernTable() throws {
+    try checkEveryPair(
+      "NanumGothic.ttf", script: HB_SCRIPT_HANGUL, language: "ko",
+      ranges: [0x20...0x7E, 0xAC00...0xAC60, 0xB098...0xB0C0, 0x3131...0x3140])
+  }
+
+  func testEveryPairOfNotoSansCJK() throws {
+    try checkEveryPair(
+      "NotoSansCJK-Regular.ttc", script: HB_SCRIPT_HAN, language: "ja",
+      ranges: [0x20...0x7E, 0x3000...0x30FF, 0x4E00...0x4E40, 0xFF01...0xFF20])
+  }
+
+  func testRunsHarfBuzzMustShapeAreLeftToIt() throws {
+    let (direct, whole) = shapers()
+    let noto = try Fixtures.library.font(named: "NotoSans-Regular.ttf")
+    func scalars(_ s: String) -> [UInt32] { s.unicodeScalars.map(\.value) }
+    // Warm the plan up, then: a ligature, a combining mark, a fraction slash, a letter outside
+    // the font, and automatic fractions turned on by the user.
+    _ = shapeBoth(scalars("Tea"), font: noto, script: HB_SCRIPT_LATIN, direct: direct, whole: whole)
+    for (text, features) in [
+      ("office", []), ("cafe\u{301}", []), ("1\u{2044}2", []), ("Zoë 日本", []),
+      ("1/2", Shaper.features(["frac": 1])),
+    ] as [(String, [hb_feature_t])] {
+      let r = shapeBoth(
+        scalars(text), font: noto, script: HB_SCRIPT_LATIN, features: features, direct: direct,
+        whole: whole)
+      XCTAssertFalse(r.wentDirect, text)
+      XCTAssertEqual(r.direct, r.harfBuzz, text)
+    }
+    // Small capitals: single substitutions, applied directly.
+    let small = shapeBoth(
+      scalars("Tea"), font: noto, script: HB_SCRIPT_LATIN, features: Shaper.features(["smcp": 1]),
+      direct: direct, whole: whole)
+    let plain = shapeBoth(
+      scalars("Tea"), font: noto, script: HB_SCRIPT_LATIN, direct: direct, whole: whole)
+    XCTAssertTrue(small.wentDirect)
+    XCTAssertEqual(small.direct, small.harfBuzz)
+    XCTAssertNotEqual(small.direct, plain.direct)
+    // Kerning turned off by the user: direct, without kerning.
+    let r = shapeBoth(
+      scalars("AVATAR"), font: noto, script: HB_SCRIPT_LATIN,
+      features: Shaper.features(["kern": 0]), direct: direct, whole: whole)
+    XCTAssertTrue(r.wentDirect)
+    XCTAssertEqual(r.direct, r.harfBuzz)
+    let kerned = shapeBoth(
+      scalars("AVATAR"), font: noto, script: HB_SCRIPT_LATIN, direct: direct, whole: whole)
+    XCTAssertTrue(kerned.wentDirect)
+    XCTAssertEqual(kerned.direct, kerned.harfBuzz)
+    XCTAssertLessThan(kerned.direct.reduce(0, +), r.direct.reduce(0, +), "AV and TA kern")
+  }
+
+  /// Small fonts built to tell HarfBuzz's rules apart (`Fixtures/gates/make-fonts.py`): the
+  /// order of a lookup's subtables and a class pair of class 0, two kerning lookups adding up, a
+  /// pair that moves its second glyph (left to HarfBuzz), a mark and a glyph classed a ligature
+  /// (left to HarfBuzz). Every text of up to three characters of `abcdx1 ` shapes the same.
+  func testSmallFontsShapeTheSameDirectly() throws {
+    let alphabet: [UInt32] = "abcdx1 ".unicodeScalars.map(\.value)
+    var texts: [[UInt32]] = alphabet.map { [$0] }
+    for a in alphabet {
+      for b in alphabet {
+        texts.append([a, b])
+        for c in alphabet { texts.append([a, b, c]) }
+      }
+    }
+    var wentDirect: [String: Set<String>] = [:]
+    for name in ["pairorder.ttf", "second.ttf", "marks.ttf"] {
+      let font = try Font(contentsOf: Fixtures.url("gates/\(name)").path)
+      let (direct, whole) = shapers()
+      for text in texts {
+        let r = shapeBoth(text, font: font, script: HB_SCRIPT_LATIN, direct: direct, whole: whole)
+        let s = String(String.UnicodeScalarView(text.compactMap(Unicode.Scalar.init)))
+        XCTAssertEqual(r.direct, r.harfBuzz, "\(name) \(s.debugDescription)")
+        if r.wentDirect { wentDirect[name, default: []].insert(s) }
+      }
+    }
+    // Both kerning lookups and the subtables in their order, without HarfBuzz.
+    XCTAssertTrue(wentDirect["pairorder.ttf"]?.isSuperset(of: ["ab", "ac", "ca", "dx"]) ?? false)
+    // The pair lookup that moves second glyphs covers a and b; c and d kern directly.
+    XCTAssertEqual(wentDirect["second.ttf"]?.contains("cd"), true)
+    XCTAssertEqual(wentDirect["second.ttf"]?.contains("ab"), false)
+    XCTAssertEqual(wentDirect["second.ttf"]?.contains("bc"), false)
+    // A mark, and a glyph the kerning lookup skips, go to HarfBuzz; the rest kerns directly.
+    XCTAssertEqual(wentDirect["marks.ttf"]?.contains("ad"), true)
+    XCTAssertEqual(wentDirect["marks.ttf"]?.contains("ax"), false)
+    XCTAssertEqual(wentDirect["marks.ttf"]?.contains("ac"), false)
+  }
+}
