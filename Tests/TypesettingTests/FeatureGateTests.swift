@@ -188,4 +188,59 @@ final class FeatureGateTests: XCTestCase {
     XCTAssertEqual(off("Cafe\u{301} au lait"), 0)
     XCTAssertEqual(off("\u{212B}"), 0)
   }
+
+  /// The gate a font's default plan gets for `script` and `language`.
+  func defaultGate(_ name: String, script: hb_script_t, language: String) throws -> (
+    FeatureGate, Font
+  ) {
+    let font = try Fixtures.library.font(named: name)
+    var props = hb_segment_properties_t()
+    props.direction = HB_DIRECTION_LTR
+    props.script = script
+    props.language = hb_language_from_string(language, -1)
+    let plan = hb_shape_plan_create_cached(hb_font_get_face(font.hbFont), &props, nil, 0, nil)!
+    defer { hb_shape_plan_destroy(plan) }
+    return (
+      try XCTUnwrap(FeatureGate.make(font: font, plan: plan, props: props, features: [])), font
+    )
+  }
+
+  /// DejaVu Sans's `ccmp` rules by class start at `i` and `j` (which need a mark after them) or
+  /// at a mark: read rule set by rule set, `i` needs nothing and only the marks block.
+  func testRuleSetsNameTheirOwnRequirements() throws {
+    let (gate, font) = try defaultGate("DejaVuSans.ttf", script: HB_SCRIPT_LATIN, language: "en")
+    func off(_ s: String) -> UInt8 {
+      let text = s.unicodeScalars.map(\.value)
+      return text.withUnsafeBufferPointer { gate.offMask($0, font: font) }
+    }
+    let ccmp: UInt8 = 1
+    XCTAssertEqual(off("a quiet night in July") & ccmp, ccmp)
+    XCTAssertEqual(off("i\u{301}"), 0)
+  }
+
+  /// Noto Sans CJK's `calt` and `locl` lookups come after its `ccmp` lookups, which could make
+  /// glyphs they need: they may be left off with `ccmp` off too. And `ccmp` may be left off
+  /// alone, as no later lookup can feed it (HarfBuzz applies a stage's lookups in index order).
+  func testLookupOrderFreesLaterFeatures() throws {
+    let (gate, font) = try defaultGate(
+      "NotoSansCJK-Regular.ttc", script: HB_SCRIPT_HAN, language: "ja")
+    let ccmp: UInt8 = 1
+    let locl: UInt8 = 2
+    let calt: UInt8 = 8
+    XCTAssertEqual(gate.usable & (ccmp | locl | calt), ccmp | locl | calt)
+    let text = "日本語のテキスト".unicodeScalars.map(\.value)
+    let mask = text.withUnsafeBufferPointer { gate.offMask($0, font: font) }
+    XCTAssertEqual(mask & (ccmp | locl | calt), ccmp | locl | calt)
+    // Korean: the space has a localized form (so `locl` stays on), and `ccmp`, whose lookups
+    // come first, is still left off.
+    let (korean, cjk) = try defaultGate(
+      "NotoSansCJK-Regular.ttc", script: HB_SCRIPT_HANGUL, language: "ko")
+    let hangul = "한국어 텍스트".unicodeScalars.map(\.value)
+    let koreanMask = hangul.withUnsafeBufferPointer { korean.offMask($0, font: cjk) }
+    XCTAssertEqual(koreanMask & (ccmp | locl), ccmp)
+    // A candidate that needs another off is kept on when that one must stay on.
+    XCTAssertEqual(FeatureGate.closed(0b11, requires: [0, 0b1]), 0b11)
+    XCTAssertEqual(FeatureGate.closed(0b10, requires: [0, 0b1]), 0)
+    XCTAssertEqual(FeatureGate.closed(0b110, requires: [0, 0b100, 0b10]), 0b110)
+  }
 }

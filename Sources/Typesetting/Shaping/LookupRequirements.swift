@@ -269,7 +269,10 @@ struct LookupRequirements: Sendable {
       // the glyph before and the glyph after when every rule has one.
       guard let cov = coverageList(sub, 2, work) else { return nil }
       candidates.append(cov)
-      guard let more = ruleCandidates(type: type, format: Int(format), at: sub, work) else {
+      guard
+        let more = ruleCandidates(
+          type: type, format: Int(format), at: sub, coverage: cov, work)
+      else {
         return nil
       }
       candidates += more
@@ -307,8 +310,15 @@ struct LookupRequirements: Sendable {
 
   /// For rules by glyph (format 1) or by class (format 2): per position that every rule has
   /// (second input glyph, last glyph before, first glyph after), the glyphs any rule matches
-  /// there; a position some rule leaves out, or matches by class 0, gives nothing.
-  private func ruleCandidates(type: Int, format: Int, at sub: Int, _ work: Work) -> [[UInt16]]? {
+  /// there; a position some rule leaves out, or matches by class 0, gives nothing. And one more
+  /// candidate, rule set by rule set: a set's rules apply only at its own first glyphs (for
+  /// rules by class, the covered glyphs of its class), so each set may name its own least likely
+  /// position — `i` and `j` of DejaVu Sans need a mark after them, the marks need a letter
+  /// before — and the candidate is the union of the sets' choices. Class tables out of order
+  /// give no candidate beyond the coverage.
+  private func ruleCandidates(
+    type: Int, format: Int, at sub: Int, coverage: [UInt16], _ work: Work
+  ) -> [[UInt16]]? {
     let chained = type == 6
     var classTables: [[(glyph: UInt16, value: UInt16)]] = []
     var setsAt = sub + 6
@@ -319,16 +329,41 @@ struct LookupRequirements: Sendable {
         classTables.append(t)
       }
       setsAt = sub + (chained ? 12 : 8)
+      // HarfBuzz finds a glyph's class by binary search: a table whose glyphs are not in
+      // strictly increasing order may class a glyph otherwise than read here.
+      for t in classTables where zip(t, t.dropFirst()).contains(where: { $0.glyph >= $1.glyph }) {
+        return []
+      }
     }
     guard let setCount = u16(setsAt - 2) else { return nil }
+    // Which class table each position reads (format 2): input, backtrack, lookahead.
+    let table = chained ? [1, 0, 2] : [0, 0, 0]
+    // Glyphs by class, per class table (format 2).
+    let byClass: [[UInt16: [UInt16]]] = classTables.map { t in
+      var m: [UInt16: [UInt16]] = [:]
+      for e in t { m[e.value, default: []].append(e.glyph) }
+      return m
+    }
+    func glyphs(_ values: Set<UInt16>, position p: Int) -> [UInt16] {
+      format == 1 ? Array(values) : values.flatMap { byClass[table[p]][$0] ?? [] }
+    }
+    // The first glyphs of each rule set: by coverage index (format 1) or input class.
+    var firstOfClass: [UInt16: [UInt16]] = [:]
+    if format == 2 {
+      let inputClass = Dictionary(
+        classTables[chained ? 1 : 0].map { ($0.glyph, $0.value) }, uniquingKeysWith: { a, _ in a })
+      for g in coverage { firstOfClass[inputClass[g] ?? 0, default: []].append(g) }
+    }
     // Per position (input 2nd, backtrack 1st, lookahead 1st): the values rules use there, or
-    // nil once some rule has none (or class 0).
+    // nil once some rule has none (or class 0) — over all rules, and over each set's.
     var positions: [Set<UInt16>?] = [[], [], []]
+    var perSet: [UInt16]? = []
     for s in 0..<Int(setCount) {
       guard let so = u16(setsAt + 2 * s) else { return nil }
       if so == 0 { continue }
       let set = sub + Int(so)
       guard let n = u16(set), work.spend(Int(n)) else { return nil }
+      var mine: [Set<UInt16>?] = [[], [], []]
       for r in 0..<Int(n) {
         guard let ro = u16(set + 2 + 2 * r) else { return nil }
         var at = set + Int(ro)
@@ -351,24 +386,38 @@ struct LookupRequirements: Sendable {
         for (p, value) in [second, backtrack, lookahead].enumerated() {
           if let v = value, format == 1 || v != 0 {
             positions[p]?.insert(v)
+            mine[p]?.insert(v)
           } else {
             positions[p] = nil
+            mine[p] = nil
           }
         }
       }
-    }
-    var result: [[UInt16]] = []
-    // Which class table each position reads (format 2): input, backtrack, lookahead.
-    let table = chained ? [1, 0, 2] : [0, 0, 0]
-    for (p, values) in positions.enumerated() {
-      guard let values, !values.isEmpty else { continue }
+      guard n > 0 else { continue }
+      // This set's least likely requirement: its first glyphs, or a position all its rules have.
+      var options: [[UInt16]] = []
       if format == 1 {
-        result.append(Array(values))
+        // (Which glyph set `s` belongs to is the coverage's say, read by binary search.)
+        options.append(coverage)
       } else {
-        let classes = classTables[table[p]]
-        result.append(classes.compactMap { values.contains($0.value) ? $0.glyph : nil })
+        options.append(firstOfClass[UInt16(s)] ?? [])
+      }
+      for (p, values) in mine.enumerated() {
+        if let values, !values.isEmpty { options.append(glyphs(values, position: p)) }
+      }
+      guard work.spend(options.reduce(0) { $0 + $1.count }) else { return nil }
+      if let best = options.min(by: { score($0) < score($1) }) {
+        perSet? += best
+      } else {
+        perSet = nil
       }
     }
+    var result: [[UInt16]] = []
+    for (p, values) in positions.enumerated() {
+      guard let values, !values.isEmpty else { continue }
+      result.append(glyphs(values, position: p))
+    }
+    if let perSet { result.append(perSet) }
     return result
   }
 
