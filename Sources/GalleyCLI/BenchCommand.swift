@@ -9,7 +9,7 @@ import Typesetting
 enum BenchCommand {
   static let help = """
     usage: galley bench [--corpus FILE] [--json] [--repeat N]
-                        [--only prepare|prepareWords|layout|estimate|bubbles]
+                        [--only prepare|prepareWords|layout|estimate|bubbles|bubbles1]
 
     Times the text engine on a corpus of cases (default: the conformance corpus in
     Tests/TypesettingTests/Fixtures/corpus.jsonl) and prints:
@@ -47,7 +47,7 @@ enum BenchCommand {
     without feature gates, alternating), prepareWords
     (each text 4 times with a new tail, word cache on), layout, estimate, bubbles (1 core:
     plain, without feature gates, and with a word cache over the corpus's distinct texts; and
-    plain on all cores).
+    plain on all cores), bubbles1 (1 core, plain, alone).
     Build with `swift build -c release` first: a debug build is several times slower.
 
     examples:
@@ -83,7 +83,7 @@ enum BenchCommand {
     #endif
 
     let only = opts.values["only"]
-    let groups = ["prepare", "prepareWords", "layout", "estimate", "bubbles"]
+    let groups = ["prepare", "prepareWords", "layout", "estimate", "bubbles", "bubbles1"]
     if let only, !groups.contains(only) {
       throw CLIError.usage(
         "--only \(only): unknown group (one of \(groups.joined(separator: ", ")))")
@@ -98,6 +98,11 @@ enum BenchCommand {
           }
         } / (n * 4)
       print("prepareWordsMicrosPerText \(t)")
+      return 0
+    }
+    if only == "bubbles1" {
+      // One figure only (for profilers): bubbles/s on one core.
+      print("bubblesPerSecond1 \(bubbleRate(transcript(cases), threads: 1, repeats: repeats))")
       return 0
     }
     if only == "bubbles" {

@@ -1,5 +1,11 @@
 import CHarfBuzz
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Shapes runs of text with HarfBuzz's OpenType functions and reports advances per code point.
 ///
 /// One `hb_buffer_t` per shaper; a shaper is used by one thread at a time (``Typesetter`` keeps
@@ -37,11 +43,28 @@ final class Shaper {
     var decided = false
     var gate: FeatureGate?
     /// Per BMP code point, what it blocks (``FeatureGate/blocks(_:font:)``), 0 until first seen:
-    /// pages of 256 characters, made when a character of the page is first met.
-    var blocked: [[UInt8]] = []
-    /// The plan and features per set of candidates left off (nil: that combination is not exact).
-    var variants: [UInt8: (plan: OpaquePointer, features: [hb_feature_t])?] = [:]
+    /// 256 pages of 256 characters, each made when a character of the page is first met (flat
+    /// memory, so that the loop over a run checks no ownership).
+    var blocked: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?
+    /// Per set of candidates left off: the plan and features (nil: that combination is not
+    /// exact), once worked out.
+    var variants = [Variant](repeating: .unknown, count: 256)
+
+    enum Variant {
+      case unknown
+      case inexact
+      case exact(plan: OpaquePointer, features: [hb_feature_t])
+    }
+
+    deinit {
+      if let blocked {
+        for k in 0..<256 { free(blocked[k]) }
+        free(blocked)
+      }
+    }
   }
+  /// The gate entry of the last run's plan.
+  private var lastGate: (plan: OpaquePointer, entry: GateEntry)?
 
   struct PlanKey: Hashable {
     var font: FontKey
@@ -60,30 +83,52 @@ final class Shaper {
     hb_buffer_destroy(buffer)
   }
 
-  /// The shape plan for a run's properties (made once per shaper).
-  private func plan(font: Font, features: [hb_feature_t]) -> OpaquePointer {
+  /// The segment properties of a run.
+  private static func properties(run: Run, language: hb_language_t?) -> hb_segment_properties_t {
     var props = hb_segment_properties_t()
-    hb_buffer_get_segment_properties(buffer, &props)
+    props.direction = run.rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR
+    props.script = run.script
+    props.language = language
+    return props
+  }
+
+  /// The plan of the last run shaped with no features of its own (most runs): its font and
+  /// properties answer the next run's without a key.
+  private var lastPlain: (font: Font, props: hb_segment_properties_t, plan: OpaquePointer)?
+
+  /// The shape plan for a run's properties (made once per shaper).
+  private func plan(
+    font: Font, props: hb_segment_properties_t, features: [hb_feature_t]
+  ) -> OpaquePointer {
+    if features.isEmpty, let last = lastPlain, last.font === font,
+      last.props.direction == props.direction, last.props.script == props.script,
+      last.props.language == props.language
+    {
+      return last.plan
+    }
     let key = PlanKey(
       font: FontKey(font), rtl: props.direction == HB_DIRECTION_RTL,
       script: props.script.rawValue,
       language: Shaper.languageKey(props.language),
       features: Shaper.featureKeys(features))
-    // The last few plans made or found answer most runs without hashing a key.
-    for k in recentPlans.indices where recentPlans[k].key == key {
-      return recentPlans[k].plan
-    }
-    if let p = plans[key] {
+    let found: OpaquePointer
+    if let k = recentPlans.firstIndex(where: { $0.key == key }) {
+      // The last few plans made or found answer most other runs without hashing a key.
+      found = recentPlans[k].plan
+    } else if let p = plans[key] {
       remember(key, p)
-      return p
+      found = p
+    } else {
+      var props = props
+      found = features.withUnsafeBufferPointer { f in
+        hb_shape_plan_create_cached(
+          hb_font_get_face(font.hbFont), &props, f.baseAddress, UInt32(f.count), nil)!
+      }
+      plans[key] = found
+      remember(key, found)
     }
-    let p = features.withUnsafeBufferPointer { f in
-      hb_shape_plan_create_cached(
-        hb_font_get_face(font.hbFont), &props, f.baseAddress, UInt32(f.count), nil)!
-    }
-    plans[key] = p
-    remember(key, p)
-    return p
+    if features.isEmpty { lastPlain = (font, props, found) }
+    return found
   }
 
   /// Drops every plan, and every answer keyed by a plan's address (an address may be reused),
@@ -95,7 +140,9 @@ final class Shaper {
     plans.removeAll()
     planSplits.removeAll()
     recentPlans.removeAll()
+    lastPlain = nil
     gateEntries.removeAll()
+    lastGate = nil
     direct.clear()
     junctions.removeAll()
     contexts.removeAll()
@@ -178,9 +225,8 @@ final class Shaper {
       cut = true
       break
     }
-    hb_buffer_clear_contents(buffer)
-    setProperties(run: run, language: language)
-    let plan = plan(font: run.font, features: features)
+    let plan = plan(
+      font: run.font, props: Shaper.properties(run: run, language: language), features: features)
     if cut
       && !spaceSplit(plan, font: run.font).allows(
         text[run.start..<run.end], font: run.font, rtl: run.rtl)
@@ -311,13 +357,6 @@ final class Shaper {
     return safe
   }
 
-  /// Sets the buffer's direction, script and language for a run.
-  private func setProperties(run: Run, language: hb_language_t?) {
-    hb_buffer_set_direction(buffer, run.rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-    hb_buffer_set_script(buffer, run.script)
-    if let language { hb_buffer_set_language(buffer, language) }
-  }
-
   /// Whether a character next to a run can change how the run is shaped: joining scripts (Arabic,
   /// Syriac, N'Ko, Mongolian, Phags-pa, Manichaean, Psalter Pahlavi, Adlam…), joiners, and marks
   /// (which are transparent, so what decides lies further away).
@@ -338,34 +377,40 @@ final class Shaper {
     features: [hb_feature_t]
   ) {
     let chosen = choosePlan(text, start, end, run: run, language: language, features: features)
-    runHarfBuzz(text, start, end, font: run.font, plan: chosen.plan, features: chosen.features)
+    runHarfBuzz(
+      text, start, end, font: run.font, props: chosen.props, plan: chosen.plan,
+      features: chosen.features)
   }
 
-  /// Empties the buffer, gives it the run's properties and picks the plan: the run's, or a
-  /// variant with the features that cannot change `text[start..<end]` left off.
+  /// The run's properties and plan: the run's, or a variant with the features that cannot
+  /// change `text[start..<end]` left off.
   private func choosePlan(
     _ text: [UInt32], _ start: Int, _ end: Int, run: Run, language: hb_language_t?,
     features: [hb_feature_t]
-  ) -> (plan: OpaquePointer, features: [hb_feature_t]) {
-    hb_buffer_clear_contents(buffer)
-    setProperties(run: run, language: language)
-    let plan = plan(font: run.font, features: features)
+  ) -> (props: hb_segment_properties_t, plan: OpaquePointer, features: [hb_feature_t]) {
+    let props = Shaper.properties(run: run, language: language)
+    let plan = plan(font: run.font, props: props, features: features)
     if featureGating && !run.rtl,
-      let variant = gated(plan, text, start, end, font: run.font, features: features)
+      let variant = gated(plan, text, start, end, font: run.font, props: props, features: features)
     {
-      return variant
+      return (props, variant.plan, variant.features)
     }
-    return (plan, features)
+    return (props, plan, features)
   }
 
-  /// Shapes `text[start..<end]` with `plan` (the buffer holds the run's properties).
+  /// Fills the buffer with `text[start..<end]` (the rest of `text` is context) and shapes it
+  /// with `plan`, one cluster per character.
   private func runHarfBuzz(
-    _ text: [UInt32], _ start: Int, _ end: Int, font: Font, plan: OpaquePointer,
-    features: [hb_feature_t]
+    _ text: [UInt32], _ start: Int, _ end: Int, font: Font, props: hb_segment_properties_t,
+    plan: OpaquePointer, features: [hb_feature_t]
   ) {
+    hb_buffer_clear_contents(buffer)
     text.withUnsafeBufferPointer { p in
       hb_buffer_add_utf32(buffer, p.baseAddress, Int32(p.count), UInt32(start), Int32(end - start))
     }
+    hb_buffer_set_direction(buffer, props.direction)
+    hb_buffer_set_script(buffer, props.script)
+    if let language = props.language { hb_buffer_set_language(buffer, language) }
     // Per-character clusters: every glyph's advance goes to the character it came from (a
     // ligature's to its first), so advances sum correctly into any cluster boundaries we use.
     hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_CHARACTERS)
@@ -379,41 +424,49 @@ final class Shaper {
   /// The buffer must hold the run's properties.
   private func gated(
     _ base: OpaquePointer, _ text: [UInt32], _ start: Int, _ end: Int, font: Font,
-    features: [hb_feature_t]
+    props: hb_segment_properties_t, features: [hb_feature_t]
   ) -> (plan: OpaquePointer, features: [hb_feature_t])? {
     let entry: GateEntry
-    if let known = gateEntries[base] {
+    if let last = lastGate, last.plan == base {
+      entry = last.entry
+    } else if let known = gateEntries[base] {
       entry = known
+      lastGate = (base, known)
     } else {
       entry = GateEntry()
       gateEntries[base] = entry
+      lastGate = (base, entry)
     }
     if !entry.decided {
       entry.uses += 1
       guard entry.uses >= gateAfterUses else { return nil }
       entry.decided = true
-      var props = hb_segment_properties_t()
-      hb_buffer_get_segment_properties(buffer, &props)
       let key = FeatureGates.Key(
         script: props.script.rawValue, language: Shaper.languageKey(props.language),
         features: Shaper.featureKeys(features))
       entry.gate = font.featureGates.gate(key) {
         FeatureGate.make(font: font, plan: base, props: props, features: features)
       }
+      if entry.gate != nil {
+        entry.blocked = calloc(256, MemoryLayout<UnsafeMutablePointer<UInt8>?>.stride)!
+          .bindMemory(to: UnsafeMutablePointer<UInt8>?.self, capacity: 256)
+      }
     }
-    guard let gate = entry.gate else { return nil }
-    if entry.blocked.isEmpty { entry.blocked = [[UInt8]](repeating: [], count: 256) }
+    guard let gate = entry.gate, let blocked = entry.blocked else { return nil }
     let keep: UInt8 = text.withUnsafeBufferPointer { t in
       var keep: UInt8 = ~gate.usable
       for k in start..<end {
         let c = t[k]
         guard c < 0x10000 else { return 0xFF }
-        let page = Int(c >> 8)
-        if entry.blocked[page].isEmpty { entry.blocked[page] = [UInt8](repeating: 0, count: 256) }
-        var b = entry.blocked[page][Int(c & 0xFF)]
+        var page = blocked[Int(c >> 8)]
+        if page == nil {
+          page = calloc(256, 1)!.bindMemory(to: UInt8.self, capacity: 256)
+          blocked[Int(c >> 8)] = page
+        }
+        var b = page![Int(c & 0xFF)]
         if b == 0 {
           b = gate.blocks(c, font: font)
-          entry.blocked[page][Int(c & 0xFF)] = b
+          page![Int(c & 0xFF)] = b
         }
         keep |= b
       }
@@ -421,16 +474,23 @@ final class Shaper {
     }
     let mask = FeatureGate.closed(~keep, requires: gate.requires)
     guard mask != 0 else { return nil }
-    if let known = entry.variants[mask] {
-      if known != nil { gatedRuns += 1 }
-      return known
+    switch entry.variants[Int(mask)] {
+    case .exact(let plan, let features):
+      gatedRuns += 1
+      return (plan, features)
+    case .inexact:
+      return nil
+    case .unknown:
+      let off = FeatureGate.features(features, off: mask)
+      let variant = plan(font: font, props: props, features: off)
+      guard gate.isExact(variant, mask: mask) else {
+        entry.variants[Int(mask)] = .inexact
+        return nil
+      }
+      entry.variants[Int(mask)] = .exact(plan: variant, features: off)
+      gatedRuns += 1
+      return (variant, off)
     }
-    let off = FeatureGate.features(features, off: mask)
-    let variant = plan(font: font, features: off)
-    let result = gate.isExact(variant, mask: mask) ? (variant, off) : nil
-    entry.variants[mask] = .some(result)
-    if result != nil { gatedRuns += 1 }
-    return result
   }
 
   /// Runs shaped with features left off (for tests and benchmarks).
@@ -481,8 +541,7 @@ final class Shaper {
             into: a.baseAddress! - offset
           ) {
             // Made once per font and plan properties, shared by all threads.
-            var props = hb_segment_properties_t()
-            hb_buffer_get_segment_properties(buffer, &props)
+            let props = chosen.props
             let key = FeatureGates.Key(
               script: props.script.rawValue, language: Shaper.languageKey(props.language),
               features: Shaper.featureKeys(chosen.features))
@@ -495,7 +554,9 @@ final class Shaper {
       }
       if done { return }
     }
-    runHarfBuzz(text, start, end, font: run.font, plan: chosen.plan, features: chosen.features)
+    runHarfBuzz(
+      text, start, end, font: run.font, props: chosen.props, plan: chosen.plan,
+      features: chosen.features)
     var count: UInt32 = 0
     let infos = hb_buffer_get_glyph_infos(buffer, &count)!
     let positions = hb_buffer_get_glyph_positions(buffer, &count)!
