@@ -106,8 +106,9 @@ final class DirectShapingTests: XCTestCase {
       }
     }
     XCTAssertEqual(differ, 0, name, file: file, line: line)
-    XCTAssertEqual(
-      directRuns, chars.count, "\(name): every run went direct", file: file, line: line)
+    // (A run holding a pair a gate keeps a feature on for goes to HarfBuzz: Inter's `calt`
+    // for a letter before a bracket, say.)
+    XCTAssertGreaterThan(directRuns, chars.count / 10, name, file: file, line: line)
   }
 
   func testEveryPairOfInter() throws {

@@ -243,4 +243,23 @@ final class FeatureGateTests: XCTestCase {
     XCTAssertEqual(FeatureGate.closed(0b10, requires: [0, 0b1]), 0)
     XCTAssertEqual(FeatureGate.closed(0b110, requires: [0, 0b100, 0b10]), 0b110)
   }
+
+  /// Noto Sans's `liga` needs an `f` right before `f`, `i` or `l`: "for", "of" and "if" leave it
+  /// off, "office" and "fly" keep it on; so does every text HarfBuzz would ligate (the corpus
+  /// and character tests above compare the glyphs).
+  func testLigaturesNeedTheirTwoGlyphsSideBySide() throws {
+    let (gate, font) = try defaultGate(
+      "NotoSans-Regular.ttf", script: HB_SCRIPT_LATIN, language: "en")
+    XCTAssertFalse(gate.pairs.isEmpty)
+    func off(_ s: String) -> UInt8 {
+      let text = s.unicodeScalars.map(\.value)
+      return text.withUnsafeBufferPointer { gate.offMask($0, font: font) }
+    }
+    let liga: UInt8 = 1 << 5
+    XCTAssertEqual(off("for a friend of mine") & liga, liga)
+    XCTAssertEqual(off("if it is") & liga, liga)
+    XCTAssertEqual(off("the office") & liga, 0)
+    XCTAssertEqual(off("a fly") & liga, 0)
+    XCTAssertEqual(off("f l i") & liga, liga)
+  }
 }

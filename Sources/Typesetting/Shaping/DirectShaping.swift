@@ -30,7 +30,7 @@ import CHarfBuzz
 /// (``FeatureGate/reachesShapingAsItself(_:font:)``), which after its substitutions is no glyph
 /// of the blocked coverages and is classed a base glyph (or not classed) in GDEF, so that no
 /// lookup skips it.
-struct DirectPlan: Sendable {
+final class DirectPlan: Sendable {
   /// GSUB single substitutions, lookup by lookup.
   let substitutions: [[SingleSubstitution]]
   let kerning: PairKerning
@@ -39,6 +39,16 @@ struct DirectPlan: Sendable {
   /// The font's GDEF glyph classes (nil when it has none: HarfBuzz then calls every non-mark a
   /// base glyph).
   let glyphClasses: ClassDefinition?
+
+  init(
+    substitutions: [[SingleSubstitution]], kerning: PairKerning, blocked: [UInt64],
+    glyphClasses: ClassDefinition?
+  ) {
+    self.substitutions = substitutions
+    self.kerning = kerning
+    self.blocked = blocked
+    self.glyphClasses = glyphClasses
+  }
 
   /// The glyph and advance (font units) of `c` in a run this plan shapes, or nil when a run
   /// holding `c` must go to HarfBuzz.

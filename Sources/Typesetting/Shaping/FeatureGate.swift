@@ -31,7 +31,8 @@ import Foundation
 /// shaper keeps what each character it has met blocks. On the conformance corpus `prepare` is
 /// ~3% faster (HarfBuzz's instructions −20%); on its Latin-only texts ~14% (`galley bench --only
 /// prepare` prints both, with and without gates, from the same run).
-struct FeatureGate: Sendable {
+/// (A class: runs read it through their plan's entry, and a copy would retain every table.)
+final class FeatureGate: Sendable {
   /// The features a run may leave off, by bit: ccmp, locl, rlig, calt, clig, liga, rclt.
   static let candidates: [hb_tag_t] = ["ccmp", "locl", "rlig", "calt", "clig", "liga", "rclt"]
     .map(Font.tag)
@@ -42,11 +43,34 @@ struct FeatureGate: Sendable {
   let needs: [Set<UInt16>]
   /// Per candidate: the other candidates that must be off with it.
   let requires: [UInt8]
+  /// The candidates that need another off with them, by bit.
+  let requiring: UInt8
+  /// Pairs of glyph sets that must stand side by side (``Analysis/pairs``), all candidates'
+  /// in one list, and the candidate (by bit) each belongs to.
+  let pairs: [Pair]
+  let pairOwners: [UInt8]
   /// GSUB and GPOS lookups of the plan, and the lookups each candidate adds (for checking
   /// combinations).
   let planLookups: Set<UInt32>
   let planPositioning: Set<UInt32>
   let lookupsOf: [Set<UInt32>]
+
+  init(
+    usable: UInt8, needs: [Set<UInt16>], requires: [UInt8], pairs: [Pair], pairOwners: [UInt8],
+    planLookups: Set<UInt32>, planPositioning: Set<UInt32>, lookupsOf: [Set<UInt32>]
+  ) {
+    self.usable = usable
+    self.needs = needs
+    self.requires = requires
+    self.requiring = requires.enumerated().reduce(0) {
+      $0 | ($1.element != 0 ? 1 << UInt8($1.offset) : 0)
+    }
+    self.pairs = pairs
+    self.pairOwners = pairOwners
+    self.planLookups = planLookups
+    self.planPositioning = planPositioning
+    self.lookupsOf = lookupsOf
+  }
 
   /// The candidates a run holding `c` must keep on, by bit (bit 7, never a candidate, is always
   /// set; all bits when the character may change on its way to the substitutions).
@@ -59,11 +83,48 @@ struct FeatureGate: Sendable {
     return b
   }
 
+  /// Which pair sets `c`'s glyph is in: bit 8 + 2r for the first set of pair r, 9 + 2r for
+  /// its second (the low byte is left for ``blocks(_:font:)``).
+  func pairBits(_ c: UInt32, font: Font) -> UInt64 {
+    guard !pairs.isEmpty, let g = font.glyph(for: c), g <= 0xFFFF else { return 0 }
+    var bits: UInt64 = 0
+    for (r, pair) in pairs.enumerated() {
+      if pair.first.contains(UInt16(g)) { bits |= 1 << UInt64(8 + 2 * r) }
+      if pair.second.contains(UInt16(g)) { bits |= 2 << UInt64(8 + 2 * r) }
+    }
+    return bits
+  }
+
+  /// The candidates two adjacent characters keep on through pairs (from their ``pairBits``).
+  @inline(__always)
+  func pairKeeps(_ before: UInt64, _ after: UInt64) -> UInt8 {
+    var hits = before & (after >> 1) & 0x5555_5555_5555_5500
+    var keep: UInt8 = 0
+    while hits != 0 {
+      keep |= pairOwners[(hits.trailingZeroBitCount - 8) >> 1]
+      hits &= hits - 1
+    }
+    return keep
+  }
+
   /// The candidates `text` may leave off (0 when none).
   func offMask(_ text: UnsafeBufferPointer<UInt32>, font: Font) -> UInt8 {
     var keep: UInt8 = ~usable
-    for c in text { keep |= blocks(c, font: font) }
-    return FeatureGate.closed(~keep, requires: requires)
+    var previous: UInt64 = 0
+    for c in text {
+      keep |= blocks(c, font: font)
+      let bits = pairBits(c, font: font)
+      if previous != 0 && bits != 0 { keep |= pairKeeps(previous, bits) }
+      previous = bits
+    }
+    return off(keeping: keep)
+  }
+
+  /// The candidates left off when those of `keep` stay on (and those that need one of them).
+  @inline(__always)
+  func off(keeping keep: UInt8) -> UInt8 {
+    let mask = ~keep
+    return mask & requiring == 0 ? mask : FeatureGate.closed(mask, requires: requires)
   }
 
   /// `mask` less every candidate that needs one outside it off too (repeatedly).
@@ -173,8 +234,15 @@ struct FeatureGate: Sendable {
     guard lookupsOf.contains(where: { !$0.isEmpty }) else { return nil }
     let analysis = font.gateAnalysis(planLookups: planLookups, lookupsOf: lookupsOf)
     guard analysis.usable != 0 else { return nil }
+    var pairs: [Pair] = []
+    var owners: [UInt8] = []
+    for (k, list) in analysis.pairs.enumerated() {
+      pairs += list
+      owners += list.map { _ in 1 << UInt8(k) }
+    }
     return FeatureGate(
       usable: analysis.usable, needs: analysis.needs, requires: analysis.requires,
+      pairs: pairs, pairOwners: owners,
       planLookups: planLookups,
       planPositioning: planPositioning, lookupsOf: lookupsOf)
   }
@@ -184,10 +252,17 @@ struct FeatureGate: Sendable {
   struct Analysis: Sendable {
     let usable: UInt8
     let needs: [Set<UInt16>]
+    /// Per candidate: pairs of glyph sets, a glyph of the first right before one of the second,
+    /// one of which its lookups that need two glyphs side by side need to apply.
+    let pairs: [[Pair]]
 
     /// Per candidate: the other candidates that must be off with it (their lookups could make
     /// a glyph it needs, were they on).
     let requires: [UInt8]
+
+    /// The most pairs a gate tells apart (two bits each in a 64-bit mask per character, above
+    /// the byte of what the character blocks alone).
+    static let maximumPairs = 28
 
     init(font: Font, planLookups: Set<UInt32>, lookupsOf: [Set<UInt32>]) {
       let facts = font.featureGates.fontFacts(font)
@@ -195,14 +270,62 @@ struct FeatureGate: Sendable {
       let work = LookupRequirements.Work()
       var known: UInt8 = 0
       var needs: [Set<UInt16>] = []
+      var pairs: [[Pair]] = []
       var requires = [UInt8](repeating: 0, count: lookupsOf.count)
+      // Which candidates read their lookups that need two glyphs side by side as pairs (each
+      // candidate all of them, or none), while the pairs fit in a gate: first those whose
+      // single glyphs would block the most text (Inter's `calt` needs a hyphen, say, where
+      // its pairs need a hyphen next to a capital; its `ccmp` needs a mark either way).
+      var pairedLookups: [UInt32: [Pair]] = [:]
+      if let reader {
+        var options: [(weight: Int, found: [UInt32: [Pair]], distinct: Int)] = []
+        for lookups in lookupsOf {
+          var found: [UInt32: [Pair]] = [:]
+          var distinct: [Pair] = []
+          var single: [UInt16]? = []
+          let others = planLookups.subtracting(lookups).subtracting(facts.fractionOnly)
+          for l in lookups.sorted() {
+            if let r = reader.requirement(ofLookup: Int(l), work: work) {
+              single? += r
+            } else {
+              single = nil
+            }
+            let before = others.filter { $0 < l || facts.earlyLookups.contains($0) }.sorted()
+            guard let list = reader.adjacentPairs(ofLookup: Int(l), work: work),
+              Analysis.sideBySide(l, after: before, reader: reader, work: work)
+            else { continue }
+            let pairs = list.map { Pair(first: Set($0.first), second: Set($0.second)) }
+            found[l] = pairs
+            for p in pairs where !distinct.contains(p) { distinct.append(p) }
+          }
+          let weight = single.map { reader.weight(of: Array(Set($0))) } ?? Int.max
+          options.append((weight, found, distinct.count))
+        }
+        var room = Analysis.maximumPairs
+        for option in options.sorted(by: { $0.weight > $1.weight })
+        where option.distinct > 0 && option.distinct <= room {
+          room -= option.distinct
+          pairedLookups.merge(option.found) { a, _ in a }
+        }
+      }
       for (k, lookups) in lookupsOf.enumerated() {
         var need = Set<UInt16>()
+        var mine: [Pair] = []
         var ok = !lookups.isEmpty && reader != nil
         if let reader {
+          let others = planLookups.subtracting(lookups).subtracting(facts.fractionOnly).sorted()
+          // Per lookup: the glyphs whose coming in could let it apply.
           var needOf: [(lookup: UInt32, need: Set<UInt16>)] = []
           for l in lookups.sorted() where ok {
-            if let r = reader.requirement(ofLookup: Int(l), work: work) {
+            if let found = pairedLookups[l] {
+              var all = Set<UInt16>()
+              for pair in found {
+                all.formUnion(pair.first)
+                all.formUnion(pair.second)
+                if !mine.contains(pair) { mine.append(pair) }
+              }
+              needOf.append((l, all))
+            } else if let r = reader.requirement(ofLookup: Int(l), work: work) {
               need.formUnion(r)
               needOf.append((l, Set(r)))
             } else {
@@ -216,8 +339,7 @@ struct FeatureGate: Sendable {
           // stage after `rvrn`'s: so a lookup can feed only those after it, and `rvrn`'s every
           // one. A lookup of another candidate may feed it if that candidate is off too: then,
           // in lookup order, none of the lookups of either can apply, so none brings anything in.
-          for other in planLookups.subtracting(lookups).subtracting(facts.fractionOnly).sorted()
-          where ok {
+          for other in others where ok {
             let fed = needOf.filter { other < $0.lookup || facts.earlyLookups.contains(other) }
             guard !fed.isEmpty else { continue }
             guard let made = reader.outputs(ofLookup: Int(other), work: work) else {
@@ -236,14 +358,44 @@ struct FeatureGate: Sendable {
         }
         if ok { known |= 1 << UInt8(k) }
         needs.append(ok ? need : [])
+        pairs.append(ok ? mine : [])
       }
       // A candidate that needs another off that can never be off cannot be off either.
       let usable = FeatureGate.closed(known, requires: requires)
+      for k in pairs.indices where usable >> UInt8(k) & 1 == 0 {
+        pairs[k] = []
+        needs[k] = []
+      }
       self.usable = usable
-      self.needs = needs.enumerated().map { usable >> UInt8($0.offset) & 1 != 0 ? $0.element : [] }
+      self.needs = needs
+      self.pairs = pairs
       self.requires = requires
     }
 
+    /// Whether the glyphs of lookup `l` that are side by side in the run stay side by side up
+    /// to it: no lookup before it can delete a glyph, and, when `l` skips some glyphs (marks,
+    /// ligatures), none can bring any glyph in at all (it could be one that `l` skips).
+    static func sideBySide(
+      _ l: UInt32, after before: [UInt32], reader: LookupRequirements,
+      work: LookupRequirements.Work
+    ) -> Bool {
+      guard let flags = reader.flags(ofLookup: Int(l)) else { return false }
+      for other in before {
+        guard reader.deletes(ofLookup: Int(other), work: work) == false else { return false }
+        if flags & ~1 != 0 {
+          guard let made = reader.outputs(ofLookup: Int(other), work: work), made.isEmpty else {
+            return false
+          }
+        }
+      }
+      return true
+    }
+  }
+
+  /// Two sets of glyphs, one of each needed side by side (first, then second).
+  struct Pair: Sendable, Equatable {
+    let first: Set<UInt16>
+    let second: Set<UInt16>
   }
 
   /// What gates need to know of a font whatever the plan: the GSUB reader (weighing the glyphs

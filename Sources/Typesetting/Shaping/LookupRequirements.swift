@@ -87,12 +87,102 @@ struct LookupRequirements: Sendable {
   func outputs(ofLookup index: Int, work: Work = Work()) -> [UInt16]? {
     var seen = Set<Int>()
     var result: [UInt16] = []
-    return collectOutputs(index, depth: 0, seen: &seen, into: &result, work: work) ? result : nil
+    var deletes = false
+    return collectOutputs(
+      index, depth: 0, seen: &seen, into: &result, deletes: &deletes, work: work) ? result : nil
+  }
+
+  /// Whether lookup `index` (or one its rules call) can take a glyph out of the buffer (a
+  /// multiple substitution by no glyph), or nil when that cannot be told. A deletion brings
+  /// together glyphs that were not side by side.
+  func deletes(ofLookup index: Int, work: Work = Work()) -> Bool? {
+    var seen = Set<Int>()
+    var result: [UInt16] = []
+    var deletes = false
+    return collectOutputs(
+      index, depth: 0, seen: &seen, into: &result, deletes: &deletes, work: work) ? deletes : nil
+  }
+
+  /// The lookup's flags (which glyphs its matching skips), or nil.
+  func flags(ofLookup index: Int) -> UInt16? {
+    guard index >= 0 && index < lookups.count else { return nil }
+    return u16(lookups[index] + 2)
+  }
+
+  /// For a lookup each of whose subtables needs two glyphs side by side — a ligature (its first
+  /// glyph and its second), or a rule by coverage (two adjacent positions, the least likely
+  /// pair) — those pairs of glyph sets: the lookup can apply only where a glyph of a pair's
+  /// first set stands right before one of its second, when nothing is skipped between them.
+  /// Nil for any other lookup.
+  func adjacentPairs(
+    ofLookup index: Int, work: Work = Work()
+  ) -> [(first: [UInt16], second: [UInt16])]? {
+    guard let subtables = subtables(ofLookup: index) else { return nil }
+    var result: [(first: [UInt16], second: [UInt16])] = []
+    for (kind, sub) in subtables {
+      guard work.spend(1), let format = u16(sub) else { return nil }
+      var sequence: [[UInt16]] = []
+      switch (kind, format) {
+      case (4, 1):
+        guard let first = coverageList(sub, 2, work), let n = u16(sub + 4) else { return nil }
+        var second = Set<UInt16>()
+        for k in 0..<Int(n) {
+          guard let so = u16(sub + 6 + 2 * k) else { return nil }
+          let set = sub + Int(so)
+          guard let m = u16(set), work.spend(Int(m)) else { return nil }
+          for j in 0..<Int(m) {
+            // A ligature of one glyph needs no second.
+            guard let lo = u16(set + 2 + 2 * j), let components = u16(set + Int(lo) + 2),
+              components >= 2, let c = u16(set + Int(lo) + 4)
+            else { return nil }
+            second.insert(c)
+          }
+        }
+        sequence = [first, Array(second)]
+      case (5, 3):
+        guard let n = u16(sub + 2) else { return nil }
+        for k in 0..<Int(n) {
+          guard let c = coverageList(sub, 6 + 2 * k, work) else { return nil }
+          sequence.append(c)
+        }
+      case (6, 3):
+        // Backtrack (nearest first, so reversed here), input, lookahead.
+        var at = sub + 2
+        var parts: [[[UInt16]]] = []
+        for _ in 0..<3 {
+          guard let n = u16(at) else { return nil }
+          var part: [[UInt16]] = []
+          for k in 0..<Int(n) {
+            guard let c = coverageList(sub, at + 2 + 2 * k - sub, work) else { return nil }
+            part.append(c)
+          }
+          parts.append(part)
+          at += 2 + 2 * Int(n)
+        }
+        sequence = parts[0].reversed() + parts[1] + parts[2]
+      default:
+        return nil
+      }
+      guard sequence.count >= 2 else { return nil }
+      // The adjacent positions least likely to be found together.
+      var best = 0
+      var bestScore = Double.infinity
+      for j in 0..<(sequence.count - 1) {
+        let score = Double(score(sequence[j])) * Double(score(sequence[j + 1]))
+        if score < bestScore {
+          best = j
+          bestScore = score
+        }
+      }
+      result.append((sequence[best], sequence[best + 1]))
+    }
+    return result
   }
 
   /// (Calls nest at most 64 deep, as in HarfBuzz.)
   private func collectOutputs(
-    _ index: Int, depth: Int, seen: inout Set<Int>, into out: inout [UInt16], work: Work
+    _ index: Int, depth: Int, seen: inout Set<Int>, into out: inout [UInt16],
+    deletes: inout Bool, work: Work
   ) -> Bool {
     guard index >= 0 && index < lookups.count, depth < 64, work.spend(1) else { return false }
     guard seen.insert(index).inserted else { return true }
@@ -114,6 +204,7 @@ struct LookupRequirements: Sendable {
           guard let so = u16(sub + 6 + 2 * k), let m = u16(sub + Int(so)),
             let glyphs = array(sub + Int(so) + 2, Int(m), work)
           else { return false }
+          if m == 0 && kind == 2 { deletes = true }
           out += glyphs
         }
       case (4, 1):
@@ -134,7 +225,10 @@ struct LookupRequirements: Sendable {
           return false
         }
         for l in called {
-          guard collectOutputs(l, depth: depth + 1, seen: &seen, into: &out, work: work) else {
+          guard
+            collectOutputs(
+              l, depth: depth + 1, seen: &seen, into: &out, deletes: &deletes, work: work)
+          else {
             return false
           }
         }
@@ -303,6 +397,9 @@ struct LookupRequirements: Sendable {
     }
     return candidates.min { score($0) < score($1) }
   }
+
+  /// How likely a run is to hold one of `glyphs` (the sum of their weights).
+  func weight(of glyphs: [UInt16]) -> Int { score(glyphs) }
 
   private func score(_ set: [UInt16]) -> Int {
     set.reduce(0) { $0 + (Int($1) < weights.count ? weights[Int($1)] : 0) }

@@ -42,10 +42,11 @@ final class Shaper {
     var uses = 0
     var decided = false
     var gate: FeatureGate?
-    /// Per BMP code point, what it blocks (``FeatureGate/blocks(_:font:)``), 0 until first seen:
-    /// 256 pages of 256 characters, each made when a character of the page is first met (flat
-    /// memory, so that the loop over a run checks no ownership).
-    var blocked: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?
+    /// Per BMP code point, 0 until first seen, then what it blocks (``FeatureGate/blocks(_:font:)``,
+    /// never 0) in the low byte and its ``FeatureGate/pairBits(_:font:)`` above: 256 pages of
+    /// 256 characters, each made when a character of the page is first met (flat memory, so that
+    /// the loop over a run checks no ownership).
+    var memo: UnsafeMutablePointer<UnsafeMutablePointer<UInt64>?>?
     /// Per set of candidates left off: the plan and features (nil: that combination is not
     /// exact), once worked out.
     var variants = [Variant](repeating: .unknown, count: 256)
@@ -57,9 +58,9 @@ final class Shaper {
     }
 
     deinit {
-      if let blocked {
-        for k in 0..<256 { free(blocked[k]) }
-        free(blocked)
+      if let memo {
+        for k in 0..<256 { free(memo[k]) }
+        free(memo)
       }
     }
   }
@@ -448,31 +449,36 @@ final class Shaper {
         FeatureGate.make(font: font, plan: base, props: props, features: features)
       }
       if entry.gate != nil {
-        entry.blocked = calloc(256, MemoryLayout<UnsafeMutablePointer<UInt8>?>.stride)!
-          .bindMemory(to: UnsafeMutablePointer<UInt8>?.self, capacity: 256)
+        entry.memo = calloc(256, MemoryLayout<UnsafeMutablePointer<UInt64>?>.stride)!
+          .bindMemory(to: UnsafeMutablePointer<UInt64>?.self, capacity: 256)
       }
     }
-    guard let gate = entry.gate, let blocked = entry.blocked else { return nil }
+    guard let gate = entry.gate, let memo = entry.memo else { return nil }
     let keep: UInt8 = text.withUnsafeBufferPointer { t in
       var keep: UInt8 = ~gate.usable
+      var previous: UInt64 = 0
       for k in start..<end {
         let c = t[k]
         guard c < 0x10000 else { return 0xFF }
-        var page = blocked[Int(c >> 8)]
+        var page = memo[Int(c >> 8)]
         if page == nil {
-          page = calloc(256, 1)!.bindMemory(to: UInt8.self, capacity: 256)
-          blocked[Int(c >> 8)] = page
+          page = calloc(256, 8)!.bindMemory(to: UInt64.self, capacity: 256)
+          memo[Int(c >> 8)] = page
         }
-        var b = page![Int(c & 0xFF)]
-        if b == 0 {
-          b = gate.blocks(c, font: font)
-          page![Int(c & 0xFF)] = b
+        var v = page![Int(c & 0xFF)]
+        if v == 0 {
+          v = UInt64(gate.blocks(c, font: font)) | gate.pairBits(c, font: font)
+          page![Int(c & 0xFF)] = v
         }
-        keep |= b
+        keep |= UInt8(truncatingIfNeeded: v)
+        // Pairs side by side: a glyph of a pair's first set right before one of its second.
+        let pairs = v & ~0xFF
+        if previous != 0 && pairs != 0 { keep |= gate.pairKeeps(previous, pairs) }
+        previous = pairs
       }
       return keep
     }
-    let mask = FeatureGate.closed(~keep, requires: gate.requires)
+    let mask = gate.off(keeping: keep)
     guard mask != 0 else { return nil }
     switch entry.variants[Int(mask)] {
     case .exact(let plan, let features):
