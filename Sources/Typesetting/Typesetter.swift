@@ -43,15 +43,18 @@ public final class Typesetter: @unchecked Sendable {
   ///     changes a result; about 150 bytes per word and thread. It pays where words recur
   ///     (chat in spaced scripts); text without spaces (Chinese, Japanese, Thai) gains nothing.
   ///   - featureGating: whether a run is shaped with the substitution features that cannot change
-  ///     it left off (the default; see the guide's "Speed"). The glyphs and advances are the same
-  ///     either way; `false` is for checking that, and for timing what it saves.
+  ///     it left off, and a run that then needs only nominal glyphs, single substitutions,
+  ///     advances and pair kerning is shaped without HarfBuzz (the default; see the guide's
+  ///     "Speed"). The glyphs and advances are the same either way; `false` is for checking
+  ///     that, and for timing what it saves.
   public init(cacheCapacity: Int = 2048, wordCacheCapacity: Int = 0, featureGating: Bool = true) {
     self.cacheCapacity = max(0, cacheCapacity)
     self.wordCacheCapacity = max(0, wordCacheCapacity)
     self.featureGating = featureGating
   }
 
-  /// Whether shapers leave off features that cannot change a run (see ``FeatureGate``).
+  /// Whether shapers leave off features that cannot change a run (see ``FeatureGate``) and
+  /// shape the simplest runs themselves (``DirectPlan``).
   let featureGating: Bool
 
   /// Drops every cached prepared text.
