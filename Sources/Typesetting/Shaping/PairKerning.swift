@@ -11,12 +11,23 @@
 /// - the `kern` table (version 0, horizontal format 0 subtables): every subtable's value for the
 ///   pair is split, the first glyph taking half (rounded down) and the second the rest.
 struct PairKerning: Sendable {
-  enum Subtable: Sendable {
-    /// Per first-glyph coverage index, the second glyphs and values in the font's order.
-    case pairs(Coverage, sets: [[(second: UInt16, value: Int16)]])
-    case classes(
-      Coverage, ClassDefinition, ClassDefinition, class1Count: Int, class2Count: Int,
-      values: [Int16])
+  /// A pair adjustment subtable. (A struct, not an enum with payloads: those keep their case
+  /// in the spare bits of the arrays' pointers, which leak checkers cannot follow.)
+  struct Subtable: Sendable {
+    let coverage: Coverage
+    /// Format 1: per first-glyph coverage index, the second glyphs and values in the font's
+    /// order (empty for format 2).
+    let sets: [[(second: UInt16, value: Int16)]]
+    /// Format 2: the class matrix (nil for format 1).
+    let classes: ClassMatrix?
+  }
+
+  struct ClassMatrix: Sendable {
+    let first: ClassDefinition
+    let second: ClassDefinition
+    let count1: Int
+    let count2: Int
+    let values: [Int16]
   }
 
   /// GPOS lookups, each a list of subtables.
@@ -37,30 +48,28 @@ struct PairKerning: Sendable {
     var second: Int32 = 0
     for lookup in lookups {
       subtables: for sub in lookup {
-        switch sub {
-        case .pairs(let coverage, let sets):
-          guard let k = coverage.index(a), k < sets.count else { continue }
-          let set = sets[k]
-          var lo = 0
-          var hi = set.count - 1
-          while lo <= hi {
-            let mid = (lo + hi) >> 1
-            if b < set[mid].second {
-              hi = mid - 1
-            } else if b > set[mid].second {
-              lo = mid + 1
-            } else {
-              first += Int32(set[mid].value)
-              break subtables
-            }
-          }
-        case .classes(let coverage, let def1, let def2, let count1, let count2, let values):
-          guard coverage.index(a) != nil else { continue }
-          let c1 = Int(def1.class(a))
-          let c2 = Int(def2.class(b))
-          guard c1 < count1 && c2 < count2 else { continue }
-          first += Int32(values[c1 * count2 + c2])
+        guard let k = sub.coverage.index(a) else { continue }
+        if let m = sub.classes {
+          let c1 = Int(m.first.class(a))
+          let c2 = Int(m.second.class(b))
+          guard c1 < m.count1 && c2 < m.count2 else { continue }
+          first += Int32(m.values[c1 * m.count2 + c2])
           break subtables
+        }
+        guard k < sub.sets.count else { continue }
+        let set = sub.sets[k]
+        var lo = 0
+        var hi = set.count - 1
+        while lo <= hi {
+          let mid = (lo + hi) >> 1
+          if b < set[mid].second {
+            hi = mid - 1
+          } else if b > set[mid].second {
+            lo = mid + 1
+          } else {
+            first += Int32(set[mid].value)
+            break subtables
+          }
         }
       }
     }
@@ -111,7 +120,7 @@ struct PairKerning: Sendable {
             return (t.u16(record)!, value)
           })
       }
-      return .pairs(coverage, sets: sets)
+      return Subtable(coverage: coverage, sets: sets, classes: nil)
     case 2:
       guard let d1 = t.offset(sub, 8), let d2 = t.offset(sub, 10),
         let def1 = ClassDefinition(t, at: d1), let def2 = ClassDefinition(t, at: d2),
@@ -122,8 +131,10 @@ struct PairKerning: Sendable {
       let values: [Int16] = (0..<cells).map { k in
         advance.map { t.i16(sub + 16 + k * 2 * size + 2 * $0)! } ?? 0
       }
-      return .classes(
-        coverage, def1, def2, class1Count: Int(count1), class2Count: Int(count2), values: values)
+      return Subtable(
+        coverage: coverage, sets: [],
+        classes: ClassMatrix(
+          first: def1, second: def2, count1: Int(count1), count2: Int(count2), values: values))
     default:
       return nil
     }
