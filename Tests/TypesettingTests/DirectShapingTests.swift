@@ -183,9 +183,10 @@ final class DirectShapingTests: XCTestCase {
   /// Small fonts built to tell HarfBuzz's rules apart (`Fixtures/gates/make-fonts.py`): the
   /// order of a lookup's subtables and a class pair of class 0, two kerning lookups adding up, a
   /// pair that moves its second glyph (left to HarfBuzz), a mark and a glyph classed a ligature
-  /// (left to HarfBuzz). Every text of up to three characters of `abcdx1 ` shapes the same.
+  /// (left to HarfBuzz), a fraction lookup shared with a feature that is off. Every text of up
+  /// to three characters of `abcdx12 ⁄` shapes the same.
   func testSmallFontsShapeTheSameDirectly() throws {
-    let alphabet: [UInt32] = "abcdx1 ".unicodeScalars.map(\.value)
+    let alphabet: [UInt32] = "abcdx12 \u{2044}".unicodeScalars.map(\.value)
     var texts: [[UInt32]] = alphabet.map { [$0] }
     for a in alphabet {
       for b in alphabet {
@@ -194,7 +195,7 @@ final class DirectShapingTests: XCTestCase {
       }
     }
     var wentDirect: [String: Set<String>] = [:]
-    for name in ["pairorder.ttf", "second.ttf", "marks.ttf"] {
+    for name in ["pairorder.ttf", "second.ttf", "marks.ttf", "fracshared.ttf"] {
       let font = try Font(contentsOf: Fixtures.url("gates/\(name)").path)
       let (direct, whole) = shapers()
       for text in texts {
@@ -214,5 +215,9 @@ final class DirectShapingTests: XCTestCase {
     XCTAssertEqual(wentDirect["marks.ttf"]?.contains("ad"), true)
     XCTAssertEqual(wentDirect["marks.ttf"]?.contains("ax"), false)
     XCTAssertEqual(wentDirect["marks.ttf"]?.contains("ac"), false)
+    // A lookup of `numr` shared with `sups` (off) acts only beside U+2044: "12" goes direct,
+    // with the digits' own glyphs.
+    XCTAssertEqual(wentDirect["fracshared.ttf"]?.contains("12"), true)
+    XCTAssertEqual(wentDirect["fracshared.ttf"]?.contains("1\u{2044}2"), false)
   }
 }

@@ -58,6 +58,9 @@ final class DirectPlan: Sendable {
     else { return nil }
     var glyph = UInt16(g)
     for lookup in substitutions {
+      // Every glyph on the way is a base glyph (or not classed), so that no lookup's flags
+      // make it skip one.
+      guard (glyphClasses?.class(glyph) ?? 0) <= 1 else { return nil }
       // The first subtable that covers the glyph substitutes it.
       for sub in lookup {
         if let other = sub.substitute(glyph) {
@@ -96,21 +99,44 @@ final class DirectPlan: Sendable {
       return TableBytes(data: bytes)
     }
     for tag in ["morx", "mort", "kerx", "trak"] where !table(tag).data.isEmpty { return nil }
+    // How much reading the plan may do: a hostile font can point many lookups at one huge
+    // table; past this, no direct plan.
+    let work = LookupRequirements.Work()
     let facts = font.featureGates.fontFacts(font)
-    let inert = facts.fractionOnly.union(props.script == HB_SCRIPT_HANGUL ? facts.jamoOnly : [])
-    // Single substitutions (each glyph to another whatever surrounds it), in lookup order.
+    // The lookups of this plan that only the automatic fractions (and, for Hangul, the jamo
+    // features) apply — those that leave the plan with these features turned off — act only
+    // beside U+2044 (or on conjoining jamo), never part of a direct run.
+    let substitutingAll = FeatureGate.lookups(plan, "GSUB")
+    var masked = FeatureGate.fractionFeatures
+    if props.script == HB_SCRIPT_HANGUL { masked += FeatureGate.jamoFeatures }
+    var props = props
+    let without = (features + masked.map { hb_feature_t(tag: $0, value: 0, start: 0, end: .max) })
+      .withUnsafeBufferPointer { f in
+        hb_shape_plan_create_cached(face, &props, f.baseAddress, UInt32(f.count), nil)!
+      }
+    let left = FeatureGate.lookups(without, "GSUB")
+    let leftPositioning = FeatureGate.lookups(without, "GPOS")
+    hb_shape_plan_destroy(without)
+    guard left.isSubset(of: substitutingAll),
+      leftPositioning == FeatureGate.lookups(plan, "GPOS")
+    else { return nil }
+    // Single substitutions (each glyph to another whatever surrounds it), in lookup order —
+    // all in one stage: none of `rvrn`'s or a required feature's, which HarfBuzz applies first.
     var substitutions: [[SingleSubstitution]] = []
-    let substituting = FeatureGate.lookups(plan, "GSUB").subtracting(inert).sorted()
+    let substituting = left.sorted()
+    guard facts.earlyLookups.isDisjoint(with: left),
+      left.isEmpty || !facts.hasFeatureVariations
+    else { return nil }
     if !substituting.isEmpty {
       let gsub = table("GSUB")
       guard let list = gsub.offset(0, 8), let count = gsub.u16(list) else { return nil }
       for index in substituting {
         guard index < count, let at = gsub.offset(list, 2 + 2 * Int(index)),
           let subtables = Self.subtables(gsub, lookup: at, extension: 7),
-          let flags = gsub.u16(at + 2), flags & 0x2 == 0
+          let flags = gsub.u16(at + 2), flags & 0x2 == 0, Self.sane(gsub, lookup: at)
         else { return nil }
         let singles = subtables.compactMap {
-          $0.type == 1 ? SingleSubstitution(gsub, at: $0.at) : nil
+          $0.type == 1 ? SingleSubstitution(gsub, at: $0.at, work: work) : nil
         }
         guard singles.count == subtables.count else { return nil }
         substitutions.append(singles)
@@ -125,12 +151,13 @@ final class DirectPlan: Sendable {
       guard let list = gpos.offset(0, 8), let count = gpos.u16(list) else { return nil }
       for index in positioning {
         guard index < count, let at = gpos.offset(list, 2 + 2 * Int(index)),
-          let subtables = Self.subtables(gpos, lookup: at), let flags = gpos.u16(at + 2)
+          let subtables = Self.subtables(gpos, lookup: at), let flags = gpos.u16(at + 2),
+          Self.sane(gpos, lookup: at)
         else { return nil }
         // Pair kerning of the first glyph's advance, which skips no base glyph.
         if flags & 0x2 == 0 {
           let pairs = subtables.compactMap {
-            $0.type == 2 ? PairKerning.subtable(gpos, at: $0.at) : nil
+            $0.type == 2 ? PairKerning.subtable(gpos, at: $0.at, work: work) : nil
           }
           if pairs.count == subtables.count {
             lookups.append(pairs)
@@ -139,7 +166,7 @@ final class DirectPlan: Sendable {
         }
         for sub in subtables {
           guard let start = Self.firstCoverage(gpos, type: sub.type, at: sub.at),
-            let coverage = Coverage(gpos, at: start)
+            let coverage = Coverage(gpos, at: start), work.spend(coverage.size)
           else { return nil }
           coverage.add(to: &blocked)
         }
@@ -155,12 +182,28 @@ final class DirectPlan: Sendable {
         else { return nil }
         kernTables = tables
       } else {
-        let set = hb_set_create()!
-        defer { hb_set_destroy(set) }
-        [Font.tag("kern"), 0].withUnsafeBufferPointer { f in
-          hb_ot_layout_collect_lookups(face, Font.tag("GPOS"), nil, nil, f.baseAddress, set)
+        // HarfBuzz leaves the table alone when the plan's script and language have a GPOS
+        // `kern` feature: sure when the plan has a lookup that only `kern` features use.
+        func collect(_ tags: [hb_tag_t]) -> Set<UInt32> {
+          let set = hb_set_create()!
+          defer { hb_set_destroy(set) }
+          (tags + [0]).withUnsafeBufferPointer { f in
+            hb_ot_layout_collect_lookups(face, Font.tag("GPOS"), nil, nil, f.baseAddress, set)
+          }
+          var result = Set<UInt32>()
+          var v: hb_codepoint_t = UInt32.max
+          while hb_set_next(set, &v) != 0 { result.insert(v) }
+          return result
         }
-        guard positioning.contains(where: { hb_set_has(set, $0) != 0 }) else { return nil }
+        var tags = [hb_tag_t](repeating: 0, count: 4096)
+        var n = UInt32(tags.count)
+        _ = hb_ot_layout_table_get_feature_tags(face, Font.tag("GPOS"), 0, &n, &tags)
+        let kernTag = Font.tag("kern")
+        let kernOnly = collect([kernTag]).subtracting(
+          collect(Array(Set(tags.prefix(Int(n)))).filter { $0 != kernTag }.sorted()))
+        guard n < UInt32(tags.count), positioning.contains(where: kernOnly.contains) else {
+          return nil
+        }
       }
     }
     let gdef = table("GDEF")
@@ -170,6 +213,14 @@ final class DirectPlan: Sendable {
       substitutions: substitutions, kerning: PairKerning(lookups: lookups, kernTables: kernTables),
       blocked: blocked,
       glyphClasses: classes)
+  }
+
+  /// Whether the lookup at `at` has the fields HarfBuzz's sanitizer checks (a lookup flagged
+  /// to use a mark filtering set must hold its index; one that does not is neutered, and would
+  /// do nothing in HarfBuzz).
+  private static func sane(_ t: TableBytes, lookup at: Int) -> Bool {
+    guard let flags = t.u16(at + 2), let count = t.u16(at + 4) else { return false }
+    return flags & 0x10 == 0 || t.u16(at + 6 + 2 * Int(count)) != nil
   }
 
   /// The type and position of each subtable of the lookup at `at`, extensions (lookup type
@@ -222,9 +273,10 @@ struct SingleSubstitution: Sendable {
   private let delta: UInt16
   private let substitutes: [UInt16]
 
-  init?(_ t: TableBytes, at sub: Int) {
+  init?(_ t: TableBytes, at sub: Int, work: LookupRequirements.Work) {
     guard let format = t.u16(sub), let cov = t.offset(sub, 2),
-      let coverage = Coverage(t, at: cov), let field = t.u16(sub + 4)
+      let coverage = Coverage(t, at: cov), let field = t.u16(sub + 4),
+      work.spend(coverage.size + Int(field))
     else { return nil }
     self.coverage = coverage
     switch format {
@@ -291,12 +343,12 @@ final class DirectShaper {
     last = nil
   }
 
-  /// Adds the advances of `text[start..<end]` (points at `size`) to `advances[k]` when `plan`
+  /// Adds the advances of `text[start..<end]` (points at `size`) to `advances[k - offset]` when `plan`
   /// has a direct plan and every character allows it; returns whether it did. A plan's direct
   /// plan is asked of `make` at its `decideAfter`-th use.
   func shape(
     _ text: UnsafeBufferPointer<UInt32>, _ start: Int, _ end: Int, font: Font, size: Double,
-    plan: OpaquePointer, decideAfter: Int, into advances: UnsafeMutablePointer<Double>,
+    plan: OpaquePointer, decideAfter: Int, into advances: UnsafeMutablePointer<Double>, offset: Int,
     make: () -> DirectPlan?
   ) -> Bool {
     let entry: Entry
@@ -378,7 +430,7 @@ final class DirectShaper {
     }
     let scale = size / Double(font.unitsPerEm)
     for k in 0..<n {
-      advances[start + k] += Double(Int32(truncatingIfNeeded: scratch[k])) * scale
+      advances[start - offset + k] += Double(Int32(truncatingIfNeeded: scratch[k])) * scale
     }
     runs += 1
     return true

@@ -19,9 +19,15 @@ import Foundation
 ///   canonical decomposition, HarfBuzz's normalizer would compose it back to itself were it to
 ///   decompose it (HarfBuzz 6 keeps a character the font has whole; the check holds for any
 ///   normalization mode, and blocks every feature for singletons such as U+212B);
-/// - no lookup left on in the plan can make a glyph the feature needs (read from their
-///   substitutes and those of the lookups they call; a run's own glyphs are clear of them, so
-///   nothing else could bring one in);
+/// - no lookup left on in the plan can make a glyph the feature needs before the feature's lookup
+///   looks for it (read from their substitutes and those of the lookups they call; a run's own
+///   glyphs are clear of them, so nothing else could bring one in). HarfBuzz applies a stage's
+///   lookups in index order, so only earlier lookups (and those of `rvrn` and required features,
+///   which may come in a stage before) can feed it; a lookup of another candidate may, when that
+///   candidate is off too (``requires``);
+/// - for a lookup that needs two glyphs side by side (a ligature, a rule by coverage), no glyph
+///   of a pair of sets it needs stands right before one of the other (``pairs``), and no glyph
+///   of the run is one a lookup's matching could skip;
 /// - the run is left to right, in a script of HarfBuzz's default or Hangul shaper (no mirroring,
 ///   no shaper that reads features by syllable), with no user feature on part of the text;
 /// - turning the feature off removes only its lookups (checked on the plans themselves, also for
@@ -49,6 +55,9 @@ final class FeatureGate: Sendable {
   /// in one list, and the candidate (by bit) each belongs to.
   let pairs: [Pair]
   let pairOwners: [UInt8]
+  /// The font's GDEF glyph classes (nil when it has none), and whether they could not be read.
+  let glyphClasses: ClassDefinition?
+  let classesUnreadable: Bool
   /// GSUB and GPOS lookups of the plan, and the lookups each candidate adds (for checking
   /// combinations).
   let planLookups: Set<UInt32>
@@ -57,6 +66,7 @@ final class FeatureGate: Sendable {
 
   init(
     usable: UInt8, needs: [Set<UInt16>], requires: [UInt8], pairs: [Pair], pairOwners: [UInt8],
+    glyphClasses: ClassDefinition?, classesUnreadable: Bool,
     planLookups: Set<UInt32>, planPositioning: Set<UInt32>, lookupsOf: [Set<UInt32>]
   ) {
     self.usable = usable
@@ -67,6 +77,8 @@ final class FeatureGate: Sendable {
     }
     self.pairs = pairs
     self.pairOwners = pairOwners
+    self.glyphClasses = glyphClasses
+    self.classesUnreadable = classesUnreadable
     self.planLookups = planLookups
     self.planPositioning = planPositioning
     self.lookupsOf = lookupsOf
@@ -80,6 +92,13 @@ final class FeatureGate: Sendable {
     else { return 0xFF }
     var b: UInt8 = ~usable
     for (k, n) in needs.enumerated() where n.contains(UInt16(glyph)) { b |= 1 << UInt8(k) }
+    // A glyph classed a ligature or a mark may be skipped by a lookup's matching, which would
+    // bring its neighbours side by side: pairs cannot tell.
+    if !pairs.isEmpty
+      && (classesUnreadable || (glyphClasses?.class(UInt16(glyph)) ?? 0) >= 2)
+    {
+      b |= pairOwners.reduce(0, |)
+    }
     return b
   }
 
@@ -242,7 +261,8 @@ final class FeatureGate: Sendable {
     }
     return FeatureGate(
       usable: analysis.usable, needs: analysis.needs, requires: analysis.requires,
-      pairs: pairs, pairOwners: owners,
+      pairs: pairs, pairOwners: owners, glyphClasses: facts.glyphClasses,
+      classesUnreadable: facts.classesUnreadable,
       planLookups: planLookups,
       planPositioning: planPositioning, lookupsOf: lookupsOf)
   }
@@ -296,7 +316,9 @@ final class FeatureGate: Sendable {
             else { continue }
             let pairs = list.map { Pair(first: Set($0.first), second: Set($0.second)) }
             found[l] = pairs
-            for p in pairs where !distinct.contains(p) { distinct.append(p) }
+            for p in pairs where distinct.count <= Analysis.maximumPairs && !distinct.contains(p) {
+              distinct.append(p)
+            }
           }
           let weight = single.map { reader.weight(of: Array(Set($0))) } ?? Int.max
           options.append((weight, found, distinct.count))
@@ -403,6 +425,9 @@ final class FeatureGate: Sendable {
   /// lookups of their own.
   struct FontFacts: Sendable {
     let reader: LookupRequirements?
+    /// The GDEF glyph classes (nil when the font has none).
+    let glyphClasses: ClassDefinition?
+    let classesUnreadable: Bool
     let featureTags: Set<hb_tag_t>
     /// Bit k: no lookup of candidate k (in any script or language) belongs to another feature
     /// too. A shared lookup still runs with the candidate off — under the other feature's mask
@@ -410,8 +435,51 @@ final class FeatureGate: Sendable {
     /// lookups before a pause, and again later with the candidate), or picking another
     /// alternate (the mask's value changes) — so leaving the candidate off would not remove it.
     let ownLookups: UInt8
-    /// Lookups of `rvrn`, which HarfBuzz applies in a stage of their own before all others.
+    /// Lookups of `rvrn` and of required features, which HarfBuzz may apply in a stage of their
+    /// own before all others.
     let earlyLookups: Set<UInt32>
+    /// Whether GSUB has feature variations (lookups swapped under some axis values).
+    let hasFeatureVariations: Bool
+
+    /// The GSUB lookups of `features` in any script and language.
+    static func collect(_ face: OpaquePointer, _ features: [hb_tag_t]) -> Set<UInt32> {
+      let set = hb_set_create()!
+      defer { hb_set_destroy(set) }
+      (features + [0]).withUnsafeBufferPointer { f in
+        hb_ot_layout_collect_lookups(face, Font.tag("GSUB"), nil, nil, f.baseAddress, set)
+      }
+      var result = Set<UInt32>()
+      var v: hb_codepoint_t = UInt32.max
+      while hb_set_next(set, &v) != 0 { result.insert(v) }
+      return result
+    }
+
+    /// The GSUB lookups of every script's and language's required feature.
+    static func requiredFeatureLookups(_ face: OpaquePointer) -> Set<UInt32> {
+      let gsub = Font.tag("GSUB")
+      var result = Set<UInt32>()
+      var scriptCount = hb_ot_layout_table_get_script_tags(face, gsub, 0, nil, nil)
+      scriptCount = min(scriptCount, 1024)
+      for s in 0..<scriptCount {
+        let languages = min(hb_ot_layout_script_get_language_tags(face, gsub, s, 0, nil, nil), 1024)
+        for l in [UInt32(0xFFFF)] + Array(0..<languages) {
+          var feature: UInt32 = 0
+          var tag: hb_tag_t = 0
+          guard hb_ot_layout_language_get_required_feature(face, gsub, s, l, &feature, &tag) != 0
+          else { continue }
+          var lookups = [UInt32](repeating: 0, count: 1024)
+          var start: UInt32 = 0
+          while true {
+            var n = UInt32(lookups.count)
+            _ = hb_ot_layout_feature_get_lookups(face, gsub, feature, start, &n, &lookups)
+            result.formUnion(lookups.prefix(Int(n)))
+            if n < UInt32(lookups.count) { break }
+            start += n
+          }
+        }
+      }
+      return result
+    }
     /// Lookups that only the Hangul shaper's jamo features use (`ljmo`, `vjmo`, `tjmo`), whose
     /// masks it sets only on conjoining jamo.
     let jamoOnly: Set<UInt32>
@@ -442,6 +510,16 @@ final class FeatureGate: Sendable {
         } ?? []
       hb_blob_destroy(blob)
       reader = LookupRequirements(gsub: bytes, weights: weight)
+      let gdefBlob = hb_face_reference_table(face, Font.tag("GDEF"))
+      var gdefLength: UInt32 = 0
+      let gdef = TableBytes(
+        data: hb_blob_get_data(gdefBlob, &gdefLength).map {
+          Array(UnsafeRawBufferPointer(start: $0, count: Int(gdefLength)))
+        } ?? [])
+      hb_blob_destroy(gdefBlob)
+      glyphClasses = gdef.offset(0, 4).flatMap { ClassDefinition(gdef, at: $0) }
+      // (A class table that cannot be read: every glyph might be skipped.)
+      classesUnreadable = gdef.offset(0, 4) != nil && glyphClasses == nil
       var tags = [hb_tag_t](repeating: 0, count: 4096)
       var count = UInt32(tags.count)
       _ = hb_ot_layout_table_get_feature_tags(face, Font.tag("GSUB"), 0, &count, &tags)
@@ -454,20 +532,9 @@ final class FeatureGate: Sendable {
         && bytes[10...13].contains { $0 != 0 }
       var own: UInt8 = 0
       var fractionOnly = Set<UInt32>()
-      var early = Set<UInt32>()
       var jamoOnly = Set<UInt32>()
       if !variations && count < UInt32(tags.count) {
-        func collect(_ features: [hb_tag_t]) -> Set<UInt32> {
-          let set = hb_set_create()!
-          defer { hb_set_destroy(set) }
-          (features + [0]).withUnsafeBufferPointer { f in
-            hb_ot_layout_collect_lookups(face, Font.tag("GSUB"), nil, nil, f.baseAddress, set)
-          }
-          var result = Set<UInt32>()
-          var v: hb_codepoint_t = UInt32.max
-          while hb_set_next(set, &v) != 0 { result.insert(v) }
-          return result
-        }
+        func collect(_ features: [hb_tag_t]) -> Set<UInt32> { FontFacts.collect(face!, features) }
         for (k, tag) in FeatureGate.candidates.enumerated() where all.contains(tag) {
           let mine = collect([tag])
           let others = collect(all.filter { $0 != tag }.sorted())
@@ -476,10 +543,14 @@ final class FeatureGate: Sendable {
         let fractions = FeatureGate.fractionFeatures
         fractionOnly = collect(fractions).subtracting(
           collect(all.filter { !fractions.contains($0) }.sorted()))
-        early = collect([Font.tag("rvrn")])
         let jamo = FeatureGate.jamoFeatures
         jamoOnly = collect(jamo).subtracting(collect(all.filter { !jamo.contains($0) }.sorted()))
       }
+      // `rvrn`'s lookups and those of every language system's required feature: HarfBuzz
+      // may apply them in the first stage, before all others.
+      let early = FontFacts.collect(face!, [Font.tag("rvrn")])
+        .union(FontFacts.requiredFeatureLookups(face!))
+      self.hasFeatureVariations = variations
       self.jamoOnly = jamoOnly
       ownLookups = own
       earlyLookups = early

@@ -201,7 +201,7 @@ struct LookupRequirements: Sendable {
       case (2, 1), (3, 1):
         guard let n = u16(sub + 4) else { return false }
         for k in 0..<Int(n) {
-          guard let so = u16(sub + 6 + 2 * k), let m = u16(sub + Int(so)),
+          guard work.spend(1), let so = u16(sub + 6 + 2 * k), let m = u16(sub + Int(so)),
             let glyphs = array(sub + Int(so) + 2, Int(m), work)
           else { return false }
           if m == 0 && kind == 2 { deletes = true }
@@ -210,7 +210,7 @@ struct LookupRequirements: Sendable {
       case (4, 1):
         guard let n = u16(sub + 4) else { return false }
         for k in 0..<Int(n) {
-          guard let so = u16(sub + 6 + 2 * k) else { return false }
+          guard work.spend(1), let so = u16(sub + 6 + 2 * k) else { return false }
           let set = sub + Int(so)
           guard let m = u16(set), work.spend(Int(m)) else { return false }
           for j in 0..<Int(m) {
@@ -411,8 +411,7 @@ struct LookupRequirements: Sendable {
   /// candidate, rule set by rule set: a set's rules apply only at its own first glyphs (for
   /// rules by class, the covered glyphs of its class), so each set may name its own least likely
   /// position — `i` and `j` of DejaVu Sans need a mark after them, the marks need a letter
-  /// before — and the candidate is the union of the sets' choices. Class tables out of order
-  /// give no candidate beyond the coverage.
+  /// before — and the candidate is the union of the sets' choices.
   private func ruleCandidates(
     type: Int, format: Int, at sub: Int, coverage: [UInt16], _ work: Work
   ) -> [[UInt16]]? {
@@ -426,11 +425,6 @@ struct LookupRequirements: Sendable {
         classTables.append(t)
       }
       setsAt = sub + (chained ? 12 : 8)
-      // HarfBuzz finds a glyph's class by binary search: a table whose glyphs are not in
-      // strictly increasing order may class a glyph otherwise than read here.
-      for t in classTables where zip(t, t.dropFirst()).contains(where: { $0.glyph >= $1.glyph }) {
-        return []
-      }
     }
     guard let setCount = u16(setsAt - 2) else { return nil }
     // Which class table each position reads (format 2): input, backtrack, lookahead.
@@ -445,11 +439,18 @@ struct LookupRequirements: Sendable {
       format == 1 ? Array(values) : values.flatMap { byClass[table[p]][$0] ?? [] }
     }
     // The first glyphs of each rule set: by coverage index (format 1) or input class.
+    // (Each covered glyph's class as HarfBuzz finds it, by binary search over the table as it
+    // stands, out of order or not.)
     var firstOfClass: [UInt16: [UInt16]] = [:]
     if format == 2 {
-      let inputClass = Dictionary(
-        classTables[chained ? 1 : 0].map { ($0.glyph, $0.value) }, uniquingKeysWith: { a, _ in a })
-      for g in coverage { firstOfClass[inputClass[g] ?? 0, default: []].append(g) }
+      let field = sub + (chained ? 6 : 4)
+      guard let o = u16(field) else { return nil }
+      var inputClass: ClassDefinition? = nil
+      if o != 0 {
+        guard let cd = ClassDefinition(TableBytes(data: data), at: sub + Int(o)) else { return nil }
+        inputClass = cd
+      }
+      for g in coverage { firstOfClass[inputClass?.class(g) ?? 0, default: []].append(g) }
     }
     // Per position (input 2nd, backtrack 1st, lookahead 1st): the values rules use there, or
     // nil once some rule has none (or class 0) — over all rules, and over each set's.

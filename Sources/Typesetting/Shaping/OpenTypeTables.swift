@@ -84,11 +84,22 @@ struct Coverage: Sendable {
     return nil
   }
 
-  /// Every covered glyph, into `set` (a bit per glyph id).
+  /// Entries read (glyphs or ranges): what reading it cost.
+  var size: Int { glyphs.count + ranges.count }
+
+  /// Every covered glyph, into `set` (a bit per glyph id; 1,024 words), a word at a time.
   func add(to set: inout [UInt64]) {
     for g in glyphs { set[Int(g) >> 6] |= 1 << UInt64(g & 63) }
     for r in ranges where r.first <= r.last {
-      for g in Int(r.first)...Int(r.last) { set[g >> 6] |= 1 << UInt64(g & 63) }
+      let lo = Int(r.first)
+      let hi = Int(r.last)
+      for w in (lo >> 6)...(hi >> 6) {
+        let from = max(lo, w << 6) & 63
+        let to = min(hi, (w << 6) | 63) & 63
+        // Bits from..to of word w.
+        let bits = (~UInt64(0) >> UInt64(63 - to)) & (~UInt64(0) << UInt64(from))
+        set[w] |= bits
+      }
     }
   }
 }

@@ -8,8 +8,8 @@
 ///   pair — a format 1 subtable when it covers the first glyph and lists the second; a format 2
 ///   subtable when it covers the first glyph and both classes are in its matrix (a zero value
 ///   then still stops the search);
-/// - the `kern` table (version 0, horizontal format 0 subtables): every subtable's value for the
-///   pair is split, the first glyph taking half (rounded down) and the second the rest.
+/// - the `kern` table (version 0, one horizontal format 0 subtable): the pair's value is split,
+///   the first glyph taking half (rounded down) and the second the rest.
 struct PairKerning: Sendable {
   /// A pair adjustment subtable. (A struct, not an enum with payloads: those keep their case
   /// in the spare bits of the arrays' pointers, which leak checkers cannot follow.)
@@ -53,7 +53,7 @@ struct PairKerning: Sendable {
           let c1 = Int(m.first.class(a))
           let c2 = Int(m.second.class(b))
           guard c1 < m.count1 && c2 < m.count2 else { continue }
-          first += Int32(m.values[c1 * m.count2 + c2])
+          if !m.values.isEmpty { first += Int32(m.values[c1 * m.count2 + c2]) }
           break subtables
         }
         guard k < sub.sets.count else { continue }
@@ -97,9 +97,12 @@ struct PairKerning: Sendable {
 
   /// A GPOS pair-adjustment subtable whose only effect is on the first glyph's horizontal
   /// advance (no value for the second glyph, no device tables), or nil.
-  static func subtable(_ t: TableBytes, at sub: Int) -> Subtable? {
+  static func subtable(
+    _ t: TableBytes, at sub: Int, work: LookupRequirements.Work
+  ) -> Subtable? {
     guard let format = t.u16(sub), let cov = t.offset(sub, 2),
-      let coverage = Coverage(t, at: cov), let format1 = t.u16(sub + 4),
+      let coverage = Coverage(t, at: cov), work.spend(coverage.size),
+      let format1 = t.u16(sub + 4),
       let format2 = t.u16(sub + 6), format2 == 0, format1 & 0xFFF0 == 0
     else { return nil }
     let size = format1.nonzeroBitCount
@@ -111,7 +114,7 @@ struct PairKerning: Sendable {
       var sets: [[(second: UInt16, value: Int16)]] = []
       for k in 0..<Int(count) {
         guard let set = t.offset(sub, 10 + 2 * k), let n = t.u16(set),
-          set + 2 + Int(n) * 2 * (1 + size) <= t.data.count
+          set + 2 + Int(n) * 2 * (1 + size) <= t.data.count, work.spend(Int(n))
         else { return nil }
         sets.append(
           (0..<Int(n)).map { j in
@@ -128,8 +131,12 @@ struct PairKerning: Sendable {
       else { return nil }
       let cells = Int(count1) * Int(count2)
       guard sub + 16 + cells * 2 * size <= t.data.count else { return nil }
-      let values: [Int16] = (0..<cells).map { k in
-        advance.map { t.i16(sub + 16 + k * 2 * size + 2 * $0)! } ?? 0
+      // No x advance in the records: every cell adds 0 (and none is stored: a matrix of empty
+      // records takes no room in the font, but would here).
+      var values: [Int16] = []
+      if let advance {
+        guard work.spend(cells) else { return nil }
+        values = (0..<cells).map { k in t.i16(sub + 16 + k * 2 * size + 2 * advance)! }
       }
       return Subtable(
         coverage: coverage, sets: [],

@@ -422,7 +422,6 @@ final class Shaper {
 
   /// The plan (and its features) that shapes `text[start..<end]` exactly as `base` does with the
   /// features that cannot change it left off, or nil when there are none (or the plan is new).
-  /// The buffer must hold the run's properties.
   private func gated(
     _ base: OpaquePointer, _ text: [UInt32], _ start: Int, _ end: Int, font: Font,
     props: hb_segment_properties_t, features: [hb_feature_t]
@@ -544,7 +543,7 @@ final class Shaper {
         advances.withUnsafeMutableBufferPointer { a in
           direct.shape(
             t, start, end, font: font, size: size, plan: chosen.plan, decideAfter: gateAfterUses,
-            into: a.baseAddress! - offset
+            into: a.baseAddress!, offset: offset
           ) {
             // Made once per font and plan properties, shared by all threads.
             let props = chosen.props

@@ -85,3 +85,13 @@ feature mark { lookup M; } mark;
 feature kern { lookup K; } kern;
 table GDEF { GlyphClassDef [a b d one two space], [c], [x], ; } GDEF;
 ''')
+# fracshared: numr's lookup is shared with sups (off by default): it must act only beside U+2044,
+# not on every digit of a run shaped directly.
+build('Tests/TypesettingTests/Fixtures/gates/fracshared.ttf', '''
+languagesystem DFLT dflt; languagesystem latn dflt;
+lookup S { sub one by one.numr; } S;
+lookup D { sub two by two.dnom; } D;
+feature numr { lookup S; } numr;
+feature sups { lookup S; } sups;
+feature dnom { lookup D; } dnom;
+''', extra=('one.numr', 'two.dnom'))
