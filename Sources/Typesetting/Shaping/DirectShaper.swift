@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One shaper's side of direct shaping (one thread at a time): per shape plan, its direct plan
+/// once the plan has been used often enough, what each character met is to it, and the pair
+/// adjustments met. Flat memory, so that the loop over a run's characters checks no ownership.
+final class DirectShaper {
+  private final class Entry {
+    var uses = 0
+    var decided = false
+    var plan: DirectPlan?
+    /// Per BMP code point (pages of 256, made when first needed): 0 until first seen, then
+    /// bit 63, and when a run may hold it, bit 62, its glyph in bits 32–47 and its advance in
+    /// the low 32 bits.
+    var pages: UnsafeMutablePointer<UnsafeMutablePointer<UInt64>?>?
+    /// Pair adjustments met: 4,096 keys (`1 << 32 | first << 16 | second`) then their values
+    /// (the first glyph's adjustment in the high half); a slot per hash, overwritten.
+    var pairs: UnsafeMutablePointer<UInt64>?
+
+    deinit {
+      if let pages {
+        for k in 0..<256 { free(pages[k]) }
+        free(pages)
+      }
+      free(pairs)
+    }
+  }
+
+  private static let pairSlots = 4096
+  private var entries: [OpaquePointer: Entry] = [:]
+  private var last: (plan: OpaquePointer, entry: Entry)?
+  /// Each character's packed glyph and advance for the run being shaped (grown as needed).
+  private var scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: 256)
+  private var scratchCapacity = 256
+  /// Runs shaped.
+  private(set) var runs = 0
+
+  deinit { scratch.deallocate() }
+
+  /// Forgets every plan (their addresses may be reused).
+  func clear() {
+    entries.removeAll()
+    last = nil
+  }
+
+  /// Adds the advances of `text[start..<end]` (points at `size`) to `advances[k - offset]` when `plan`
+  /// has a direct plan and every character allows it; returns whether it did. A plan's direct
+  /// plan is asked of `make` at its `decideAfter`-th use.
+  func shape(
+    _ text: UnsafeBufferPointer<UInt32>, _ start: Int, _ end: Int, font: Font, size: Double,
+    plan: OpaquePointer, decideAfter: Int, into advances: UnsafeMutablePointer<Double>, offset: Int,
+    make: () -> DirectPlan?
+  ) -> Bool {
+    let entry: Entry
+    if let last, last.plan == plan {
+      entry = last.entry
+    } else if let known = entries[plan] {
+      entry = known
+      last = (plan, known)
+    } else {
+      entry = Entry()
+      entries[plan] = entry
+      last = (plan, entry)
+    }
+    if !entry.decided {
+      entry.uses += 1
+      guard entry.uses >= decideAfter else { return false }
+      entry.decided = true
+      entry.plan = make()
+      if let made = entry.plan {
+        entry.pages = calloc(256, MemoryLayout<UnsafeMutablePointer<UInt64>?>.stride)!
+          .bindMemory(to: UnsafeMutablePointer<UInt64>?.self, capacity: 256)
+        if !made.kerning.isEmpty {
+          entry.pairs = calloc(2 * Self.pairSlots, 8)!.bindMemory(
+            to: UInt64.self, capacity: 2 * Self.pairSlots)
+        }
+      }
+    }
+    guard let direct = entry.plan, let pages = entry.pages else { return false }
+    let n = end - start
+    if scratchCapacity < n {
+      scratch.deallocate()
+      scratchCapacity = max(n, 2 * scratchCapacity)
+      scratch = .allocate(capacity: scratchCapacity)
+    }
+    let scratch = self.scratch
+    for k in 0..<n {
+      let c = text[start + k]
+      guard c < 0x10000 else { return false }
+      var page = pages[Int(c >> 8)]
+      if page == nil {
+        page = calloc(256, 8)!.bindMemory(to: UInt64.self, capacity: 256)
+        pages[Int(c >> 8)] = page
+      }
+      var v = page![Int(c & 0xFF)]
+      if v == 0 {
+        v = 1 << 63
+        if let g = direct.glyph(c, font: font) {
+          v |= 1 << 62 | UInt64(g.glyph) << 32 | UInt64(UInt32(bitPattern: g.advance))
+        }
+        page![Int(c & 0xFF)] = v
+      }
+      guard v & (1 << 62) != 0 else { return false }
+      scratch[k] = v
+    }
+    if let pairs = entry.pairs, n > 1 {
+      let values = pairs + Self.pairSlots
+      for k in 0..<(n - 1) {
+        let key = 1 << 32 | (scratch[k] >> 16 & 0xFFFF_0000) | (scratch[k + 1] >> 32 & 0xFFFF)
+        let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 52)
+        if pairs[slot] != key {
+          let a = direct.kerning.adjustment(
+            UInt16(truncatingIfNeeded: scratch[k] >> 32),
+            UInt16(truncatingIfNeeded: scratch[k + 1] >> 32))
+          pairs[slot] = key
+          values[slot] =
+            UInt64(UInt32(bitPattern: a.first)) << 32
+            | UInt64(UInt32(bitPattern: a.second))
+        }
+        let value = values[slot]
+        // Adjust the low 32 bits (the advances) in place.
+        scratch[k] =
+          scratch[k] & ~0xFFFF_FFFF
+          | UInt64(
+            UInt32(truncatingIfNeeded: scratch[k]) &+ UInt32(truncatingIfNeeded: value >> 32))
+        scratch[k + 1] =
+          scratch[k + 1] & ~0xFFFF_FFFF
+          | UInt64(UInt32(truncatingIfNeeded: scratch[k + 1]) &+ UInt32(truncatingIfNeeded: value))
+      }
+    }
+    let scale = size / Double(font.unitsPerEm)
+    for k in 0..<n {
+      advances[start - offset + k] += Double(Int32(truncatingIfNeeded: scratch[k])) * scale
+    }
+    runs += 1
+    return true
+  }
+}
