@@ -60,8 +60,11 @@ final class DirectShapingTests: XCTestCase {
     }
     XCTAssertEqual(differ.prefix(5), [])
     XCTAssertEqual(differ.count, 0)
-    // Most runs of Latin, Hangul and kana-and-kanji text skip HarfBuzz (59% when measured).
-    XCTAssertGreaterThan(direct.directRuns, runs.count, "\(direct.directRuns) of \(2 * runs.count)")
+    // Most runs of Latin, Hangul and kana-and-kanji text skip HarfBuzz (76% when measured; a
+    // ratchet: raise it as more do).
+    XCTAssertGreaterThan(
+      Double(direct.directRuns), 0.76 * Double(2 * runs.count),
+      "\(direct.directRuns) of \(2 * runs.count)")
   }
 
   /// Every pair of characters a font shapes directly, side by side (so every kerning pair and
