@@ -26,6 +26,39 @@ struct TableBytes: Sendable {
   }
 }
 
+/// The index of the element `order` finds equal (negative: the key is before the element,
+/// positive: after it) among `count` elements, by HarfBuzz's binary search over the table's own
+/// order (so unsorted data gives HarfBuzz's answers), or nil.
+@inline(__always)
+func harfBuzzSearch(_ count: Int, _ order: (Int) -> Int) -> Int? {
+  var lo = 0
+  var hi = count - 1
+  while lo <= hi {
+    let mid = (lo + hi) >> 1
+    let o = order(mid)
+    if o < 0 {
+      hi = mid - 1
+    } else if o > 0 {
+      lo = mid + 1
+    } else {
+      return mid
+    }
+  }
+  return nil
+}
+
+/// How `key` orders against `element` for ``harfBuzzSearch(_:_:)``.
+@inline(__always)
+func searchOrder<T: Comparable>(_ key: T, _ element: T) -> Int {
+  key < element ? -1 : key > element ? 1 : 0
+}
+
+/// How `key` orders against the range `first...last` (0 inside it).
+@inline(__always)
+func searchOrder(_ key: UInt16, _ first: UInt16, _ last: UInt16) -> Int {
+  key < first ? -1 : key > last ? 1 : 0
+}
+
 /// A coverage table: glyph → coverage index.
 struct Coverage: Sendable {
   /// Format 1: sorted glyphs (index = position); format 2: ranges with their start index.
@@ -54,34 +87,10 @@ struct Coverage: Sendable {
 
   /// The glyph's coverage index, or nil when it is not covered.
   func index(_ g: UInt16) -> Int? {
-    if !glyphs.isEmpty {
-      var lo = 0
-      var hi = glyphs.count - 1
-      while lo <= hi {
-        let mid = (lo + hi) >> 1
-        if g < glyphs[mid] {
-          hi = mid - 1
-        } else if g > glyphs[mid] {
-          lo = mid + 1
-        } else {
-          return mid
-        }
-      }
-      return nil
+    if !glyphs.isEmpty { return harfBuzzSearch(glyphs.count) { searchOrder(g, glyphs[$0]) } }
+    return harfBuzzSearch(ranges.count) { searchOrder(g, ranges[$0].first, ranges[$0].last) }.map {
+      Int(ranges[$0].start) + Int(g - ranges[$0].first)
     }
-    var lo = 0
-    var hi = ranges.count - 1
-    while lo <= hi {
-      let mid = (lo + hi) >> 1
-      if g < ranges[mid].first {
-        hi = mid - 1
-      } else if g > ranges[mid].last {
-        lo = mid + 1
-      } else {
-        return Int(ranges[mid].start) + Int(g - ranges[mid].first)
-      }
-    }
-    return nil
   }
 
   /// Entries read (glyphs or ranges): what reading it cost.
@@ -138,18 +147,8 @@ struct ClassDefinition: Sendable {
       let k = Int(g) - Int(start)
       return k >= 0 && k < classes.count ? classes[k] : 0
     }
-    var lo = 0
-    var hi = ranges.count - 1
-    while lo <= hi {
-      let mid = (lo + hi) >> 1
-      if g < ranges[mid].first {
-        hi = mid - 1
-      } else if g > ranges[mid].last {
-        lo = mid + 1
-      } else {
-        return ranges[mid].value
-      }
-    }
-    return 0
+    return harfBuzzSearch(ranges.count) { searchOrder(g, ranges[$0].first, ranges[$0].last) }.map {
+      ranges[$0].value
+    } ?? 0
   }
 }

@@ -58,38 +58,19 @@ struct PairKerning: Sendable {
         }
         guard k < sub.sets.count else { continue }
         let set = sub.sets[k]
-        var lo = 0
-        var hi = set.count - 1
-        while lo <= hi {
-          let mid = (lo + hi) >> 1
-          if b < set[mid].second {
-            hi = mid - 1
-          } else if b > set[mid].second {
-            lo = mid + 1
-          } else {
-            first += Int32(set[mid].value)
-            break subtables
-          }
+        if let found = harfBuzzSearch(set.count, { searchOrder(b, set[$0].second) }) {
+          first += Int32(set[found].value)
+          break subtables
         }
       }
     }
     let key = UInt32(a) << 16 | UInt32(b)
     for table in kernTables {
-      var lo = 0
-      var hi = table.count - 1
-      while lo <= hi {
-        let mid = (lo + hi) >> 1
-        if key < table[mid].key {
-          hi = mid - 1
-        } else if key > table[mid].key {
-          lo = mid + 1
-        } else {
-          let kern = Int32(table[mid].value)
-          let half = kern >> 1
-          first += half
-          second += kern - half
-          break
-        }
+      if let found = harfBuzzSearch(table.count, { searchOrder(key, table[$0].key) }) {
+        let kern = Int32(table[found].value)
+        let half = kern >> 1
+        first += half
+        second += kern - half
       }
     }
     return (first, second)
