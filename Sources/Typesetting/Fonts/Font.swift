@@ -186,6 +186,26 @@ public final class Font: @unchecked Sendable {
     return try body(UnsafeRawBufferPointer(start: UnsafeRawPointer(p), count: Int(length)))
   }
 
+  /// Whether the font has a table `tag` (Apple's `morx`, say, which HarfBuzz applies instead of
+  /// GSUB).
+  func hasTable(_ tag: String) -> Bool {
+    let blob = hb_face_reference_table(hbFace, Font.tag(tag))
+    defer { hb_blob_destroy(blob) }
+    return hb_blob_get_length(blob) > 0
+  }
+
+  /// The bytes of the font's table `tag` (empty when it has none), for the layout table readers.
+  func tableBytes(_ tag: String) -> TableBytes {
+    let blob = hb_face_reference_table(hbFace, Font.tag(tag))
+    defer { hb_blob_destroy(blob) }
+    var length: UInt32 = 0
+    let bytes =
+      hb_blob_get_data(blob, &length).map {
+        [UInt8](UnsafeRawBufferPointer(start: $0, count: Int(length)))
+      } ?? []
+    return TableBytes(data: bytes)
+  }
+
   /// The glyph for a code point from the font's `cmap`, or nil when the font does not cover it.
   /// - Complexity: O(log n) in the size of the cmap subtable.
   @inline(__always)

@@ -82,17 +82,8 @@ final class DirectPlan: Sendable {
       })
     else { return nil }
     let face = hb_font_get_face(font.hbFont)
-    func table(_ tag: String) -> TableBytes {
-      let blob = hb_face_reference_table(face, Font.tag(tag))
-      defer { hb_blob_destroy(blob) }
-      var length: UInt32 = 0
-      let bytes =
-        hb_blob_get_data(blob, &length).map {
-          [UInt8](UnsafeRawBufferPointer(start: $0, count: Int(length)))
-        } ?? []
-      return TableBytes(data: bytes)
-    }
-    for tag in ["morx", "mort", "kerx", "trak"] where !table(tag).data.isEmpty { return nil }
+    func table(_ tag: String) -> TableBytes { font.tableBytes(tag) }
+    if ["morx", "mort", "kerx", "trak"].contains(where: font.hasTable) { return nil }
     // How much reading the plan may do: a hostile font can point many lookups at one huge
     // table; past this, no direct plan.
     let work = LookupRequirements.Work()
@@ -179,15 +170,7 @@ final class DirectPlan: Sendable {
         // HarfBuzz leaves the table alone when the plan's script and language have a GPOS
         // `kern` feature: sure when the plan has a lookup that only `kern` features use.
         func collect(_ tags: [hb_tag_t]) -> Set<UInt32> {
-          let set = hb_set_create()!
-          defer { hb_set_destroy(set) }
-          (tags + [0]).withUnsafeBufferPointer { f in
-            hb_ot_layout_collect_lookups(face, Font.tag("GPOS"), nil, nil, f.baseAddress, set)
-          }
-          var result = Set<UInt32>()
-          var v: hb_codepoint_t = UInt32.max
-          while hb_set_next(set, &v) != 0 { result.insert(v) }
-          return result
+          FeatureGate.FontFacts.collect(face!, tags, table: "GPOS")
         }
         var tags = [hb_tag_t](repeating: 0, count: 4096)
         var n = UInt32(tags.count)

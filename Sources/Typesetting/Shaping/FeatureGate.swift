@@ -182,9 +182,14 @@ final class FeatureGate: Sendable {
   }
 
   static func lookups(_ plan: OpaquePointer, _ table: String) -> Set<UInt32> {
+    FeatureGate.collectingLookups { hb_ot_shape_plan_collect_lookups(plan, Font.tag(table), $0) }
+  }
+
+  /// The lookup indices `fill` puts in a HarfBuzz set.
+  static func collectingLookups(_ fill: (OpaquePointer) -> Void) -> Set<UInt32> {
     let set = hb_set_create()!
     defer { hb_set_destroy(set) }
-    hb_ot_shape_plan_collect_lookups(plan, Font.tag(table), set)
+    fill(set)
     var result = Set<UInt32>()
     var v: hb_codepoint_t = UInt32.max
     while hb_set_next(set, &v) != 0 { result.insert(v) }
@@ -221,11 +226,7 @@ final class FeatureGate: Sendable {
     else { return nil }
     let face = hb_font_get_face(font.hbFont)
     // Apple's layout tables replace GSUB when present.
-    for table in ["morx", "mort"] {
-      let blob = hb_face_reference_table(face, Font.tag(table))
-      defer { hb_blob_destroy(blob) }
-      if hb_blob_get_length(blob) > 0 { return nil }
-    }
+    if ["morx", "mort"].contains(where: font.hasTable) { return nil }
     let planLookups = lookups(plan, "GSUB")
     let planPositioning = lookups(plan, "GPOS")
     var lookupsOf: [Set<UInt32>] = []
@@ -441,17 +442,15 @@ final class FeatureGate: Sendable {
     /// Whether GSUB has feature variations (lookups swapped under some axis values).
     let hasFeatureVariations: Bool
 
-    /// The GSUB lookups of `features` in any script and language.
-    static func collect(_ face: OpaquePointer, _ features: [hb_tag_t]) -> Set<UInt32> {
-      let set = hb_set_create()!
-      defer { hb_set_destroy(set) }
-      (features + [0]).withUnsafeBufferPointer { f in
-        hb_ot_layout_collect_lookups(face, Font.tag("GSUB"), nil, nil, f.baseAddress, set)
+    /// The lookups of `features` in `table` (GSUB unless said), in any script and language.
+    static func collect(
+      _ face: OpaquePointer, _ features: [hb_tag_t], table: String = "GSUB"
+    ) -> Set<UInt32> {
+      FeatureGate.collectingLookups { set in
+        (features + [0]).withUnsafeBufferPointer { f in
+          hb_ot_layout_collect_lookups(face, Font.tag(table), nil, nil, f.baseAddress, set)
+        }
       }
-      var result = Set<UInt32>()
-      var v: hb_codepoint_t = UInt32.max
-      while hb_set_next(set, &v) != 0 { result.insert(v) }
-      return result
     }
 
     /// The GSUB lookups of every script's and language's required feature.
@@ -502,21 +501,9 @@ final class FeatureGate: Sendable {
           weight[Int(g)] = max(weight[Int(g)], FeatureGate.likelihood(c))
         }
       }
-      let blob = hb_face_reference_table(face, Font.tag("GSUB"))
-      var length: UInt32 = 0
-      let bytes: [UInt8] =
-        hb_blob_get_data(blob, &length).map {
-          Array(UnsafeRawBufferPointer(start: $0, count: Int(length)))
-        } ?? []
-      hb_blob_destroy(blob)
+      let bytes = font.tableBytes("GSUB").data
       reader = LookupRequirements(gsub: bytes, weights: weight)
-      let gdefBlob = hb_face_reference_table(face, Font.tag("GDEF"))
-      var gdefLength: UInt32 = 0
-      let gdef = TableBytes(
-        data: hb_blob_get_data(gdefBlob, &gdefLength).map {
-          Array(UnsafeRawBufferPointer(start: $0, count: Int(gdefLength)))
-        } ?? [])
-      hb_blob_destroy(gdefBlob)
+      let gdef = font.tableBytes("GDEF")
       glyphClasses = gdef.offset(0, 4).flatMap { ClassDefinition(gdef, at: $0) }
       // (A class table that cannot be read: every glyph might be skipped.)
       classesUnreadable = gdef.offset(0, 4) != nil && glyphClasses == nil

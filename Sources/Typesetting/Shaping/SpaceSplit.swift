@@ -62,13 +62,9 @@ struct SpaceSplit {
     }
     let face = hb_font_get_face(font.hbFont)
     // Apple's layout tables (which HarfBuzz applies instead of GSUB/GPOS) are not inspected here.
-    for table in ["morx", "mort", "kerx"] {
-      let blob = hb_face_reference_table(face, Font.tag(table))
-      defer { hb_blob_destroy(blob) }
-      if hb_blob_get_length(blob) > 0 {
-        self = .never
-        return
-      }
+    if ["morx", "mort", "kerx"].contains(where: font.hasTable) {
+      self = .never
+      return
     }
     let lookups = hb_set_create()!
     let before = hb_set_create()!
