@@ -12,26 +12,18 @@ final class DirectShaper {
     var uses = 0
     var decided = false
     var plan: DirectPlan?
-    /// Per BMP code point (pages of 256, made when first needed): 0 until first seen, then
-    /// bit 63, and when a run may hold it, bit 62, its glyph in bits 32–47 and its advance in
-    /// the low 32 bits.
-    var pages: UnsafeMutablePointer<UnsafeMutablePointer<UInt64>?>?
+    /// Per BMP code point: 0 until first seen, then bit 63, and when a run may hold it, bit 62,
+    /// its glyph in bits 32–47 and its advance in the low 32 bits.
+    var characters: CharacterMemo?
     /// Pair adjustments met: 4,096 keys (`1 << 32 | first << 16 | second`) then their values
     /// (the first glyph's adjustment in the high half); a slot per hash, overwritten.
     var pairs: UnsafeMutablePointer<UInt64>?
 
-    deinit {
-      if let pages {
-        for k in 0..<256 { free(pages[k]) }
-        free(pages)
-      }
-      free(pairs)
-    }
+    deinit { free(pairs) }
   }
 
   private static let pairSlots = 4096
-  private var entries: [OpaquePointer: Entry] = [:]
-  private var last: (plan: OpaquePointer, entry: Entry)?
+  private var entries = PlanEntries<Entry>()
   /// Each character's packed glyph and advance for the run being shaped (grown as needed).
   private var scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: 256)
   private var scratchCapacity = 256
@@ -43,7 +35,6 @@ final class DirectShaper {
   /// Forgets every plan (their addresses may be reused).
   func clear() {
     entries.removeAll()
-    last = nil
   }
 
   /// Adds the advances of `text[start..<end]` (points at `size`) to `advances[k - offset]` when `plan`
@@ -54,32 +45,21 @@ final class DirectShaper {
     plan: OpaquePointer, decideAfter: Int, into advances: UnsafeMutablePointer<Double>, offset: Int,
     make: () -> DirectPlan?
   ) -> Bool {
-    let entry: Entry
-    if let last, last.plan == plan {
-      entry = last.entry
-    } else if let known = entries[plan] {
-      entry = known
-      last = (plan, known)
-    } else {
-      entry = Entry()
-      entries[plan] = entry
-      last = (plan, entry)
-    }
+    let entry = entries.entry(plan) { Entry() }
     if !entry.decided {
       entry.uses += 1
       guard entry.uses >= decideAfter else { return false }
       entry.decided = true
       entry.plan = make()
       if let made = entry.plan {
-        entry.pages = calloc(256, MemoryLayout<UnsafeMutablePointer<UInt64>?>.stride)!
-          .bindMemory(to: UnsafeMutablePointer<UInt64>?.self, capacity: 256)
+        entry.characters = CharacterMemo()
         if !made.kerning.isEmpty {
           entry.pairs = calloc(2 * Self.pairSlots, 8)!.bindMemory(
             to: UInt64.self, capacity: 2 * Self.pairSlots)
         }
       }
     }
-    guard let direct = entry.plan, let pages = entry.pages else { return false }
+    guard let direct = entry.plan, let characters = entry.characters else { return false }
     let n = end - start
     if scratchCapacity < n {
       scratch.deallocate()
@@ -90,18 +70,14 @@ final class DirectShaper {
     for k in 0..<n {
       let c = text[start + k]
       guard c < 0x10000 else { return false }
-      var page = pages[Int(c >> 8)]
-      if page == nil {
-        page = calloc(256, 8)!.bindMemory(to: UInt64.self, capacity: 256)
-        pages[Int(c >> 8)] = page
-      }
-      var v = page![Int(c & 0xFF)]
+      let word = characters.word(c)
+      var v = word.pointee
       if v == 0 {
         v = 1 << 63
         if let g = direct.glyph(c, font: font) {
           v |= 1 << 62 | UInt64(g.glyph) << 32 | UInt64(UInt32(bitPattern: g.advance))
         }
-        page![Int(c & 0xFF)] = v
+        word.pointee = v
       }
       guard v & (1 << 62) != 0 else { return false }
       scratch[k] = v

@@ -27,7 +27,7 @@ final class Shaper {
   /// the results are the same either way — off only to check that).
   var featureGating = true
   /// Per shape plan: its feature gate once the plan has been used often enough to be worth one.
-  private var gateEntries: [OpaquePointer: GateEntry] = [:]
+  private var gateEntries = PlanEntries<GateEntry>()
   /// Uses of a plan before its gate is worked out (a plan used a few times is not worth it).
   var gateAfterUses = 32
   /// Whether runs that need only nominal glyphs, advances and pair kerning are shaped without
@@ -43,10 +43,8 @@ final class Shaper {
     var decided = false
     var gate: FeatureGate?
     /// Per BMP code point, 0 until first seen, then what it blocks (``FeatureGate/blocks(_:font:)``,
-    /// never 0) in the low byte and its ``FeatureGate/pairBits(_:font:)`` above: 256 pages of
-    /// 256 characters, each made when a character of the page is first met (flat memory, so that
-    /// the loop over a run checks no ownership).
-    var memo: UnsafeMutablePointer<UnsafeMutablePointer<UInt64>?>?
+    /// never 0) in the low byte and its ``FeatureGate/pairBits(_:font:)`` above (with a gate).
+    var memo: CharacterMemo?
     /// Per set of candidates left off: the plan and features (nil: that combination is not
     /// exact), once worked out.
     var variants = [Variant](repeating: .unknown, count: 256)
@@ -56,16 +54,7 @@ final class Shaper {
       case inexact
       case exact(plan: OpaquePointer, features: [hb_feature_t])
     }
-
-    deinit {
-      if let memo {
-        for k in 0..<256 { free(memo[k]) }
-        free(memo)
-      }
-    }
   }
-  /// The gate entry of the last run's plan.
-  private var lastGate: (plan: OpaquePointer, entry: GateEntry)?
 
   struct PlanKey: Hashable {
     var font: FontKey
@@ -143,7 +132,6 @@ final class Shaper {
     recentPlans.removeAll()
     lastPlain = nil
     gateEntries.removeAll()
-    lastGate = nil
     direct.clear()
     junctions.removeAll()
     contexts.removeAll()
@@ -426,17 +414,7 @@ final class Shaper {
     _ base: OpaquePointer, _ text: [UInt32], _ start: Int, _ end: Int, font: Font,
     props: hb_segment_properties_t, features: [hb_feature_t]
   ) -> (plan: OpaquePointer, features: [hb_feature_t])? {
-    let entry: GateEntry
-    if let last = lastGate, last.plan == base {
-      entry = last.entry
-    } else if let known = gateEntries[base] {
-      entry = known
-      lastGate = (base, known)
-    } else {
-      entry = GateEntry()
-      gateEntries[base] = entry
-      lastGate = (base, entry)
-    }
+    let entry = gateEntries.entry(base) { GateEntry() }
     if !entry.decided {
       entry.uses += 1
       guard entry.uses >= gateAfterUses else { return nil }
@@ -447,10 +425,7 @@ final class Shaper {
       entry.gate = font.featureGates.gate(key) {
         FeatureGate.make(font: font, plan: base, props: props, features: features)
       }
-      if entry.gate != nil {
-        entry.memo = calloc(256, MemoryLayout<UnsafeMutablePointer<UInt64>?>.stride)!
-          .bindMemory(to: UnsafeMutablePointer<UInt64>?.self, capacity: 256)
-      }
+      if entry.gate != nil { entry.memo = CharacterMemo() }
     }
     guard let gate = entry.gate, let memo = entry.memo else { return nil }
     let keep: UInt8 = text.withUnsafeBufferPointer { t in
@@ -459,15 +434,11 @@ final class Shaper {
       for k in start..<end {
         let c = t[k]
         guard c < 0x10000 else { return 0xFF }
-        var page = memo[Int(c >> 8)]
-        if page == nil {
-          page = calloc(256, 8)!.bindMemory(to: UInt64.self, capacity: 256)
-          memo[Int(c >> 8)] = page
-        }
-        var v = page![Int(c & 0xFF)]
+        let word = memo.word(c)
+        var v = word.pointee
         if v == 0 {
           v = UInt64(gate.blocks(c, font: font)) | gate.pairBits(c, font: font)
-          page![Int(c & 0xFF)] = v
+          word.pointee = v
         }
         keep |= UInt8(truncatingIfNeeded: v)
         // Pairs side by side: a glyph of a pair's first set right before one of its second.

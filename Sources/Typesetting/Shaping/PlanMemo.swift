@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A 64-bit word per code point of the Basic Multilingual Plane, 0 until set: 256 pages of 256,
+/// each made when first needed, in flat memory, so that a loop over a run's characters checks no
+/// ownership. One shaper's (one thread at a time).
+final class CharacterMemo {
+  private let pages: UnsafeMutablePointer<UnsafeMutablePointer<UInt64>?>
+
+  init() {
+    pages = calloc(256, MemoryLayout<UnsafeMutablePointer<UInt64>?>.stride)!
+      .bindMemory(to: UnsafeMutablePointer<UInt64>?.self, capacity: 256)
+  }
+
+  deinit {
+    for k in 0..<256 { free(pages[k]) }
+    free(pages)
+  }
+
+  /// The word of `c` (below U+10000).
+  @inline(__always)
+  func word(_ c: UInt32) -> UnsafeMutablePointer<UInt64> {
+    if let page = pages[Int(c >> 8)] { return page + Int(c & 0xFF) }
+    let page = calloc(256, 8)!.bindMemory(to: UInt64.self, capacity: 256)
+    pages[Int(c >> 8)] = page
+    return page + Int(c & 0xFF)
+  }
+}
+
+/// One entry per shape plan, the last one found answering the next run without hashing.
+struct PlanEntries<Entry: AnyObject> {
+  private var table: [OpaquePointer: Entry] = [:]
+  private var last: (plan: OpaquePointer, entry: Entry)?
+
+  /// The entry of `plan`, made by `make` the first time.
+  @inline(__always)
+  mutating func entry(_ plan: OpaquePointer, make: () -> Entry) -> Entry {
+    if let last, last.plan == plan { return last.entry }
+    if let known = table[plan] {
+      last = (plan, known)
+      return known
+    }
+    let entry = make()
+    table[plan] = entry
+    last = (plan, entry)
+    return entry
+  }
+
+  /// Forgets every plan (their addresses may be reused).
+  mutating func removeAll() {
+    table.removeAll()
+    last = nil
+  }
+}
