@@ -298,6 +298,8 @@ final class FeatureGate: Sendable {
       // single glyphs would block the most text (Inter's `calt` needs a hyphen, say, where
       // its pairs need a hyphen next to a capital; its `ccmp` needs a mark either way).
       var pairedLookups: [UInt32: [Pair]] = [:]
+      // Each lookup's single requirement, read once for both passes (nil: cannot be told).
+      var requirementOf: [UInt32: [UInt16]?] = [:]
       if let reader {
         var options: [(weight: Int, found: [UInt32: [Pair]], distinct: Int)] = []
         for lookups in lookupsOf {
@@ -306,7 +308,9 @@ final class FeatureGate: Sendable {
           var single: [UInt16]? = []
           let others = planLookups.subtracting(lookups).subtracting(facts.fractionOnly)
           for l in lookups.sorted() {
-            if let r = reader.requirement(ofLookup: Int(l), work: work) {
+            let r = reader.requirement(ofLookup: Int(l), work: work)
+            requirementOf[l] = .some(r)
+            if let r {
               single? += r
             } else {
               single = nil
@@ -348,7 +352,7 @@ final class FeatureGate: Sendable {
                 if !mine.contains(pair) { mine.append(pair) }
               }
               needOf.append((l, all))
-            } else if let r = reader.requirement(ofLookup: Int(l), work: work) {
+            } else if let r = requirementOf[l] ?? reader.requirement(ofLookup: Int(l), work: work) {
               need.formUnion(r)
               needOf.append((l, Set(r)))
             } else {
@@ -479,9 +483,7 @@ final class FeatureGate: Sendable {
       }
       return result
     }
-    /// Lookups that only the Hangul shaper's jamo features use (`ljmo`, `vjmo`, `tjmo`), whose
-    /// masks it sets only on conjoining jamo.
-    let jamoOnly: Set<UInt32>
+
     /// Lookups that only HarfBuzz's automatic fractions use (`frac`, `numr`, `dnom`): every plan
     /// has them, but they act only beside U+2044 FRACTION SLASH (which blocks every candidate),
     /// unless a user feature turns one on (then no run is gated).
@@ -519,7 +521,6 @@ final class FeatureGate: Sendable {
         && bytes[10...13].contains { $0 != 0 }
       var own: UInt8 = 0
       var fractionOnly = Set<UInt32>()
-      var jamoOnly = Set<UInt32>()
       if !variations && count < UInt32(tags.count) {
         func collect(_ features: [hb_tag_t]) -> Set<UInt32> { FontFacts.collect(face!, features) }
         for (k, tag) in FeatureGate.candidates.enumerated() where all.contains(tag) {
@@ -530,15 +531,12 @@ final class FeatureGate: Sendable {
         let fractions = FeatureGate.fractionFeatures
         fractionOnly = collect(fractions).subtracting(
           collect(all.filter { !fractions.contains($0) }.sorted()))
-        let jamo = FeatureGate.jamoFeatures
-        jamoOnly = collect(jamo).subtracting(collect(all.filter { !jamo.contains($0) }.sorted()))
       }
       // `rvrn`'s lookups and those of every language system's required feature: HarfBuzz
       // may apply them in the first stage, before all others.
       let early = FontFacts.collect(face!, [Font.tag("rvrn")])
         .union(FontFacts.requiredFeatureLookups(face!))
       self.hasFeatureVariations = variations
-      self.jamoOnly = jamoOnly
       ownLookups = own
       earlyLookups = early
       self.fractionOnly = fractionOnly
