@@ -67,6 +67,28 @@ final class DirectShapingTests: XCTestCase {
       "\(direct.directRuns) of \(2 * runs.count)")
   }
 
+  /// A shaper meeting a plan whose gate and direct plan its font already has (made by another
+  /// shaper: a thread, an earlier typesetter) uses them at once, without the warm-up uses a new
+  /// plan waits for; a plan the font has not met still waits.
+  func testPlansTheFontKnowsAreUsedAtOnce() throws {
+    let font = try Fixtures.library.font(named: "NotoSans-Regular.ttf")
+    let text = "Warm plans need no warm-up".unicodeScalars.map(\.value)
+    let (first, whole) = shapers()
+    XCTAssertTrue(
+      shapeBoth(text, font: font, script: HB_SCRIPT_LATIN, direct: first, whole: whole).wentDirect)
+    let second = Shaper()
+    XCTAssertGreaterThan(second.gateAfterUses, 1)
+    let known = shapeBoth(text, font: font, script: HB_SCRIPT_LATIN, direct: second, whole: whole)
+    XCTAssertTrue(known.wentDirect)
+    XCTAssertEqual(known.direct, known.harfBuzz)
+    XCTAssertEqual(second.gatedRuns, 1)
+    // A language no shaper has shaped this font in: the plan is new, and waits.
+    let fresh = shapeBoth(
+      text, font: font, script: HB_SCRIPT_LATIN, language: "gd", direct: second, whole: whole)
+    XCTAssertFalse(fresh.wentDirect)
+    XCTAssertEqual(fresh.direct, fresh.harfBuzz)
+  }
+
   /// Every pair of characters a font shapes directly, side by side (so every kerning pair and
   /// every class pair of the font's pair lookups, or `kern` table, meets its neighbour).
   func checkEveryPair(

@@ -39,18 +39,22 @@ final class DirectShaper {
 
   /// Adds the advances of `text[start..<end]` (points at `size`) to `advances[k - offset]` when `plan`
   /// has a direct plan and every character allows it; returns whether it did. A plan's direct
-  /// plan is asked of `make` at its `decideAfter`-th use.
+  /// plan is asked of `find(true)` (which makes it when missing) at its `decideAfter`-th use;
+  /// before that, at a few uses (``Shaper/Warmup``), of `find(false)`, which gives it only when
+  /// it was made already (nil when not; `.some(nil)` when the plan has none).
   func shape(
     _ text: UnsafeBufferPointer<UInt32>, _ start: Int, _ end: Int, font: Font, size: Double,
     plan: OpaquePointer, decideAfter: Int, into advances: UnsafeMutablePointer<Double>, offset: Int,
-    make: () -> DirectPlan?
+    find: (_ mayMake: Bool) -> DirectPlan??
   ) -> Bool {
     let entry = entries.entry(plan) { Entry() }
     if !entry.decided {
       entry.uses += 1
-      guard entry.uses >= decideAfter else { return false }
+      guard Shaper.Warmup.isCheck(entry.uses, after: decideAfter),
+        let found = find(entry.uses >= decideAfter)
+      else { return false }
       entry.decided = true
-      entry.plan = make()
+      entry.plan = found
       if let made = entry.plan {
         entry.characters = CharacterMemo()
         if !made.kerning.isEmpty {

@@ -649,6 +649,21 @@ final class FeatureGates: @unchecked Sendable {
     cached(\.directPlans, key, limit: 4096, make: make)
   }
 
+  /// The gate under `key` if one was made already (by any thread): `.some(nil)` when the plan
+  /// has none, nil when it was never asked for.
+  func knownGate(_ key: Key) -> FeatureGate?? {
+    lock.lock()
+    defer { lock.unlock() }
+    return gates[key]
+  }
+
+  /// The direct plan under `key` if one was made already, as ``knownGate(_:)``.
+  func knownDirectPlan(_ key: Key) -> DirectPlan?? {
+    lock.lock()
+    defer { lock.unlock() }
+    return directPlans[key]
+  }
+
   func analysis(_ key: AnalysisKey, make: () -> FeatureGate.Analysis) -> FeatureGate.Analysis {
     cached(\.analyses, key, limit: 256, make: make)
   }

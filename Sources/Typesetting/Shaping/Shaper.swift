@@ -417,14 +417,22 @@ final class Shaper {
     let entry = gateEntries.entry(base) { GateEntry() }
     if !entry.decided {
       entry.uses += 1
-      guard entry.uses >= gateAfterUses else { return nil }
-      entry.decided = true
-      let key = FeatureGates.Key(
-        script: props.script.rawValue, language: Shaper.languageKey(props.language),
-        features: Shaper.featureKeys(features))
-      entry.gate = font.featureGates.gate(key) {
-        FeatureGate.make(font: font, plan: base, props: props, features: features)
+      let key =
+        Shaper.Warmup.isCheck(entry.uses, after: gateAfterUses)
+        ? FeatureGates.Key(
+          script: props.script.rawValue, language: Shaper.languageKey(props.language),
+          features: Shaper.featureKeys(features)) : nil
+      guard let key else { return nil }
+      if entry.uses >= gateAfterUses {
+        entry.gate = font.featureGates.gate(key) {
+          FeatureGate.make(font: font, plan: base, props: props, features: features)
+        }
+      } else {
+        // Another shaper (a thread, an earlier typesetter) had the gate made: no need to wait.
+        guard let known = font.featureGates.knownGate(key) else { return nil }
+        entry.gate = known
       }
+      entry.decided = true
       if entry.gate != nil { entry.memo = CharacterMemo() }
     }
     guard let gate = entry.gate, let memo = entry.memo else { return nil }
@@ -466,6 +474,16 @@ final class Shaper {
       entry.variants[Int(mask)] = .exact(plan: variant, features: off)
       gatedRuns += 1
       return (variant, off)
+    }
+  }
+
+  /// When a plan met for the first time is looked up in what its font already knows (gates and
+  /// direct plans made for it by other shapers), before it has been used `after` times and may
+  /// have them made: at its 1st, 2nd, 4th, 8th… use, and at the `after`-th.
+  enum Warmup {
+    @inline(__always)
+    static func isCheck(_ uses: Int, after: Int) -> Bool {
+      uses >= after || uses & (uses - 1) == 0
     }
   }
 
@@ -515,16 +533,18 @@ final class Shaper {
           direct.shape(
             t, start, end, font: font, size: size, plan: chosen.plan, decideAfter: gateAfterUses,
             into: a.baseAddress!, offset: offset
-          ) {
+          ) { mayMake in
             // Made once per font and plan properties, shared by all threads.
             let props = chosen.props
             let key = FeatureGates.Key(
               script: props.script.rawValue, language: Shaper.languageKey(props.language),
               features: Shaper.featureKeys(chosen.features))
-            return font.featureGates.directPlan(key) {
-              DirectPlan.make(
-                font: font, plan: chosen.plan, props: props, features: chosen.features)
-            }
+            guard mayMake else { return font.featureGates.knownDirectPlan(key) }
+            return .some(
+              font.featureGates.directPlan(key) {
+                DirectPlan.make(
+                  font: font, plan: chosen.plan, props: props, features: chosen.features)
+              })
           }
         }
       }
