@@ -27,6 +27,29 @@ enum Graphemes {
     }
   }
 
+  /// Whether `c` is a mark that always extends the character before it and nothing after it:
+  /// grapheme break property Extend or SpacingMark, not a conjunct linker (a virama, after which
+  /// a consonant joins the cluster), a joiner, an emoji modifier or a variation selector. Listed
+  /// for the scripts of the default font stack.
+  @inline(__always)
+  static func isPlainMark(_ c: UInt32) -> Bool {
+    switch c {
+    case 0x300...0x36F: return true  // combining diacritical marks
+    case 0x591...0x5BD, 0x5BF, 0x5C1...0x5C2, 0x5C4...0x5C5, 0x5C7: return true  // Hebrew points
+    // Arabic harakat and Quranic marks.
+    case 0x610...0x61A, 0x64B...0x65F, 0x670, 0x6D6...0x6DC, 0x6DF...0x6E4, 0x6E7...0x6E8,
+      0x6EA...0x6ED:
+      return true
+    // Devanagari signs and vowel signs (not the virama U+094D).
+    case 0x900...0x903, 0x93A...0x93C, 0x93E...0x94C, 0x94E...0x94F, 0x951...0x957, 0x962...0x963:
+      return true
+    // Thai vowels above and below, sara am, tone marks.
+    case 0xE31, 0xE33...0xE3A, 0xE47...0xE4E: return true
+    case 0x3099...0x309A: return true  // kana voiced sound marks
+    default: return false
+    }
+  }
+
   /// Start indices (in code points) of each grapheme cluster, plus `scalars.count` at the end.
   /// - Parameters:
   ///   - splitModifiers: split a cluster before an emoji modifier that follows no modifier base
@@ -40,20 +63,41 @@ enum Graphemes {
     // Between two characters that never join a neighbour into a cluster there is always a
     // boundary: such stretches are one cluster per code point, and only the pieces in between
     // (around marks, joiners, emoji, jamo…) go through the full rules, each on its own — the
-    // rules never look across such a boundary.
-    var i = 0
-    while i < n {
-      if isStandalone(scalars[i]) && (i + 1 == n || isStandalone(scalars[i + 1])) {
-        result.append(Int32(i))
-        i += 1
-        continue
+    // rules never look across such a boundary. Nor do they between plain marks after such a
+    // character (not a space, which the browser profile splits from its marks) and the next
+    // such character: the character and its marks are one cluster.
+    scalars.withUnsafeBufferPointer { t in
+      var i = 0
+      var standalone = n > 0 && isStandalone(t[0])
+      while i < n {
+        if standalone {
+          var m = i + 1
+          if t[i] != 0x20 {
+            while m < n && isPlainMark(t[m]) { m += 1 }
+          }
+          let next = m < n && isStandalone(t[m])
+          if m == n || next {
+            result.append(Int32(i))
+            i = m
+            standalone = next
+            continue
+          }
+        }
+        // The full rules, up to the next pair of standalone characters side by side.
+        var j = i + 1
+        var previous = standalone
+        while j < n {
+          let here = isStandalone(t[j])
+          if previous && here { break }
+          previous = here
+          j += 1
+        }
+        clusters(
+          of: scalars, in: i..<j, splitModifiers: splitModifiers, into: &result,
+          continuations: &continuations)
+        i = j
+        standalone = previous
       }
-      var j = i + 1
-      while j < n && !(isStandalone(scalars[j - 1]) && isStandalone(scalars[j])) { j += 1 }
-      clusters(
-        of: scalars, in: i..<j, splitModifiers: splitModifiers, into: &result,
-        continuations: &continuations)
-      i = j
     }
     result.append(Int32(n))
     return result
