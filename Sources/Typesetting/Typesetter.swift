@@ -296,13 +296,26 @@ public final class Typesetter: @unchecked Sendable {
       scalars, locale: Typesetter.breakLocale(tag), wordBreak: style.wordBreak,
       browserTailoring: !apple)
 
-    // Segments.
+    // Segments (counted first: six arrays made at their size, not grown).
+    var segments = gCount > 0 ? 1 : 0
+    for g in 1..<max(1, gCount)
+    where gFlags[g - 1] & PreparedText.GraphemeFlag.forcedBreak != 0
+      || opportunities[Int(bounds[g])]
+    {
+      segments += 1
+    }
     var segEnd: [Int32] = []
     var segContentEnd: [Int32] = []
     var segContent: [Double] = []
     var segTrailing: [Double] = []
     var segFlags: [UInt8] = []
     var segFonts: [UInt64] = []
+    segEnd.reserveCapacity(segments)
+    segContentEnd.reserveCapacity(segments)
+    segContent.reserveCapacity(segments)
+    segTrailing.reserveCapacity(segments)
+    segFlags.reserveCapacity(segments)
+    segFonts.reserveCapacity(segments)
     var g = 0
     while g < gCount {
       let a = g

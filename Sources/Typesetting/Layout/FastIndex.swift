@@ -66,20 +66,21 @@ struct FastIndex: Sendable {
   init?(_ p: PreparedText) {
     let n = p.segmentEnd.count
     var spans: [Span] = []
+    spans.reserveCapacity(n)
+    // The side arrays are made only when some segment needs them (filled in for the segments
+    // before it then): most texts need neither.
     var lastContent: [Double] = []
     var firstVisible: [Double] = []
-    var fonts: [UInt32] = []
-    spans.reserveCapacity(n)
-    lastContent.reserveCapacity(n)
-    firstVisible.reserveCapacity(n)
-    fonts.reserveCapacity(n)
     var x = 0.0
     var last = -1.0
+    var firstSeen = Double.infinity
     var mask: UInt64 = 0
     var lastIsContentEnd = true
     var firstIsStart = true
     var softHyphens = false
     let ws = PreparedText.GraphemeFlag.reportWhitespace
+    let whiteSpace = p.style.whiteSpace
+    let collapse = whiteSpace == .normal || whiteSpace == .nowrap
     // Breaking a word between graphemes walks their advances, which the segment walk clamps
     // in ways a prefix sum cannot follow when some are negative (negative letter spacing).
     if p.style.overflowWrap != .normal && p.graphemeAdvance.contains(where: { $0 < 0 }) {
@@ -123,18 +124,28 @@ struct FastIndex: Sendable {
           last = hiX
         }
       }
-      if last != contentEnd { lastIsContentEnd = false }
-      if first != start { firstIsStart = false }
+      if last != contentEnd && lastIsContentEnd {
+        lastIsContentEnd = false
+        lastContent.reserveCapacity(n)
+        for k in 0..<s { lastContent.append(spans[k].contentEnd) }
+      }
+      if !lastIsContentEnd { lastContent.append(last) }
+      if collapse {
+        if first != start && firstIsStart {
+          firstIsStart = false
+          firstVisible.reserveCapacity(n)
+          for k in 0..<s { firstVisible.append(k == 0 ? 0 : spans[k - 1].end) }
+        }
+        if !firstIsStart { firstVisible.append(first) }
+      }
+      firstSeen = min(firstSeen, first)
       x = contentEnd + p.segmentTrailing[s]
       spans.append(Span(contentEnd: contentEnd, end: x))
-      lastContent.append(last)
-      firstVisible.append(first)
-      fonts.append(UInt32(p.segmentFonts[s]))
       mask |= p.segmentFonts[s]
     }
     // firstVisible[s]: the first visible start at or after segment s.
     var next = Double.infinity
-    for s in stride(from: n - 1, through: 0, by: -1) {
+    for s in stride(from: firstVisible.count - 1, through: 0, by: -1) {
       if firstVisible[s] < next { next = firstVisible[s] }
       firstVisible[s] = next
     }
@@ -148,21 +159,21 @@ struct FastIndex: Sendable {
         nextForced[s] = next
       }
     }
-    let whiteSpace = p.style.whiteSpace
-    let collapse = whiteSpace == .normal || whiteSpace == .nowrap
     self.spans = spans
     self.nextForced = nextForced
-    self.lastContent = lastIsContentEnd ? [] : lastContent
-    self.firstVisible = collapse && !firstIsStart ? firstVisible : []
+    self.lastContent = lastContent
+    self.firstVisible = firstVisible
     collapses = collapse
     hasSoftHyphens = softHyphens
     singleLineContentEnd = noForcedBreak && n > 0 ? spans[n - 1].contentEnd : .infinity
-    let reportStart = collapse ? (firstVisible.first ?? 0) : 0
-    singleLineWidth = max(0, (lastContent.last ?? 0) - reportStart)
+    // (With collapsing, the first visible start of the whole text; the last segment's last
+    // visible content end, -1 before any.)
+    let reportStart = collapse && n > 0 ? firstSeen : 0
+    singleLineWidth = max(0, (n > 0 ? last : 0) - reportStart)
     let strut = p.lineBox(fonts: 0)
     let all = p.lineBox(fonts: mask)
     uniformBox = strut == all
-    self.fonts = uniformBox ? [] : fonts
+    self.fonts = uniformBox ? [] : p.segmentFonts.map { UInt32(truncatingIfNeeded: $0) }
     boxHeight = strut.height
     wraps = whiteSpace == .normal || whiteSpace == .preWrap
     breakWords = p.style.overflowWrap != .normal

@@ -61,7 +61,30 @@ final class Shaper {
     var rtl: Bool
     var script: UInt32
     var language: UInt
-    var features: [UInt64]
+    /// The run's features as given (compared and hashed field by field: no key array to make).
+    var features: [hb_feature_t]
+
+    static func == (a: PlanKey, b: PlanKey) -> Bool {
+      a.font == b.font && a.rtl == b.rtl && a.script == b.script && a.language == b.language
+        && a.features.count == b.features.count
+        && zip(a.features, b.features).allSatisfy {
+          $0.tag == $1.tag && $0.value == $1.value && $0.start == $1.start && $0.end == $1.end
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(font)
+      hasher.combine(rtl)
+      hasher.combine(script)
+      hasher.combine(language)
+      hasher.combine(features.count)
+      for f in features {
+        hasher.combine(f.tag)
+        hasher.combine(f.value)
+        hasher.combine(f.start)
+        hasher.combine(f.end)
+      }
+    }
   }
 
   init() {
@@ -99,8 +122,7 @@ final class Shaper {
     let key = PlanKey(
       font: FontKey(font), rtl: props.direction == HB_DIRECTION_RTL,
       script: props.script.rawValue,
-      language: Shaper.languageKey(props.language),
-      features: Shaper.featureKeys(features))
+      language: Shaper.languageKey(props.language), features: features)
     let found: OpaquePointer
     if let k = recentPlans.firstIndex(where: { $0.key == key }) {
       // The last few plans made or found answer most other runs without hashing a key.
