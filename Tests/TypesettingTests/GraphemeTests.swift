@@ -66,6 +66,7 @@ final class GraphemeTests: XCTestCase {
       [0x0628], [0x064E], [0x0E40], [0x0E33], [0x0915], [0x203C], [0x2014], [0x06DD], [0x3000],
       [0x0903], [0x093C], [0x0941], [0x05B4], [0x0651], [0x0E48], [0x0E34], [0x0300], [0x30AB],
       [0x05D0], [0x0915, 0x094D, 0x0937], [0x20, 0x0301], [0x1F44D, 0x1F3FD], [0x0E01, 0x0E33],
+      [0x09], [0x200B], [0x0D, 0x0A],
     ]
     var rng = SystemRandomNumberGenerator()
     for _ in 0..<3000 {
@@ -88,12 +89,16 @@ final class GraphemeTests: XCTestCase {
   /// nothing after it; after a space, or run together with a virama, the full rules decide —
   /// in the browser profile too, where a space and its mark are split.
   func testPlainMarksExtendTheirBaseOnly() {
-    let bases: [UInt32] = [0x61, 0xE9, 0x915, 0xE01, 0x5D0, 0x628, 0x4E2D, 0xAC00, 0x30AB, 0x2014]
+    let bases: [UInt32] = [
+      0x61, 0xE9, 0x915, 0xE01, 0x5D0, 0x628, 0x4E2D, 0xAC00, 0x30AB, 0x2014, 0x0A, 0x09, 0x200B,
+    ]
     var checked = 0
     for m in UInt32(0)...0xFFFF where Graphemes.isPlainMark(m) {
       checked += 1
       for b in bases {
-        for tail in [[], [b], [m], [0x61], [0x915], [0x94D, 0x915], [0x200D, 0x915]] as [[UInt32]] {
+        for tail in [[], [b], [m], [0x61], [0x915], [0x94D, 0x915], [0x200D, 0x915], [0x0A]]
+          as [[UInt32]]
+        {
           let text = [b, m] + tail
           for split in [false, true] {
             var continuations: [Int32] = []

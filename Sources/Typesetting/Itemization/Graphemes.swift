@@ -2,10 +2,13 @@
 enum Graphemes {
   /// Whether `c` always forms a grapheme cluster on its own (UAX #29 break property Other, and not
   /// a precomposed Hangul syllable that a following jamo could extend — jamo are not standalone,
-  /// so a text with jamo takes the full algorithm).
+  /// so a text with jamo takes the full algorithm — or one of the commonest controls). A mark
+  /// after it joins it, unless it is a control.
   @inline(__always)
   static func isStandalone(_ c: UInt32) -> Bool {
     switch c {
+    // Line feed, tab and zero width space are controls: a break on either side, always.
+    case 0x09, 0x0A, 0x200B: return true
     case 0x20...0x7E, 0xA0...0x2FF: return true  // Latin (CR LF were folded already)
     case 0x370...0x482, 0x48A...0x52F: return true  // Greek, Cyrillic letters
     case 0x5D0...0x5EA: return true  // Hebrew letters
@@ -72,7 +75,8 @@ enum Graphemes {
       while i < n {
         if standalone {
           var m = i + 1
-          if t[i] != 0x20 {
+          // (Marks never join a control; the browser profile splits them from a space.)
+          if t[i] > 0x20 && t[i] != 0x200B {
             while m < n && isPlainMark(t[m]) { m += 1 }
           }
           let next = m < n && isStandalone(t[m])
