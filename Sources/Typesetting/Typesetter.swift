@@ -177,7 +177,8 @@ public final class Typesetter: @unchecked Sendable {
     let gCount = bounds.count - 1
     var gFont = [UInt8](repeating: 0, count: gCount)
     var gFlags = [UInt8](repeating: 0, count: gCount)
-    var scalarFont = [UInt8](repeating: 0, count: n)
+    let scratch = shaper.scratch
+    var scalarFont = Shaper.Scratch.take(&scratch.fonts, count: n, value: 0)
     for g in 0..<gCount {
       let a = Int(bounds[g])
       let b = Int(bounds[g + 1])
@@ -190,8 +191,9 @@ public final class Typesetter: @unchecked Sendable {
     for g in continuations { gFlags[Int(g)] |= PreparedText.GraphemeFlag.continuation }
 
     // Bidi levels and script runs; then shaping, run by run.
-    let (levels, _) = Bidi.levels(scalars, direction: style.direction)
-    var scripts = [hb_script_t](repeating: HB_SCRIPT_COMMON, count: n)
+    var levels = Shaper.Scratch.take(&scratch.levels, count: 0, value: 0)
+    _ = Bidi.levels(scalars, direction: style.direction, into: &levels)
+    var scripts = Shaper.Scratch.take(&scratch.scripts, count: n, value: HB_SCRIPT_COMMON)
     var lastReal: hb_script_t? = nil
     for i in 0..<n {
       let s = Shaper.script(of: scalars[i])
@@ -205,9 +207,9 @@ public final class Typesetter: @unchecked Sendable {
         lastReal = s
       }
     }
-    var advances = [Double](repeating: 0, count: n)
-    let tag = LanguageTag.canonical(style.language)
-    let language = tag.isEmpty ? nil : hb_language_from_string(tag, -1)
+    var advances = Shaper.Scratch.take(&scratch.advances, count: n, value: 0)
+    let languageInfo = shaper.languageInfo(style.language)
+    let language = languageInfo.harfBuzz
     let features = Shaper.features(style.features)
     let halved =
       style.profile == .browser ? PunctuationTrim.halved(scalars, language: style.language) : []
@@ -291,9 +293,14 @@ public final class Typesetter: @unchecked Sendable {
       gAdvance[g] = w
     }
 
+    Shaper.Scratch.giveBack(&advances, to: &scratch.advances)
+    Shaper.Scratch.giveBack(&scripts, to: &scratch.scripts)
+    Shaper.Scratch.giveBack(&levels, to: &scratch.levels)
+    Shaper.Scratch.giveBack(&scalarFont, to: &scratch.fonts)
+
     // Soft wrap opportunities, at grapheme boundaries only.
     let opportunities = try BreakOpportunities.compute(
-      scalars, locale: Typesetter.breakLocale(tag), wordBreak: style.wordBreak,
+      scalars, locale: languageInfo.breakLocale, wordBreak: style.wordBreak,
       browserTailoring: !apple)
 
     // Segments (counted first: six arrays made at their size, not grown).
@@ -533,8 +540,7 @@ public final class Typesetter: @unchecked Sendable {
   {
     let fi = FontSelection.font(for: scalars[...], in: fonts)
     var adv = [Double](repeating: 0, count: scalars.count)
-    let tag = LanguageTag.canonical(style.language)
-    let lang = tag.isEmpty ? nil : hb_language_from_string(tag, -1)
+    let lang = shaper.languageInfo(style.language).harfBuzz
     shaper.shape(
       scalars,
       run: .init(

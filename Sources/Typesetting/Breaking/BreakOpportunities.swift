@@ -162,8 +162,10 @@ enum BreakOpportunities {
     unitToScalar.append(Int32(scalars.count))
     var offsets = [Int32](repeating: 0, count: utf16.count + 1)
     var hard = [UInt8](repeating: 0, count: utf16.count + 1)
-    let count = galley_line_breaks_utf16(
-      utf16, Int32(utf16.count), locale, &offsets, &hard, Int32(offsets.count))
+    // (withCString: a short locale is copied to the stack, not to a new array.)
+    let count = locale.withCString {
+      galley_line_breaks_utf16(utf16, Int32(utf16.count), $0, &offsets, &hard, Int32(offsets.count))
+    }
     guard count >= 0 else { throw TypesettingError.icu(function: "ubrk_open", code: count) }
     var result = [Bool](repeating: false, count: scalars.count + 1)
     for k in 0..<Int(count) {

@@ -22,9 +22,20 @@ enum Bidi {
   static func levels(_ scalars: [UInt32], direction: TextStyle.Direction) -> (
     levels: [UInt8], paragraph: UInt8
   ) {
+    var levels: [UInt8] = []
+    let paragraph = Bidi.levels(scalars, direction: direction, into: &levels)
+    return (levels, paragraph)
+  }
+
+  /// Replaces the contents of `levels` with one level per code point; returns the paragraph level.
+  static func levels(
+    _ scalars: [UInt32], direction: TextStyle.Direction, into levels: inout [UInt8]
+  ) -> UInt8 {
     let base: UInt8 = direction == .rightToLeft ? 1 : 0
+    levels.removeAll(keepingCapacity: true)
     guard !scalars.isEmpty, direction == .rightToLeft || needsResolution(scalars) else {
-      return ([UInt8](repeating: base, count: scalars.count), base)
+      levels.append(contentsOf: repeatElement(base, count: scalars.count))
+      return base
     }
     var utf16: [UInt16] = []
     utf16.reserveCapacity(scalars.count)
@@ -45,9 +56,12 @@ enum Bidi {
     var u16Levels = [UInt8](repeating: 0, count: utf16.count)
     let dir: Int32 = direction == .auto ? -1 : direction == .rightToLeft ? 1 : 0
     let para = galley_bidi_levels(utf16, Int32(utf16.count), dir, &u16Levels)
-    guard para >= 0 else { return ([UInt8](repeating: base, count: scalars.count), base) }
-    var levels = [UInt8](repeating: 0, count: scalars.count)
+    guard para >= 0 else {
+      levels.append(contentsOf: repeatElement(base, count: scalars.count))
+      return base
+    }
+    levels.append(contentsOf: repeatElement(0, count: scalars.count))
     for (k, i) in owner.enumerated() { levels[Int(i)] = u16Levels[k] }
-    return (levels, UInt8(para))
+    return UInt8(para)
   }
 }

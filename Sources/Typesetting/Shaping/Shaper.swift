@@ -21,6 +21,57 @@ final class Shaper {
   /// one typesetter).
   var lastStyleConstants: (Typesetter.ConstantsKey, Typesetter.StyleConstants)? = nil
 
+  /// What a style's language gives shaping and line breaking, worked out once per language met
+  /// in a row (most texts of a batch share one): its canonical tag, HarfBuzz language and ICU
+  /// line-break locale.
+  struct LanguageInfo {
+    var language: String
+    var tag: String
+    var harfBuzz: hb_language_t?
+    var breakLocale: String
+  }
+  private var lastLanguage: LanguageInfo?
+
+  /// Arrays that ``Typesetter`` needs only while it prepares a text, kept from one text to the
+  /// next so that preparing allocates only what the prepared text keeps.
+  final class Scratch {
+    var fonts: [UInt8] = []
+    var levels: [UInt8] = []
+    var scripts: [hb_script_t] = []
+    var advances: [Double] = []
+
+    /// Longer arrays than this are not kept (a huge text would hold on to its memory).
+    static let keptCapacity = 16_384
+
+    /// `storage`'s array (now empty there) holding `count` copies of `value`.
+    @inline(__always)
+    static func take<T>(_ storage: inout [T], count: Int, value: T) -> [T] {
+      var a: [T] = []
+      swap(&a, &storage)
+      a.removeAll(keepingCapacity: true)
+      a.append(contentsOf: repeatElement(value, count: count))
+      return a
+    }
+
+    /// Puts `array` back into `storage` for the next text, unless it is too large to keep.
+    @inline(__always)
+    static func giveBack<T>(_ array: inout [T], to storage: inout [T]) {
+      if array.capacity <= keptCapacity { swap(&array, &storage) }
+    }
+  }
+  let scratch = Scratch()
+
+  func languageInfo(_ language: String) -> LanguageInfo {
+    if let last = lastLanguage, last.language == language { return last }
+    let tag = LanguageTag.canonical(language)
+    let info = LanguageInfo(
+      language: language, tag: tag,
+      harfBuzz: tag.isEmpty ? nil : tag.withCString { hb_language_from_string($0, -1) },
+      breakLocale: Typesetter.breakLocale(tag))
+    lastLanguage = info
+    return info
+  }
+
   /// Shape plans this shaper has used, so that each run skips HarfBuzz's search of its plan cache.
   private var plans: [PlanKey: OpaquePointer] = [:]
   /// Whether runs leave off the features none of whose lookups can change them (``FeatureGate``;
