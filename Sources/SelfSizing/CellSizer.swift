@@ -39,7 +39,9 @@ public final class CellSizer: @unchecked Sendable {
   /// Measures a bubble (see ``BubbleCell`` for the layout rule).
   /// - Throws: ``CellError`` for an invalid cell.
   public func measure(_ cell: BubbleCell) throws -> CellMeasurement {
-    try cached(.bubble(cell)) { try self.size(cell) }
+    // (Without a cache, no key: making one copies the whole cell.)
+    if cacheCapacity == 0 { return try size(cell) }
+    return try cached(.bubble(cell)) { try self.size(cell) }
   }
 
   /// Measures either kind of cell.
@@ -52,7 +54,8 @@ public final class CellSizer: @unchecked Sendable {
 
   /// Measures a product card (see ``ProductCardCell`` for the layout rule).
   public func measure(_ cell: ProductCardCell) throws -> CellMeasurement {
-    try cached(.card(cell)) { try self.size(cell) }
+    if cacheCapacity == 0 { return try size(cell) }
+    return try cached(.card(cell)) { try self.size(cell) }
   }
 
   /// Measures every cell at every width, in parallel, so that rotation or split view never falls

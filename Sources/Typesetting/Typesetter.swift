@@ -179,14 +179,16 @@ public final class Typesetter: @unchecked Sendable {
     var gFlags = [UInt8](repeating: 0, count: gCount)
     let scratch = shaper.scratch
     var scalarFont = Shaper.Scratch.take(&scratch.fonts, count: n, value: 0)
-    for g in 0..<gCount {
-      let a = Int(bounds[g])
-      let b = Int(bounds[g + 1])
-      let cluster = scalars[a..<b]
-      let f = UInt8(min(FontSelection.font(for: cluster, in: fonts), 255))
-      gFont[g] = f
-      for k in a..<b { scalarFont[k] = f }
-      gFlags[g] = Typesetter.flags(of: cluster)
+    scalars.withUnsafeBufferPointer { text in
+      for g in 0..<gCount {
+        let a = Int(bounds[g])
+        let b = Int(bounds[g + 1])
+        let cluster = UnsafeBufferPointer(rebasing: text[a..<b])
+        let f = UInt8(min(FontSelection.font(for: cluster, in: fonts), 255))
+        gFont[g] = f
+        for k in a..<b { scalarFont[k] = f }
+        gFlags[g] = Typesetter.flags(of: cluster)
+      }
     }
     for g in continuations { gFlags[Int(g)] |= PreparedText.GraphemeFlag.continuation }
 
@@ -431,8 +433,8 @@ public final class Typesetter: @unchecked Sendable {
       }
       if !tooMany {
         shaper.shape(
-          scalars, run: run, size: size, language: language, features: features + ranges,
-          into: &advances)
+          scalars, run: run, size: size, language: language,
+          features: ranges.isEmpty ? features : features + ranges, into: &advances)
         return
       }
       if plain.count < scalars.count {
@@ -552,7 +554,7 @@ public final class Typesetter: @unchecked Sendable {
 
   /// Whether a grapheme cluster is white space that hangs, a tab, a forced break, a soft hyphen,
   /// or white space left out of reported widths.
-  static func flags(of cluster: ArraySlice<UInt32>) -> UInt8 {
+  static func flags(of cluster: UnsafeBufferPointer<UInt32>) -> UInt8 {
     guard let first = cluster.first else { return 0 }
     var f: UInt8 = 0
     if cluster.count == 1 {

@@ -15,7 +15,7 @@ enum FontSelection {
   }
 
   /// Whether a cluster is shown as a colour emoji.
-  static func isEmojiPresentation(_ cluster: ArraySlice<UInt32>) -> Bool {
+  static func isEmojiPresentation(_ cluster: UnsafeBufferPointer<UInt32>) -> Bool {
     guard let first = cluster.first else { return false }
     // Nothing below ⌚, and nothing from U+2C00 to the emoji planes, is emoji by default.
     if cluster.count == 1 && (first < 0x231A || (first >= 0x2C00 && first < 0x1F000)) {
@@ -34,8 +34,14 @@ enum FontSelection {
     return false
   }
 
-  /// The index in `stack` of the font for the cluster `scalars[range]`.
+  /// The index in `fonts` of the font for `cluster`.
   static func font(for cluster: ArraySlice<UInt32>, in fonts: [Font]) -> Int {
+    cluster.withUnsafeBufferPointer { font(for: $0, in: fonts) }
+  }
+
+  /// The index in `fonts` of the font for `cluster` (read in place: no reference counting per
+  /// cluster).
+  static func font(for cluster: UnsafeBufferPointer<UInt32>, in fonts: [Font]) -> Int {
     // Most clusters are one character of the BMP outside the emoji blocks: the first font that
     // has it (the general rule below, in a few bit tests).
     if cluster.count == 1, let c = cluster.first, c < 0x231A || (c >= 0x2C00 && c < 0x10000) {
@@ -57,7 +63,7 @@ enum FontSelection {
   }
 
   @inline(__always)
-  static func covers(_ font: Font, _ cluster: ArraySlice<UInt32>) -> Bool {
+  static func covers(_ font: Font, _ cluster: UnsafeBufferPointer<UInt32>) -> Bool {
     for c in cluster where !isIgnorable(c) && c != 0x200D && c != 0x0A && c != 0x09 {
       if !font.covers(c) { return false }
     }
