@@ -57,6 +57,10 @@ enum BreakOpportunities {
         continue
       }
       if fast == .noBreak { continue }
+      if let ideographic = ideographicPair(last, cur) {
+        if ideographic { result[i] = true }
+        continue
+      }
       if icu == nil { icu = try icuBoundaries(scalars, locale: locale) }
       if icu![i] { result[i] = true }
     }
@@ -64,6 +68,52 @@ enum BreakOpportunities {
   }
 
   enum Fast { case noBreak, canBreak, unknown }
+
+  /// UAX #14 line break classes (ICU's `ULineBreak` values) that ``ideographicPair(_:_:)`` knows.
+  enum LineBreakClass {
+    static let alphabetic: Int32 = 2  // AL
+    static let close: Int32 = 8  // CL
+    static let exclamation: Int32 = 11  // EX
+    static let ideographic: Int32 = 14  // ID
+    static let infixNumeric: Int32 = 16  // IS
+    static let numeric: Int32 = 19  // NU
+    static let open: Int32 = 20  // OP
+    static let hangulLV: Int32 = 31  // H2
+    static let hangulLVT: Int32 = 32  // H3
+    static let closeParenthesis: Int32 = 36  // CP
+  }
+
+  /// Whether UAX #14 allows a break between `a` and `b` when one of them is an ideograph, a kana
+  /// that is no small kana, or a Hangul syllable (ID, H2, H3) and the other is one too, a letter,
+  /// a digit, or opening, closing or exclamation punctuation or an infix separator (AL, NU, OP,
+  /// CL, CP, EX, IS); nil for any other pair (ICU decides). Between these classes only pair
+  /// rules apply — no break before CL, CP, EX or IS (LB13) or after OP (LB14), a break otherwise
+  /// (LB31) — so the answer needs no context and no locale (the tailorings of Japanese line
+  /// breaking concern small kana and other non-starters, which are not among them): what ICU
+  /// answers for the whole text, without running its iterator over texts of Hangul or ideographs.
+  @inline(__always)
+  static func ideographicPair(_ a: UInt32, _ b: UInt32) -> Bool? {
+    guard a >= 0x2E80 || b >= 0x2E80 else { return nil }
+    let x = galley_line_break_class(a)
+    let y = galley_line_break_class(b)
+    typealias C = LineBreakClass
+    func isIdeographic(_ c: Int32) -> Bool {
+      c == C.ideographic || c == C.hangulLV || c == C.hangulLVT
+    }
+    func isKnown(_ c: Int32) -> Bool {
+      switch c {
+      case C.alphabetic, C.close, C.exclamation, C.ideographic, C.infixNumeric, C.numeric, C.open,
+        C.hangulLV, C.hangulLVT, C.closeParenthesis:
+        return true
+      default: return false
+      }
+    }
+    guard isIdeographic(x) || isIdeographic(y), isKnown(x), isKnown(y) else { return nil }
+    if y == C.close || y == C.closeParenthesis || y == C.exclamation || y == C.infixNumeric {
+      return false
+    }
+    return x != C.open
+  }
 
   static var unicodeVersion: String { String(cString: galley_unicode_version()) }
 

@@ -1,0 +1,64 @@
+import XCTest
+
+@testable import Typesetting
+
+/// Pairs of ideographs, kana and Hangul with letters, digits and punctuation are decided by their
+/// classes alone (``BreakOpportunities/ideographicPair(_:_:)``), without ICU's iterator: the
+/// answer must be ICU's for the whole text, in every locale the typesetter uses.
+final class IdeographicPairTests: XCTestCase {
+  func check(_ texts: [String], locales: [String]) throws -> Int {
+    var decided = 0
+    for locale in locales {
+      for text in texts {
+        let scalars = text.unicodeScalars.map(\.value)
+        guard scalars.count > 1 else { continue }
+        let icu = try BreakOpportunities.icuBoundaries(scalars, locale: locale)
+        for i in 1..<scalars.count {
+          guard let verdict = BreakOpportunities.ideographicPair(scalars[i - 1], scalars[i]) else {
+            continue
+          }
+          decided += 1
+          XCTAssertEqual(
+            verdict, icu[i],
+            "\(locale): U+\(String(scalars[i - 1], radix: 16)) U+\(String(scalars[i], radix: 16)) in \(text.debugDescription)"
+          )
+        }
+      }
+    }
+    return decided
+  }
+
+  func testCorpusPairsAgreeWithICU() throws {
+    let texts = try Fixtures.jsonLines("corpus.jsonl").map { $0["text"] as! String }
+    let decided = try check(texts, locales: ["en", "ko", "ja@lb=normal", "zh-Hans", "zh-Hant"])
+    XCTAssertGreaterThan(decided, 50_000)
+  }
+
+  /// Every class the rule knows next to every other, in runs that put each pair in the contexts
+  /// UAX #14's longer rules look at (spaces, marks, numbers, quotes around it).
+  func testEveryClassPairInContext() throws {
+    // ID, H2, H3, kana, AL, NU, OP, CL, CP, EX, IS — and neighbours outside the rule.
+    let members: [UInt32] = [
+      0x4E2D, 0xAC00, 0xAC01, 0x30AB, 0x3042, 0x61, 0x31, 0xFF08, 0x3001, 0xFF09, 0xFF01, 0x2C,
+      0x28, 0x29, 0x21, 0x3002, 0x300C, 0x300D, 0x1F600, 0xFF11, 0x5B57,
+    ]
+    let others: [UInt32] = [0x20, 0x301, 0x2019, 0x22, 0x3063, 0x30FC, 0x2D, 0x24, 0x25, 0x200B]
+    var texts: [String] = []
+    func text(_ cs: [UInt32]) -> String {
+      String(String.UnicodeScalarView(cs.compactMap(Unicode.Scalar.init)))
+    }
+    for a in members {
+      for b in members {
+        texts.append(text([a, b]))
+        for o in others {
+          texts.append(text([o, a, b]))
+          texts.append(text([a, b, o]))
+          texts.append(text([o, o, a, b, o]))
+          texts.append(text([0x31, o, a, b]))
+        }
+      }
+    }
+    let decided = try check(texts, locales: ["en", "ko", "ja@lb=normal", "zh-Hans"])
+    XCTAssertGreaterThan(decided, 10_000)
+  }
+}
