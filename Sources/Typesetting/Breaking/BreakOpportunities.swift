@@ -57,8 +57,8 @@ enum BreakOpportunities {
         continue
       }
       if fast == .noBreak { continue }
-      if let ideographic = ideographicPair(last, cur) {
-        if ideographic { result[i] = true }
+      if let byClass = classPair(last, cur) {
+        if byClass { result[i] = true }
         continue
       }
       if icu == nil { icu = try icuBoundaries(scalars, locale: locale) }
@@ -69,7 +69,7 @@ enum BreakOpportunities {
 
   enum Fast { case noBreak, canBreak, unknown }
 
-  /// UAX #14 line break classes (ICU's `ULineBreak` values) that ``ideographicPair(_:_:)`` knows.
+  /// UAX #14 line break classes (ICU's `ULineBreak` values) that ``classPair(_:_:)`` knows.
   enum LineBreakClass {
     static let alphabetic: Int32 = 2  // AL
     static let close: Int32 = 8  // CL
@@ -81,38 +81,49 @@ enum BreakOpportunities {
     static let hangulLV: Int32 = 31  // H2
     static let hangulLVT: Int32 = 32  // H3
     static let closeParenthesis: Int32 = 36  // CP
+    static let hebrewLetter: Int32 = 38  // HL
   }
 
-  /// Whether UAX #14 allows a break between `a` and `b` when one of them is an ideograph, a kana
-  /// that is no small kana, or a Hangul syllable (ID, H2, H3) and the other is one too, a letter,
-  /// a digit, or opening, closing or exclamation punctuation or an infix separator (AL, NU, OP,
-  /// CL, CP, EX, IS); nil for any other pair (ICU decides). Between these classes only pair
-  /// rules apply — no break before CL, CP, EX or IS (LB13) or after OP (LB14), a break otherwise
-  /// (LB31) — so the answer needs no context and no locale (the tailorings of Japanese line
-  /// breaking concern small kana and other non-starters, which are not among them): what ICU
-  /// answers for the whole text, without running its iterator over texts of Hangul or ideographs.
+  /// Whether UAX #14 (as ICU 72 implements it, Unicode 15.0) allows a break between `a` and `b`
+  /// when the answer follows from their classes alone; nil when it may not (ICU decides). Both
+  /// must be letters, digits, ideographs, kana that are no small kana, Hangul syllables, or open,
+  /// close, exclamation or infix punctuation (AL, HL, NU, ID, H2, H3, OP, CL, CP, EX, IS).
+  /// Between these only pair rules apply: no break before CL, CP, EX or IS (LB13), after OP
+  /// (LB14), between letters and digits (LB23, LB28), after IS before a letter (LB29) or between
+  /// digits (LB25); a break next to an ideograph, kana or syllable otherwise (LB31). Pairs that
+  /// rules with more context or with the East Asian width decide (a letter before OP, CP before
+  /// a letter, punctuation before a digit) are left to ICU, and so are quotation marks, which the
+  /// Japanese tailoring treats as opening and closing punctuation. No locale changes the other
+  /// answers (the tailorings of Japanese line breaking concern small kana, non-starters and
+  /// quotation marks, which are not among them).
   @inline(__always)
-  static func ideographicPair(_ a: UInt32, _ b: UInt32) -> Bool? {
-    guard a >= 0x2E80 || b >= 0x2E80 else { return nil }
+  static func classPair(_ a: UInt32, _ b: UInt32) -> Bool? {
     let x = galley_line_break_class(a)
     let y = galley_line_break_class(b)
     typealias C = LineBreakClass
-    func isIdeographic(_ c: Int32) -> Bool {
-      c == C.ideographic || c == C.hangulLV || c == C.hangulLVT
-    }
     func isKnown(_ c: Int32) -> Bool {
       switch c {
       case C.alphabetic, C.close, C.exclamation, C.ideographic, C.infixNumeric, C.numeric, C.open,
-        C.hangulLV, C.hangulLVT, C.closeParenthesis:
+        C.hangulLV, C.hangulLVT, C.closeParenthesis, C.hebrewLetter:
         return true
       default: return false
       }
     }
-    guard isIdeographic(x) || isIdeographic(y), isKnown(x), isKnown(y) else { return nil }
+    guard isKnown(x), isKnown(y) else { return nil }
     if y == C.close || y == C.closeParenthesis || y == C.exclamation || y == C.infixNumeric {
       return false
     }
-    return x != C.open
+    if x == C.open { return false }
+    if x == C.ideographic || x == C.hangulLV || x == C.hangulLVT || y == C.ideographic
+      || y == C.hangulLV || y == C.hangulLVT
+    {
+      return true
+    }
+    let letterX = x == C.alphabetic || x == C.hebrewLetter
+    let letterY = y == C.alphabetic || y == C.hebrewLetter
+    if (letterX || x == C.numeric) && (letterY || y == C.numeric) { return false }
+    if x == C.infixNumeric && letterY { return false }
+    return nil
   }
 
   static var unicodeVersion: String { String(cString: galley_unicode_version()) }

@@ -2,10 +2,10 @@ import XCTest
 
 @testable import Typesetting
 
-/// Pairs of ideographs, kana and Hangul with letters, digits and punctuation are decided by their
-/// classes alone (``BreakOpportunities/ideographicPair(_:_:)``), without ICU's iterator: the
-/// answer must be ICU's for the whole text, in every locale the typesetter uses.
-final class IdeographicPairTests: XCTestCase {
+/// Pairs of letters, digits, ideographs, kana, Hangul and some punctuation are decided by their
+/// classes alone (``BreakOpportunities/classPair(_:_:)``), without ICU's iterator: the answer
+/// must be ICU's for the whole text, in every locale the typesetter uses.
+final class ClassPairTests: XCTestCase {
   func check(_ texts: [String], locales: [String]) throws -> Int {
     var decided = 0
     for locale in locales {
@@ -14,7 +14,7 @@ final class IdeographicPairTests: XCTestCase {
         guard scalars.count > 1 else { continue }
         let icu = try BreakOpportunities.icuBoundaries(scalars, locale: locale)
         for i in 1..<scalars.count {
-          guard let verdict = BreakOpportunities.ideographicPair(scalars[i - 1], scalars[i]) else {
+          guard let verdict = BreakOpportunities.classPair(scalars[i - 1], scalars[i]) else {
             continue
           }
           decided += 1
@@ -37,12 +37,15 @@ final class IdeographicPairTests: XCTestCase {
   /// Every class the rule knows next to every other, in runs that put each pair in the contexts
   /// UAX #14's longer rules look at (spaces, marks, numbers, quotes around it).
   func testEveryClassPairInContext() throws {
-    // ID, H2, H3, kana, AL, NU, OP, CL, CP, EX, IS — and neighbours outside the rule.
+    // ID, H2, H3, kana, AL, HL, NU, OP, CL, CP, EX, IS, QU — and neighbours outside the rule.
     let members: [UInt32] = [
       0x4E2D, 0xAC00, 0xAC01, 0x30AB, 0x3042, 0x61, 0x31, 0xFF08, 0x3001, 0xFF09, 0xFF01, 0x2C,
-      0x28, 0x29, 0x21, 0x3002, 0x300C, 0x300D, 0x1F600, 0xFF11, 0x5B57,
+      0x28, 0x29, 0x21, 0x3002, 0x300C, 0x300D, 0x1F600, 0xFF11, 0x5B57, 0x436, 0x3B1, 0x628,
+      0x5D0, 0x915, 0x2019, 0x201C, 0x201D, 0xAB, 0xBB, 0x2E, 0x3A, 0x660, 0xE51, 0x2018,
     ]
-    let others: [UInt32] = [0x20, 0x301, 0x2019, 0x22, 0x3063, 0x30FC, 0x2D, 0x24, 0x25, 0x200B]
+    let others: [UInt32] = [
+      0x20, 0x301, 0x22, 0x3063, 0x30FC, 0x2D, 0x24, 0x25, 0x200B, 0x2014, 0x2026, 0x2F, 0x5BE,
+    ]
     var texts: [String] = []
     func text(_ cs: [UInt32]) -> String {
       String(String.UnicodeScalarView(cs.compactMap(Unicode.Scalar.init)))
