@@ -85,33 +85,36 @@ public final class Typesetter: @unchecked Sendable {
   /// - Complexity: O(n) in the length of the text (shaping included); O(1) for a cached text.
   public func prepare(_ text: String, style: TextStyle) throws -> PreparedText {
     try style.validate()
+    // (Without a cache, no key: making one copies the text and the style.)
+    guard cacheCapacity > 0 else { return try build(text, style: style) }
     let key = CacheKey(text: text, style: style)
-    if cacheCapacity > 0 {
-      lock.lock()
-      if let hit = cache[key] {
-        lock.unlock()
-        return hit
-      }
+    lock.lock()
+    if let hit = cache[key] {
       lock.unlock()
+      return hit
     }
+    lock.unlock()
+    let prepared = try build(text, style: style)
+    lock.lock()
+    if cache[key] == nil {
+      if cacheOrder.count < cacheCapacity {
+        cacheOrder.append(key)
+      } else {
+        cache[cacheOrder[cacheHead]] = nil
+        cacheOrder[cacheHead] = key
+        cacheHead = (cacheHead + 1) % cacheCapacity
+      }
+      cache[key] = prepared
+    }
+    lock.unlock()
+    return prepared
+  }
+
+  /// Builds with a shaper of the pool.
+  private func build(_ text: String, style: TextStyle) throws -> PreparedText {
     let shaper = takeShaper()
     defer { giveBack(shaper) }
-    let prepared = try build(text, style: style, shaper: shaper)
-    if cacheCapacity > 0 {
-      lock.lock()
-      if cache[key] == nil {
-        if cacheOrder.count < cacheCapacity {
-          cacheOrder.append(key)
-        } else {
-          cache[cacheOrder[cacheHead]] = nil
-          cacheOrder[cacheHead] = key
-          cacheHead = (cacheHead + 1) % cacheCapacity
-        }
-        cache[key] = prepared
-      }
-      lock.unlock()
-    }
-    return prepared
+    return try build(text, style: style, shaper: shaper)
   }
 
   private func takeShaper() -> Shaper {
