@@ -86,6 +86,7 @@ final class DirectShaper {
       guard v & (1 << 62) != 0 else { return false }
       scratch[k] = v
     }
+    if !direct.guarded.isEmpty && direct.guarded.mayApply(scratch, count: n) { return false }
     if let pairs = entry.pairs, n > 1 {
       let values = pairs + Self.pairSlots
       for k in 0..<(n - 1) {

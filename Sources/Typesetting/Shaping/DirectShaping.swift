@@ -12,7 +12,9 @@ import CHarfBuzz
 ///   localized form, say, whatever the neighbours), or those of the automatic fractions (which
 ///   act only beside U+2044, never part of such a run) or, for Hangul, of the jamo features
 ///   (which act only on conjoining jamo, never part of one either) — usually a plan that
-///   ``FeatureGate`` left the other default substitutions off;
+///   ``FeatureGate`` left the other default substitutions off — or, after all of those,
+///   ligatures and chained contexts by coverage that a run can be shown not to set off
+///   (``LookupGuard``; a run that may set one off goes to HarfBuzz);
 /// - each GPOS lookup either adjusts pairs through the first glyph's advance only
 ///   (``PairKerning``), or can be told to do nothing to a run: a run holds no glyph of its
 ///   coverage (the glyphs at which it would start to match: marks for mark attachment, the first
@@ -28,6 +30,9 @@ final class DirectPlan: Sendable {
   /// GSUB single substitutions, lookup by lookup.
   let substitutions: [[SingleSubstitution]]
   let kerning: PairKerning
+  /// GSUB lookups the plan applies after its single substitutions that a run must not set off
+  /// (ligatures, chained contexts by coverage): a run in which one may goes to HarfBuzz.
+  let guarded: LookupGuard
   /// Glyphs some GPOS lookup of the plan other than pair kerning could act on (a bit per id).
   let blocked: [UInt64]
   /// The font's GDEF glyph classes (nil when it has none: HarfBuzz then calls every non-mark a
@@ -35,11 +40,12 @@ final class DirectPlan: Sendable {
   let glyphClasses: ClassDefinition?
 
   init(
-    substitutions: [[SingleSubstitution]], kerning: PairKerning, blocked: [UInt64],
-    glyphClasses: ClassDefinition?
+    substitutions: [[SingleSubstitution]], kerning: PairKerning, guarded: LookupGuard,
+    blocked: [UInt64], glyphClasses: ClassDefinition?
   ) {
     self.substitutions = substitutions
     self.kerning = kerning
+    self.guarded = guarded
     self.blocked = blocked
     self.glyphClasses = glyphClasses
   }
@@ -112,6 +118,7 @@ final class DirectPlan: Sendable {
     guard facts.earlyLookups.isDisjoint(with: left),
       left.isEmpty || !facts.hasFeatureVariations
     else { return nil }
+    var guarded: [[LookupGuard.Rule]] = []
     if !substituting.isEmpty {
       let gsub = table("GSUB")
       guard let list = gsub.offset(0, 8), let count = gsub.u16(list) else { return nil }
@@ -120,11 +127,18 @@ final class DirectPlan: Sendable {
           let subtables = Self.subtables(gsub, lookup: at, extension: 7),
           let flags = gsub.u16(at + 2), flags & 0x2 == 0, Self.sane(gsub, lookup: at)
         else { return nil }
-        let singles = subtables.compactMap {
-          $0.type == 1 ? SingleSubstitution(gsub, at: $0.at, work: work) : nil
+        if subtables.allSatisfy({ $0.type == 1 }) {
+          // A single substitution after a guarded lookup would change what that one saw.
+          guard guarded.isEmpty else { return nil }
+          let singles = subtables.compactMap { SingleSubstitution(gsub, at: $0.at, work: work) }
+          guard singles.count == subtables.count else { return nil }
+          substitutions.append(singles)
+        } else {
+          guard let rules = LookupGuard.rules(gsub, subtables: subtables, work: work) else {
+            return nil
+          }
+          guarded.append(rules)
         }
-        guard singles.count == subtables.count else { return nil }
-        substitutions.append(singles)
       }
     }
 
@@ -188,7 +202,7 @@ final class DirectPlan: Sendable {
     if gdef.offset(0, 4) != nil && classes == nil { return nil }
     return DirectPlan(
       substitutions: substitutions, kerning: PairKerning(lookups: lookups, kernTables: kernTables),
-      blocked: blocked,
+      guarded: LookupGuard(lookups: guarded), blocked: blocked,
       glyphClasses: classes)
   }
 
