@@ -119,3 +119,29 @@ final class GraphemeTests: XCTestCase {
     XCTAssertGreaterThan(checked, 150)
   }
 }
+
+/// Font selection's shortcuts for clusters that cannot be emoji.
+final class FontSelectionTests: XCTestCase {
+  /// Below U+231A and from U+2C00 to the emoji planes no character is emoji by default (the
+  /// shortcut for a character alone or with its marks), and a base with marks there is never
+  /// taken for an emoji; with a joiner or a skin tone the full rule decides.
+  func testNoDefaultEmojiBelowWatchOrBetweenPlanes() {
+    var checked = 0
+    for c in UInt32(0)...0x1EFFF where c < 0x231A || (c >= 0x2C00 && c < 0x1F000) {
+      guard let s = Unicode.Scalar(c) else { continue }
+      XCTAssertFalse(s.properties.isEmojiPresentation, "U+\(String(c, radix: 16))")
+      checked += 1
+    }
+    XCTAssertGreaterThan(checked, 100_000)
+    func emoji(_ cs: [UInt32]) -> Bool {
+      cs.withUnsafeBufferPointer { FontSelection.isEmojiPresentation($0) }
+    }
+    XCTAssertFalse(emoji([0x915, 0x93F]))
+    XCTAssertFalse(emoji([0xE01, 0xE34]))
+    XCTAssertFalse(emoji([0x61, 0x301]))
+    XCTAssertTrue(emoji([0x23, 0xFE0F, 0x20E3]))
+    XCTAssertTrue(emoji([0x2764, 0xFE0F]))
+    XCTAssertTrue(emoji([0x1F469, 0x200D, 0x1F4BB]))
+    XCTAssertTrue(emoji([0x261D, 0x1F3FD]))
+  }
+}

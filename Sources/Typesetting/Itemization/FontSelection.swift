@@ -24,6 +24,16 @@ enum FontSelection {
     if cluster.contains(0xFE0E) { return false }
     if cluster.contains(0xFE0F) || cluster.contains(0x20E3) && cluster.count > 2 { return true }
     if (0x1F1E6...0x1F1FF).contains(first) { return true }
+    // A base and its marks (a syllable of Devanagari, Thai or Arabic, say): in those ranges
+    // nothing is emoji by default, and only a joiner or a skin tone would make the cluster one.
+    if first < 0x231A || (first >= 0x2C00 && first < 0x1F000) {
+      var joins = false
+      for c in cluster.dropFirst() where c == 0x200D || (0x1F3FB...0x1F3FF).contains(c) {
+        joins = true
+        break
+      }
+      if !joins { return false }
+    }
     guard let s = Unicode.Scalar(first) else { return false }
     if s.properties.isEmojiPresentation { return true }
     if cluster.count > 1 && s.properties.isEmoji {
