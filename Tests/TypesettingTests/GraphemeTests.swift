@@ -117,6 +117,19 @@ final class GraphemeTests: XCTestCase {
       XCTAssertEqual(continuations, [2])
     }
     XCTAssertGreaterThan(checked, 150)
+    // Every standalone character with a mark after it, and between two letters (a control —
+    // a soft hyphen, say — takes no mark).
+    var standalone = 0
+    for c in UInt32(0)...0xFFFF where Graphemes.isStandalone(c) {
+      standalone += 1
+      for text in [[c, 0x301], [0x61, c, 0x301, 0x62], [c, 0x93F, 0x301]] as [[UInt32]] {
+        var continuations: [Int32] = []
+        XCTAssertEqual(
+          Graphemes.boundaries(of: text, continuations: &continuations), reference(text),
+          text.map { String($0, radix: 16) }.joined(separator: " "))
+      }
+    }
+    XCTAssertGreaterThan(standalone, 30_000)
   }
 }
 

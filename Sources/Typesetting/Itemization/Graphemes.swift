@@ -75,8 +75,9 @@ enum Graphemes {
       while i < n {
         if standalone {
           var m = i + 1
-          // (Marks never join a control; the browser profile splits them from a space.)
-          if t[i] > 0x20 && t[i] != 0x200B {
+          // (Marks never join a control — tab, line feed, soft hyphen, zero width space — and
+          // the browser profile splits them from a space.)
+          if t[i] > 0x20 && t[i] != 0xAD && t[i] != 0x200B {
             while m < n && isPlainMark(t[m]) { m += 1 }
           }
           let next = m < n && isStandalone(t[m])
