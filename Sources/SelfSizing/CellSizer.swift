@@ -12,9 +12,7 @@ public final class CellSizer: @unchecked Sendable {
   /// The typesetter that shapes the cells' text.
   public let typesetter: Typesetter
   private let lock = NSLock()
-  private var cache: [CellKey: CellMeasurement] = [:]
-  private var order: [CellKey] = []
-  private var head = 0
+  private var cache: OldestFirstCache<CellKey, CellMeasurement>
   /// The most measurements kept; the oldest goes first.
   public let cacheCapacity: Int
   /// Number of measurements answered from the cache.
@@ -34,6 +32,7 @@ public final class CellSizer: @unchecked Sendable {
   public init(typesetter: Typesetter = .shared, cacheCapacity: Int = 20_000) {
     self.typesetter = typesetter
     self.cacheCapacity = max(0, cacheCapacity)
+    cache = OldestFirstCache(capacity: cacheCapacity)
   }
 
   /// Measures a bubble (see ``BubbleCell`` for the layout rule).
@@ -87,16 +86,7 @@ public final class CellSizer: @unchecked Sendable {
     let m = try compute()
     if cacheCapacity > 0 {
       lock.lock()
-      if cache[key] == nil {
-        if order.count < cacheCapacity {
-          order.append(key)
-        } else {
-          cache[order[head]] = nil
-          order[head] = key
-          head = (head + 1) % cacheCapacity
-        }
-        cache[key] = m
-      }
+      cache.insert(m, for: key)
       lock.unlock()
     }
     return m

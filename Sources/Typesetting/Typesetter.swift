@@ -23,9 +23,7 @@ public final class Typesetter: @unchecked Sendable {
   private var constants: [ConstantsKey: StyleConstants] = [:]
   /// Shaped words kept by each shaper (0: no word cache).
   let wordCacheCapacity: Int
-  private var cache: [CacheKey: PreparedText] = [:]
-  private var cacheOrder: [CacheKey] = []
-  private var cacheHead = 0
+  private var cache: OldestFirstCache<CacheKey, PreparedText>
   /// The most prepared texts kept; the oldest is dropped first.
   public let cacheCapacity: Int
 
@@ -49,6 +47,7 @@ public final class Typesetter: @unchecked Sendable {
   ///     that, and for timing what it saves.
   public init(cacheCapacity: Int = 2048, wordCacheCapacity: Int = 0, featureGating: Bool = true) {
     self.cacheCapacity = max(0, cacheCapacity)
+    cache = OldestFirstCache(capacity: cacheCapacity)
     self.wordCacheCapacity = max(0, wordCacheCapacity)
     self.featureGating = featureGating
   }
@@ -61,8 +60,6 @@ public final class Typesetter: @unchecked Sendable {
   public func clearCache() {
     lock.lock()
     cache.removeAll()
-    cacheOrder.removeAll()
-    cacheHead = 0
     lock.unlock()
   }
 
@@ -96,16 +93,7 @@ public final class Typesetter: @unchecked Sendable {
     lock.unlock()
     let prepared = try build(text, style: style)
     lock.lock()
-    if cache[key] == nil {
-      if cacheOrder.count < cacheCapacity {
-        cacheOrder.append(key)
-      } else {
-        cache[cacheOrder[cacheHead]] = nil
-        cacheOrder[cacheHead] = key
-        cacheHead = (cacheHead + 1) % cacheCapacity
-      }
-      cache[key] = prepared
-    }
+    cache.insert(prepared, for: key)
     lock.unlock()
     return prepared
   }
