@@ -22,11 +22,10 @@ final class Shaper {
   var lastStyleConstants: (Typesetter.ConstantsKey, Typesetter.StyleConstants)? = nil
 
   /// What a style's language gives shaping and line breaking, worked out once per language met
-  /// in a row (most texts of a batch share one): its canonical tag, HarfBuzz language and ICU
-  /// line-break locale.
+  /// in a row (most texts of a batch share one): the HarfBuzz language of its canonical tag and
+  /// the ICU line-break locale.
   struct LanguageInfo {
     var language: String
-    var tag: String
     var harfBuzz: hb_language_t?
     var breakLocale: String
   }
@@ -65,7 +64,7 @@ final class Shaper {
     if let last = lastLanguage, last.language == language { return last }
     let tag = LanguageTag.canonical(language)
     let info = LanguageInfo(
-      language: language, tag: tag,
+      language: language,
       harfBuzz: tag.isEmpty ? nil : tag.withCString { hb_language_from_string($0, -1) },
       breakLocale: Typesetter.breakLocale(tag))
     lastLanguage = info
@@ -490,12 +489,8 @@ final class Shaper {
     let entry = gateEntries.entry(base) { GateEntry() }
     if !entry.decided {
       entry.uses += 1
-      let key =
-        Shaper.Warmup.isCheck(entry.uses, after: gateAfterUses)
-        ? FeatureGates.Key(
-          script: props.script.rawValue, language: Shaper.languageKey(props.language),
-          features: Shaper.featureKeys(features)) : nil
-      guard let key else { return nil }
+      guard Shaper.Warmup.isCheck(entry.uses, after: gateAfterUses) else { return nil }
+      let key = Shaper.gateKey(props, features)
       if entry.uses >= gateAfterUses {
         entry.gate = font.featureGates.gate(key) {
           FeatureGate.make(font: font, plan: base, props: props, features: features)
@@ -582,6 +577,15 @@ final class Shaper {
     }
   }
 
+  /// What a plan's gate and direct plan are kept under in its font (``FeatureGates``).
+  static func gateKey(_ props: hb_segment_properties_t, _ features: [hb_feature_t])
+    -> FeatureGates.Key
+  {
+    FeatureGates.Key(
+      script: props.script.rawValue, language: languageKey(props.language),
+      features: featureKeys(features))
+  }
+
   /// Features as numbers for keys, without loss: tag and value, then start and end.
   static func featureKeys(_ features: [hb_feature_t]) -> [UInt64] {
     var keys: [UInt64] = []
@@ -609,9 +613,7 @@ final class Shaper {
           ) { mayMake in
             // Made once per font and plan properties, shared by all threads.
             let props = chosen.props
-            let key = FeatureGates.Key(
-              script: props.script.rawValue, language: Shaper.languageKey(props.language),
-              features: Shaper.featureKeys(chosen.features))
+            let key = Shaper.gateKey(props, chosen.features)
             guard mayMake else { return font.featureGates.knownDirectPlan(key) }
             return .some(
               font.featureGates.directPlan(key) {
