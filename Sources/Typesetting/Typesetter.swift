@@ -296,14 +296,13 @@ public final class Typesetter: @unchecked Sendable {
       scalars, locale: languageInfo.breakLocale, wordBreak: style.wordBreak,
       browserTailoring: !apple)
 
-    // Segments (counted first: six arrays made at their size, not grown).
-    var segments = gCount > 0 ? 1 : 0
-    for g in 1..<max(1, gCount)
-    where gFlags[g - 1] & PreparedText.GraphemeFlag.forcedBreak != 0
-      || opportunities[Int(bounds[g])]
-    {
-      segments += 1
+    // Segments (counted first: six arrays made at their size, not grown). A segment ends
+    // before grapheme `g` after a forced break or at a soft wrap opportunity.
+    @inline(__always) func endsBefore(_ g: Int) -> Bool {
+      gFlags[g - 1] & PreparedText.GraphemeFlag.forcedBreak != 0 || opportunities[Int(bounds[g])]
     }
+    var segments = gCount > 0 ? 1 : 0
+    for g in 1..<max(1, gCount) where endsBefore(g) { segments += 1 }
     var segEnd: [Int32] = []
     var segContentEnd: [Int32] = []
     var segContent: [Double] = []
@@ -320,11 +319,7 @@ public final class Typesetter: @unchecked Sendable {
     while g < gCount {
       let a = g
       g += 1
-      while g < gCount {
-        if gFlags[g - 1] & PreparedText.GraphemeFlag.forcedBreak != 0 { break }
-        if opportunities[Int(bounds[g])] { break }
-        g += 1
-      }
+      while g < gCount && !endsBefore(g) { g += 1 }
       // [a, g) is a segment; find its trailing white space.
       var t = g
       while t > a
