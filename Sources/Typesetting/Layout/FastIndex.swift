@@ -57,9 +57,11 @@ struct FastIndex: Sendable {
   /// Per segment: the first segment at or after it that ends with a forced break (or the
   /// count) — empty when there is none.
   let nextForced: [Int32]
-  /// Per segment: the fonts it uses (bit i: font i of the stack) — empty when every line box is
-  /// the same.
+  /// Per segment: the fonts it uses that raise a line box above the strut (bit i: font i of the
+  /// stack; the others leave it as it is) — empty when every line box is the same.
   let fonts: [UInt32]
+  /// The fonts of the stack that raise a line box above the strut.
+  let tallFonts: UInt32
   let spacing: Double
   let hyphenAdvance: Double
 
@@ -173,7 +175,12 @@ struct FastIndex: Sendable {
     let strut = p.lineBox(fonts: 0)
     let all = p.lineBox(fonts: mask)
     uniformBox = strut == all
-    self.fonts = uniformBox ? [] : p.segmentFonts.map { UInt32(truncatingIfNeeded: $0) }
+    var tall: UInt32 = 0
+    if !uniformBox {
+      for f in 0..<min(32, p.fontAscent.count) where p.raisesLineBox(font: f) { tall |= 1 << f }
+    }
+    tallFonts = tall
+    self.fonts = uniformBox ? [] : p.segmentFonts.map { UInt32(truncatingIfNeeded: $0) & tall }
     boxHeight = strut.height
     wraps = whiteSpace == .normal || whiteSpace == .preWrap
     breakWords = p.style.overflowWrap != .normal
@@ -276,29 +283,51 @@ struct FastIndex: Sendable {
 
   /// The first line of segment `s`'s content from grapheme `from` when it is broken between
   /// grapheme clusters, as the segment walk breaks it (at least one grapheme, then as many as
-  /// fit): the grapheme after it, its advance, its reported width and its fonts. The end is the
-  /// content's end when all of it fits after all.
+  /// fit): the grapheme after it, its advance, its reported width and the fonts that raise its
+  /// line box (only when line boxes differ). The end is the content's end when all of it fits.
   func breakInside(_ p: PreparedText, segment s: Int, from: Int, limit: Double) -> (
     end: Int, advance: Double, width: Double, fonts: UInt64
   ) {
     let t = Int(p.segmentContentEnd[s])
-    let ws = PreparedText.GraphemeFlag.reportWhitespace
-    var k = from
-    var w = 0.0
-    var first = -1.0
-    var lastEnd = -1.0
-    var fonts: UInt64 = 0
-    while k < t && (k == from || w + p.graphemeAdvance[k] <= limit) {
-      let advance = p.graphemeAdvance[k]
-      if p.graphemeFlags[k] & ws == 0 {
-        if first < 0 { first = w }
-        lastEnd = w + advance
+    // Advances alone first (the long words this breaks run to dozens of graphemes), summed in
+    // the segment walk's order so that the same graphemes fit.
+    let (k, w) = p.graphemeAdvance.withUnsafeBufferPointer { advance -> (Int, Double) in
+      var k = from
+      var w = 0.0
+      if k < t {
+        w = advance[k]
+        k += 1
       }
-      w += advance
-      fonts |= 1 << UInt64(min(Int(p.graphemeFont[k]), 63))
-      k += 1
+      while k < t {
+        let next = w + advance[k]
+        if next > limit { break }
+        w = next
+        k += 1
+      }
+      return (k, w)
     }
-    let width = lastEnd < 0 ? 0 : max(0, lastEnd - (collapses ? first : 0))
+    // Content without white space of the trim set is visible from end to end.
+    var width = w
+    if p.segmentFlags[s] & PreparedText.SegmentFlag.plain == 0 {
+      let ws = PreparedText.GraphemeFlag.reportWhitespace
+      var x = 0.0
+      var first = -1.0
+      var lastEnd = -1.0
+      for g in from..<k {
+        let advance = p.graphemeAdvance[g]
+        if p.graphemeFlags[g] & ws == 0 {
+          if first < 0 { first = x }
+          lastEnd = x + advance
+        }
+        x += advance
+      }
+      width = lastEnd < 0 ? 0 : max(0, lastEnd - (collapses ? first : 0))
+    }
+    var fonts: UInt64 = 0
+    if !uniformBox {
+      for g in from..<k { fonts |= 1 << UInt64(min(Int(p.graphemeFont[g]), 63)) }
+      fonts &= UInt64(tallFonts)
+    }
     return (k, w, width, fonts)
   }
 
@@ -357,7 +386,7 @@ struct FastIndex: Sendable {
             let part = breakInside(p, segment: a, from: from, limit: limit)
             if part.end < Int(p.segmentContentEnd[a]) {
               if lines > 0 { height += spacing }
-              height += uniformBox ? boxHeight : p.lineBox(fonts: part.fonts).height
+              height += part.fonts == 0 ? boxHeight : p.lineBox(fonts: part.fonts).height
               last = part.width
               widest = max(widest, last)
               lines += 1
@@ -397,13 +426,11 @@ struct FastIndex: Sendable {
           }
         }
         if lines > 0 { height += spacing }
-        if uniformBox {
-          height += boxHeight
-        } else {
-          var m: UInt32 = 0
+        var m: UInt32 = 0
+        if !uniformBox {
           for k in a...s { m |= fonts[k] }
-          height += p.lineBox(fonts: UInt64(m)).height
         }
+        height += m == 0 ? boxHeight : p.lineBox(fonts: UInt64(m)).height
         let start: Double
         if resume >= 0 {
           start = collapses ? visibleStart(p, e, segment: a, from: resume, at: base) : base

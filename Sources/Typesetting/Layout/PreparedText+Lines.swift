@@ -81,6 +81,16 @@ extension PreparedText {
 }
 
 extension PreparedText {
+  /// Whether font `f` of the stack can make a line box other than the strut's: with `normal`
+  /// line height, its ascent or descent (half its line gap added) goes past the strut's. A font
+  /// that cannot leaves ``lineBox(fonts:)`` exactly as it is without it.
+  func raisesLineBox(font f: Int) -> Bool {
+    guard case .normal = style.lineHeight, f < fontAscent.count else { return false }
+    let strutGap = fontLineGap[0] / 2
+    return fontAscent[f] + fontLineGap[f] / 2 > fontAscent[0] + strutGap
+      || fontDescent[f] + fontLineGap[f] / 2 > fontDescent[0] + strutGap
+  }
+
   /// Ascent, descent and height of a line box that uses the fonts in the mask (bit i: font i).
   /// Browser: `normal` takes the largest rounded ascent and descent of the primary font (the
   /// strut) and every font used; a fixed height centres the strut in it.
