@@ -205,6 +205,49 @@ final class DirectShapingTests: XCTestCase {
     XCTAssertLessThan(kerned.direct.reduce(0, +), r.direct.reduce(0, +), "AV and TA kern")
   }
 
+  /// The bitmap-only emoji font: an emoji alone (beyond the Basic Multilingual Plane too) goes
+  /// direct, measured as the shaper measures the font after HarfBuzz (the strike's whole-pixel
+  /// advance, scaled to the size); sequences its `ccmp` ligatures and contexts turn into one
+  /// glyph (ZWJ sequences, skin tones, flags, keycaps, variation selectors) stay with HarfBuzz.
+  func testEmojiOfTheBitmapFont() throws {
+    let (direct, whole) = shapers()
+    let emoji = try Fixtures.library.font(named: "NotoColorEmoji.ttf")
+    XCTAssertNotNil(emoji.bitmapStrikePPEM)
+    func scalars(_ s: String) -> [UInt32] { s.unicodeScalars.map(\.value) }
+    var alone = 0
+    var wentDirect = 0
+    for c in UInt32(0x2600)...0x27BF where emoji.covers(c) {
+      let r = shapeBoth([c], font: emoji, script: HB_SCRIPT_COMMON, direct: direct, whole: whole)
+      XCTAssertEqual(r.direct, r.harfBuzz, "U+\(String(c, radix: 16))")
+      alone += 1
+      if r.wentDirect { wentDirect += 1 }
+    }
+    for c in UInt32(0x1F300)...0x1FAFF where emoji.covers(c) {
+      let r = shapeBoth([c], font: emoji, script: HB_SCRIPT_COMMON, direct: direct, whole: whole)
+      XCTAssertEqual(r.direct, r.harfBuzz, "U+\(String(c, radix: 16))")
+      alone += 1
+      if r.wentDirect { wentDirect += 1 }
+    }
+    XCTAssertGreaterThan(alone, 1000)
+    XCTAssertGreaterThan(wentDirect, alone * 8 / 10, "\(wentDirect) of \(alone) alone went direct")
+    // In a row, and in a Hangul run (the script of the text around them).
+    for script in [HB_SCRIPT_COMMON, HB_SCRIPT_HANGUL] {
+      let run = shapeBoth(
+        scalars("🚀😀🎉💯"), font: emoji, script: script, direct: direct, whole: whole)
+      XCTAssertTrue(run.wentDirect)
+      XCTAssertEqual(run.direct, run.harfBuzz)
+      XCTAssertGreaterThan(run.direct[0], 0)
+    }
+    for text in [
+      "👩\u{200D}💻", "👍🏽", "🇰🇷", "1\u{FE0F}\u{20E3}", "❤\u{FE0F}", "👨\u{200D}👩\u{200D}👧",
+    ] {
+      let r = shapeBoth(
+        scalars(text), font: emoji, script: HB_SCRIPT_COMMON, direct: direct, whole: whole)
+      XCTAssertFalse(r.wentDirect, text)
+      XCTAssertEqual(r.direct, r.harfBuzz, text)
+    }
+  }
+
   /// Inter's contextual alternates (ligatures and chained contexts by coverage) stay on in
   /// runs with punctuation they could change; a run goes direct only when no rule of theirs can
   /// fire in it (`LookupGuard`) — an arrow ligature, a multiplication sign between digits or

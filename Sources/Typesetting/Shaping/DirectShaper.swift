@@ -73,15 +73,17 @@ final class DirectShaper {
     let scratch = self.scratch
     for k in 0..<n {
       let c = text[start + k]
-      guard c < 0x10000 else { return false }
-      let word = characters.word(c)
-      var v = word.pointee
-      if v == 0 {
-        v = 1 << 63
-        if let g = direct.glyph(c, font: font) {
-          v |= 1 << 62 | UInt64(g.glyph) << 32 | UInt64(UInt32(bitPattern: g.advance))
+      var v: UInt64
+      if c < 0x10000 {
+        let word = characters.word(c)
+        v = word.pointee
+        if v == 0 {
+          v = Self.packed(c, direct, font)
+          word.pointee = v
         }
-        word.pointee = v
+      } else {
+        // (The memo holds the Basic Multilingual Plane; emoji beyond it are looked up each time.)
+        v = Self.packed(c, direct, font)
       }
       guard v & (1 << 62) != 0 else { return false }
       scratch[k] = v
@@ -112,11 +114,22 @@ final class DirectShaper {
           | UInt64(UInt32(truncatingIfNeeded: scratch[k + 1]) &+ UInt32(truncatingIfNeeded: value))
       }
     }
-    let scale = size / Double(font.unitsPerEm)
+    let scale = size / direct.advanceUnitsPerEm
     for k in 0..<n {
       advances[start - offset + k] += Double(Int32(truncatingIfNeeded: scratch[k])) * scale
     }
     runs += 1
     return true
+  }
+
+  /// What the memo keeps of `c`: bit 63 (known), bit 62 (shaped directly), the glyph in bits
+  /// 32–47 and the advance in the low 32 bits.
+  @inline(__always)
+  static func packed(_ c: UInt32, _ direct: DirectPlan, _ font: Font) -> UInt64 {
+    var v: UInt64 = 1 << 63
+    if let g = direct.glyph(c, font: font) {
+      v |= 1 << 62 | UInt64(g.glyph) << 32 | UInt64(UInt32(bitPattern: g.advance))
+    }
+    return v
   }
 }

@@ -6,8 +6,9 @@ import CHarfBuzz
 /// HarfBuzz's fixed cost per run (buffer set-up, normalization, masks, the lookup machinery)
 /// outweighs the work a short Latin or Hangul run needs. A plan qualifies when
 /// - it is left to right, in a script of HarfBuzz's default or Hangul shaper, with features on
-///   the whole text and no automatic fraction turned on by the user, in a font without bitmap
-///   strikes or Apple layout tables;
+///   the whole text and no automatic fraction turned on by the user, in a font without Apple
+///   layout tables (a bitmap-only font, such as Noto Color Emoji, has no kerning and is
+///   measured in its strike's pixels, as the shaper measures it after HarfBuzz);
 /// - it substitutes glyph for glyph at most: its GSUB lookups are single substitutions (a
 ///   localized form, say, whatever the neighbours), or those of the automatic fractions (which
 ///   act only beside U+2044, never part of such a run) or, for Hangul, of the jamo features
@@ -38,20 +39,24 @@ final class DirectPlan: Sendable {
   /// The font's GDEF glyph classes (nil when it has none: HarfBuzz then calls every non-mark a
   /// base glyph).
   let glyphClasses: ClassDefinition?
+  /// Advances are in units of which this many make the font size: the font's units per em, or
+  /// for a bitmap-only font 64 × its strike's pixels per em (advances in 1/64 strike pixels).
+  let advanceUnitsPerEm: Double
 
   init(
     substitutions: [[SingleSubstitution]], kerning: PairKerning, guarded: LookupGuard,
-    blocked: [UInt64], glyphClasses: ClassDefinition?
+    blocked: [UInt64], glyphClasses: ClassDefinition?, advanceUnitsPerEm: Double
   ) {
     self.substitutions = substitutions
     self.kerning = kerning
     self.guarded = guarded
     self.blocked = blocked
     self.glyphClasses = glyphClasses
+    self.advanceUnitsPerEm = advanceUnitsPerEm
   }
 
-  /// The glyph and advance (font units) of `c` in a run this plan shapes, or nil when a run
-  /// holding `c` must go to HarfBuzz.
+  /// The glyph and advance (in ``advanceUnitsPerEm``) of `c` in a run this plan shapes, or nil
+  /// when a run holding `c` must go to HarfBuzz.
   func glyph(_ c: UInt32, font: Font) -> (glyph: UInt16, advance: Int32)? {
     guard c != 0x2044, let g = font.glyph(for: c), g <= 0xFFFF,
       FeatureGate.reachesShapingAsItself(c, font: font)
@@ -72,7 +77,16 @@ final class DirectPlan: Sendable {
     guard blocked[Int(glyph) >> 6] & (1 << UInt64(glyph & 63)) == 0,
       (glyphClasses?.class(glyph) ?? 0) <= 1
     else { return nil }
-    return (glyph, hb_font_get_glyph_h_advance(font.hbFont, UInt32(glyph)))
+    let advance = hb_font_get_glyph_h_advance(font.hbFont, UInt32(glyph))
+    if font.bitmapStrikePPEM != nil {
+      // As the shaper measures bitmap-only fonts: the strike's whole-pixel advance (FreeType's
+      // 1/64 pixels), none for a glyph HarfBuzz gives none.
+      let pixels = Int(glyph) < font.bitmapAdvances.count ? font.bitmapAdvances[Int(glyph)] : 0
+      let units = advance == 0 ? 0 : pixels * 64
+      guard units == units.rounded(), abs(units) < 1_000_000_000 else { return nil }
+      return (glyph, Int32(units))
+    }
+    return (glyph, advance)
   }
 
   /// The direct plan for `plan` (made with `props` and `features` for `font`), or nil when it
@@ -80,7 +94,7 @@ final class DirectPlan: Sendable {
   static func make(
     font: Font, plan: OpaquePointer, props: hb_segment_properties_t, features: [hb_feature_t]
   ) -> DirectPlan? {
-    guard font.bitmapStrikePPEM == nil, props.direction == HB_DIRECTION_LTR,
+    guard props.direction == HB_DIRECTION_LTR,
       FeatureGate.gates(script: props.script),
       features.allSatisfy({ $0.start == 0 && $0.end == UInt32.max }),
       !features.contains(where: {
@@ -200,10 +214,17 @@ final class DirectPlan: Sendable {
     let gdef = table("GDEF")
     let classes = gdef.offset(0, 4).flatMap { ClassDefinition(gdef, at: $0) }
     if gdef.offset(0, 4) != nil && classes == nil { return nil }
+    let kerning = PairKerning(lookups: lookups, kernTables: kernTables)
+    var unitsPerEm = Double(font.unitsPerEm)
+    if let ppem = font.bitmapStrikePPEM {
+      // A bitmap-only font is measured in its strike's pixels, kerning left out (as the shaper
+      // measures it after HarfBuzz).
+      guard ppem > 0, kerning.isEmpty, !font.bitmapAdvances.isEmpty else { return nil }
+      unitsPerEm = Double(ppem) * 64
+    }
     return DirectPlan(
-      substitutions: substitutions, kerning: PairKerning(lookups: lookups, kernTables: kernTables),
-      guarded: LookupGuard(lookups: guarded), blocked: blocked,
-      glyphClasses: classes)
+      substitutions: substitutions, kerning: kerning, guarded: LookupGuard(lookups: guarded),
+      blocked: blocked, glyphClasses: classes, advanceUnitsPerEm: unitsPerEm)
   }
 
   /// Whether the lookup at `at` has the fields HarfBuzz's sanitizer checks (a lookup flagged

@@ -509,12 +509,17 @@ final class Shaper {
       var previous: UInt64 = 0
       for k in start..<end {
         let c = t[k]
-        guard c < 0x10000 else { return 0xFF }
-        let word = memo.word(c)
-        var v = word.pointee
-        if v == 0 {
+        var v: UInt64
+        if c < 0x10000 {
+          let word = memo.word(c)
+          v = word.pointee
+          if v == 0 {
+            v = UInt64(gate.blocks(c, font: font)) | gate.pairBits(c, font: font)
+            word.pointee = v
+          }
+        } else {
+          // (The memo holds the Basic Multilingual Plane: emoji beyond it are asked each time.)
           v = UInt64(gate.blocks(c, font: font)) | gate.pairBits(c, font: font)
-          word.pointee = v
         }
         keep |= UInt8(truncatingIfNeeded: v)
         // Pairs side by side: a glyph of a pair's first set right before one of its second.
