@@ -60,10 +60,11 @@ final class DirectShapingTests: XCTestCase {
     }
     XCTAssertEqual(differ.prefix(5), [])
     XCTAssertEqual(differ.count, 0)
-    // Most runs of Latin, Hangul and kana-and-kanji text skip HarfBuzz (77.5% when measured;
-    // 76% before contextual lookups could be guarded; a ratchet: raise it as more do).
+    // Most runs of Latin, Hangul and kana-and-kanji text skip HarfBuzz (78.4% when measured;
+    // 77.5% before emoji alone could, 76% before contextual lookups could be guarded; a
+    // ratchet: raise it as more do).
     XCTAssertGreaterThan(
-      Double(direct.directRuns), 0.77 * Double(2 * runs.count),
+      Double(direct.directRuns), 0.78 * Double(2 * runs.count),
       "\(direct.directRuns) of \(2 * runs.count)")
   }
 
