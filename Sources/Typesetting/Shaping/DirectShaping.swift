@@ -39,18 +39,23 @@ final class DirectPlan: Sendable {
   /// The font's GDEF glyph classes (nil when it has none: HarfBuzz then calls every non-mark a
   /// base glyph).
   let glyphClasses: ClassDefinition?
+  /// Glyphs (a bit per id) at which an early lookup of the plan (`rvrn`'s, a required
+  /// feature's) could apply; empty when it has none.
+  let earlyCoverage: [UInt64]
   /// Advances are in units of which this many make the font size: the font's units per em, or
   /// for a bitmap-only font 64 × its strike's pixels per em (advances in 1/64 strike pixels).
   let advanceUnitsPerEm: Double
 
   init(
     substitutions: [[SingleSubstitution]], kerning: PairKerning, guarded: LookupGuard,
-    blocked: [UInt64], glyphClasses: ClassDefinition?, advanceUnitsPerEm: Double
+    blocked: [UInt64], earlyCoverage: [UInt64], glyphClasses: ClassDefinition?,
+    advanceUnitsPerEm: Double
   ) {
     self.substitutions = substitutions
     self.kerning = kerning
     self.guarded = guarded
     self.blocked = blocked
+    self.earlyCoverage = earlyCoverage
     self.glyphClasses = glyphClasses
     self.advanceUnitsPerEm = advanceUnitsPerEm
   }
@@ -62,6 +67,11 @@ final class DirectPlan: Sendable {
       FeatureGate.reachesShapingAsItself(c, font: font)
     else { return nil }
     var glyph = UInt16(g)
+    // (Whenever an early lookup applies, it sees the glyph as it is then.)
+    func outOfEarlyReach(_ glyph: UInt16) -> Bool {
+      earlyCoverage.isEmpty || earlyCoverage[Int(glyph) >> 6] & (1 << UInt64(glyph & 63)) == 0
+    }
+    guard outOfEarlyReach(glyph) else { return nil }
     for lookup in substitutions {
       // Every glyph on the way is a base glyph (or not classed), so that no lookup's flags
       // make it skip one.
@@ -73,6 +83,7 @@ final class DirectPlan: Sendable {
           break
         }
       }
+      guard outOfEarlyReach(glyph) else { return nil }
     }
     guard blocked[Int(glyph) >> 6] & (1 << UInt64(glyph & 63)) == 0,
       (glyphClasses?.class(glyph) ?? 0) <= 1
@@ -125,17 +136,34 @@ final class DirectPlan: Sendable {
     guard left.isSubset(of: substitutingAll),
       leftPositioning == FeatureGate.lookups(plan, "GPOS")
     else { return nil }
+    guard left.isEmpty || !facts.hasFeatureVariations else { return nil }
+    // `rvrn`'s and the required features' lookups, which HarfBuzz may apply before all others,
+    // act only where a glyph of their coverage stands (DejaVu Sans's default script, say, always
+    // joins N'Ko letters): a run whose characters never take such a glyph, before or after any
+    // substitution, is out of their reach. A character that may goes to HarfBuzz.
+    let early = left.intersection(facts.earlyLookups)
+    var earlyCoverage: [UInt64] = []
     // Single substitutions (each glyph to another whatever surrounds it), in lookup order —
-    // all in one stage: none of `rvrn`'s or a required feature's, which HarfBuzz applies first.
+    // all in one stage.
     var substitutions: [[SingleSubstitution]] = []
-    let substituting = left.sorted()
-    guard facts.earlyLookups.isDisjoint(with: left),
-      left.isEmpty || !facts.hasFeatureVariations
-    else { return nil }
+    let substituting = left.subtracting(early).sorted()
     var guarded: [[LookupGuard.Rule]] = []
-    if !substituting.isEmpty {
+    if !left.isEmpty {
       let gsub = table("GSUB")
       guard let list = gsub.offset(0, 8), let count = gsub.u16(list) else { return nil }
+      if !early.isEmpty { earlyCoverage = [UInt64](repeating: 0, count: 1024) }
+      for index in early.sorted() {
+        guard index < count, let at = gsub.offset(list, 2 + 2 * Int(index)),
+          let subtables = Self.subtables(gsub, lookup: at, extension: 7),
+          Self.sane(gsub, lookup: at)
+        else { return nil }
+        for sub in subtables {
+          guard let start = Self.firstSubstitutionCoverage(gsub, type: sub.type, at: sub.at),
+            let coverage = Coverage(gsub, at: start), work.spend(coverage.size)
+          else { return nil }
+          coverage.add(to: &earlyCoverage)
+        }
+      }
       for index in substituting {
         guard index < count, let at = gsub.offset(list, 2 + 2 * Int(index)),
           let subtables = Self.subtables(gsub, lookup: at, extension: 7),
@@ -224,7 +252,8 @@ final class DirectPlan: Sendable {
     }
     return DirectPlan(
       substitutions: substitutions, kerning: kerning, guarded: LookupGuard(lookups: guarded),
-      blocked: blocked, glyphClasses: classes, advanceUnitsPerEm: unitsPerEm)
+      blocked: blocked, earlyCoverage: earlyCoverage, glyphClasses: classes,
+      advanceUnitsPerEm: unitsPerEm)
   }
 
   /// Whether the lookup at `at` has the fields HarfBuzz's sanitizer checks (a lookup flagged
@@ -256,6 +285,25 @@ final class DirectPlan: Sendable {
       result.append((kind, sub))
     }
     return result
+  }
+
+  /// Where the coverage of the first input glyph of a GSUB subtable is (nil for a format not
+  /// read): a lookup applies only at a glyph of it.
+  private static func firstSubstitutionCoverage(_ t: TableBytes, type: Int, at sub: Int) -> Int? {
+    guard let format = t.u16(sub) else { return nil }
+    switch (type, format) {
+    case (1, 1...2), (2...4, 1), (5...6, 1...2), (8, 1):
+      return t.offset(sub, 2)
+    case (5, 3):
+      // Format, glyph count, substitution count, then the input coverages.
+      return t.offset(sub, 6)
+    case (6, 3):
+      // Format, backtrack coverages, then the input coverages.
+      guard let back = t.u16(sub + 2) else { return nil }
+      return t.offset(sub, 4 + 2 * Int(back) + 2)
+    default:
+      return nil
+    }
   }
 
   /// Where the coverage of the glyph a GPOS subtable starts matching at lies, or nil for a type
