@@ -12,8 +12,8 @@ final class DirectShaper {
     var uses = 0
     var decided = false
     var plan: DirectPlan?
-    /// Per BMP code point: 0 until first seen, then bit 63, and when a run may hold it, bit 62,
-    /// its glyph in bits 32–47 and its advance in the low 32 bits.
+    /// Per code point of the memo's planes: 0 until first seen, then bit 63, and when a run may
+    /// hold it, bit 62, its glyph in bits 32–47 and its advance in the low 32 bits.
     var characters: CharacterMemo?
     /// Pair adjustments met: 4,096 keys (`1 << 32 | first << 16 | second`) then their values
     /// (the first glyph's adjustment in the high half); a slot per hash, overwritten.
@@ -74,7 +74,7 @@ final class DirectShaper {
     for k in 0..<n {
       let c = text[start + k]
       var v: UInt64
-      if c < 0x10000 {
+      if c < CharacterMemo.limit {
         let word = characters.word(c)
         v = word.pointee
         if v == 0 {
@@ -82,7 +82,7 @@ final class DirectShaper {
           word.pointee = v
         }
       } else {
-        // (The memo holds the Basic Multilingual Plane; emoji beyond it are looked up each time.)
+        // (Beyond the memo's planes: looked up each time.)
         v = Self.packed(c, direct, font)
       }
       guard v & (1 << 62) != 0 else { return false }

@@ -4,23 +4,26 @@
   import Darwin
 #endif
 
-/// A 64-bit word per code point of the Basic Multilingual Plane, 0 until set: 256 pages of 256,
-/// each made when first needed, in flat memory, so that a loop over a run's characters checks no
-/// ownership. One shaper's (one thread at a time).
+/// A 64-bit word per code point of the Basic Multilingual Plane and the next (where emoji are),
+/// 0 until set: 512 pages of 256, each made when first needed, in flat memory, so that a loop over
+/// a run's characters checks no ownership. One shaper's (one thread at a time).
 final class CharacterMemo {
+  /// Code points below this have a word.
+  static let limit: UInt32 = 0x20000
+  private static let pageCount = Int(limit >> 8)
   private let pages: UnsafeMutablePointer<UnsafeMutablePointer<UInt64>?>
 
   init() {
-    pages = calloc(256, MemoryLayout<UnsafeMutablePointer<UInt64>?>.stride)!
-      .bindMemory(to: UnsafeMutablePointer<UInt64>?.self, capacity: 256)
+    pages = calloc(Self.pageCount, MemoryLayout<UnsafeMutablePointer<UInt64>?>.stride)!
+      .bindMemory(to: UnsafeMutablePointer<UInt64>?.self, capacity: Self.pageCount)
   }
 
   deinit {
-    for k in 0..<256 { free(pages[k]) }
+    for k in 0..<Self.pageCount { free(pages[k]) }
     free(pages)
   }
 
-  /// The word of `c` (below U+10000).
+  /// The word of `c` (below ``limit``).
   @inline(__always)
   func word(_ c: UInt32) -> UnsafeMutablePointer<UInt64> {
     if let page = pages[Int(c >> 8)] { return page + Int(c & 0xFF) }

@@ -92,8 +92,9 @@ final class Shaper {
     var uses = 0
     var decided = false
     var gate: FeatureGate?
-    /// Per BMP code point, 0 until first seen, then what it blocks (``FeatureGate/blocks(_:font:)``,
-    /// never 0) in the low byte and its ``FeatureGate/pairBits(_:font:)`` above (with a gate).
+    /// Per code point of the memo's planes, 0 until first seen, then what it blocks
+    /// (``FeatureGate/blocks(_:font:)``, never 0) in the low byte and its
+    /// ``FeatureGate/pairBits(_:font:)`` above (with a gate).
     var memo: CharacterMemo?
     /// Per set of candidates left off: the plan and features (nil: that combination is not
     /// exact), once worked out.
@@ -510,7 +511,7 @@ final class Shaper {
       for k in start..<end {
         let c = t[k]
         var v: UInt64
-        if c < 0x10000 {
+        if c < CharacterMemo.limit {
           let word = memo.word(c)
           v = word.pointee
           if v == 0 {
@@ -518,7 +519,7 @@ final class Shaper {
             word.pointee = v
           }
         } else {
-          // (The memo holds the Basic Multilingual Plane: emoji beyond it are asked each time.)
+          // (Beyond the memo's planes: asked each time.)
           v = UInt64(gate.blocks(c, font: font)) | gate.pairBits(c, font: font)
         }
         keep |= UInt8(truncatingIfNeeded: v)
