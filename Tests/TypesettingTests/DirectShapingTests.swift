@@ -154,6 +154,21 @@ final class DirectShapingTests: XCTestCase {
       "DejaVuSans.ttf", script: HB_SCRIPT_LATIN, ranges: [0x20...0x24F, 0x400...0x45F])
   }
 
+  /// Characters beyond the planes the memos keep (CJK Extension B here) are looked up each
+  /// time, gate and direct plan alike, and shape as HarfBuzz shapes them.
+  func testCharactersBeyondTheMemoPlanes() throws {
+    let (direct, whole) = shapers()
+    let cjk = try Fixtures.library.font(named: "NotoSansCJK-Regular.ttc")
+    let text: [UInt32] = [0x20BB7, 0x4E00, 0x20BB7, 0x3002]
+    XCTAssertTrue(cjk.covers(0x20BB7))
+    for _ in 0..<2 {
+      let r = shapeBoth(
+        text, font: cjk, script: HB_SCRIPT_HAN, language: "ja", direct: direct, whole: whole)
+      XCTAssertTrue(r.wentDirect)
+      XCTAssertEqual(r.direct, r.harfBuzz)
+    }
+  }
+
   /// DejaVu Sans's default script (which Hangul and Common runs get) has a required feature
   /// whose lookup joins N'Ko letters: runs without them go direct, every pair as HarfBuzz
   /// shapes it; N'Ko letters, in its coverage, go to HarfBuzz.

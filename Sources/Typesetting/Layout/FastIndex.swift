@@ -324,7 +324,8 @@ struct FastIndex: Sendable {
       width = lastEnd < 0 ? 0 : max(0, lastEnd - (collapses ? first : 0))
     }
     var fonts: UInt64 = 0
-    if !uniformBox {
+    // (Only when the segment has a font that raises line boxes: its graphemes' are among its.)
+    if !uniformBox && self.fonts[s] != 0 {
       for g in from..<k { fonts |= 1 << UInt64(min(Int(p.graphemeFont[g]), 63)) }
       fonts &= UInt64(tallFonts)
     }
