@@ -306,22 +306,28 @@ struct FastIndex: Sendable {
       }
       return (k, w)
     }
-    // Content without white space of the trim set is visible from end to end.
+    // Content without white space of the trim set is visible from end to end; otherwise the
+    // visible part is found as the segment walk finds it (its start summed forward, its end
+    // taken back from the part's advance), to the last bit.
     var width = w
     if p.segmentFlags[s] & PreparedText.SegmentFlag.plain == 0 {
       let ws = PreparedText.GraphemeFlag.reportWhitespace
-      var x = 0.0
-      var first = -1.0
-      var lastEnd = -1.0
-      for g in from..<k {
-        let advance = p.graphemeAdvance[g]
-        if p.graphemeFlags[g] & ws == 0 {
-          if first < 0 { first = x }
-          lastEnd = x + advance
-        }
-        x += advance
+      var lo = from
+      var loX = 0.0
+      while lo < k && p.graphemeFlags[lo] & ws != 0 {
+        loX += p.graphemeAdvance[lo]
+        lo += 1
       }
-      width = lastEnd < 0 ? 0 : max(0, lastEnd - (collapses ? first : 0))
+      width = 0
+      if lo < k {
+        var hi = k
+        var hiX = w
+        while hi > lo && p.graphemeFlags[hi - 1] & ws != 0 {
+          hi -= 1
+          hiX -= p.graphemeAdvance[hi]
+        }
+        width = max(0, hiX - (collapses ? loX : 0))
+      }
     }
     var fonts: UInt64 = 0
     // (Only when the segment has a font that raises line boxes: its graphemes' are among its.)
