@@ -26,11 +26,16 @@ final class DirectShaper {
   private var entries = PlanEntries<Entry>()
   /// Each character's packed glyph and advance for the run being shaped (grown as needed).
   private var scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: 256)
+  /// The character each glyph of `scratch` comes from, once ligatures formed (grown with it).
+  private var clusters = UnsafeMutablePointer<Int32>.allocate(capacity: 256)
   private var scratchCapacity = 256
   /// Runs shaped.
   private(set) var runs = 0
 
-  deinit { scratch.deallocate() }
+  deinit {
+    scratch.deallocate()
+    clusters.deallocate()
+  }
 
   /// Forgets every plan (their addresses may be reused).
   func clear() {
@@ -64,11 +69,13 @@ final class DirectShaper {
       }
     }
     guard let direct = entry.plan, let characters = entry.characters else { return false }
-    let n = end - start
+    var n = end - start
     if scratchCapacity < n {
       scratch.deallocate()
+      clusters.deallocate()
       scratchCapacity = max(n, 2 * scratchCapacity)
       scratch = .allocate(capacity: scratchCapacity)
+      clusters = .allocate(capacity: scratchCapacity)
     }
     let scratch = self.scratch
     for k in 0..<n {
@@ -88,7 +95,15 @@ final class DirectShaper {
       guard v & (1 << 62) != 0 else { return false }
       scratch[k] = v
     }
-    if !direct.guarded.isEmpty && direct.guarded.mayApply(scratch, count: n) { return false }
+    // From here on, n counts glyphs (fewer than characters once ligatures form).
+    var ligated = false
+    if !direct.guarded.isEmpty && direct.guarded.mayApply(scratch, count: n) {
+      guard direct.guarded.formsAnyLigature,
+        let count = direct.ligate(scratch, count: n, clusters: clusters, font: font)
+      else { return false }
+      n = count
+      ligated = true
+    }
     if let pairs = entry.pairs, n > 1 {
       let values = pairs + Self.pairSlots
       for k in 0..<(n - 1) {
@@ -115,8 +130,17 @@ final class DirectShaper {
       }
     }
     let scale = size / direct.advanceUnitsPerEm
-    for k in 0..<n {
-      advances[start - offset + k] += Double(Int32(truncatingIfNeeded: scratch[k])) * scale
+    if ligated {
+      // A ligature's advance goes to its first character, as HarfBuzz's clusters give it.
+      let clusters = self.clusters
+      for k in 0..<n {
+        advances[start - offset + Int(clusters[k])] +=
+          Double(Int32(truncatingIfNeeded: scratch[k])) * scale
+      }
+    } else {
+      for k in 0..<n {
+        advances[start - offset + k] += Double(Int32(truncatingIfNeeded: scratch[k])) * scale
+      }
     }
     runs += 1
     return true

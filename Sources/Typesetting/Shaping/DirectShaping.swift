@@ -15,7 +15,8 @@ import CHarfBuzz
 ///   (which act only on conjoining jamo, never part of one either) — usually a plan that
 ///   ``FeatureGate`` left the other default substitutions off — or, after all of those,
 ///   ligatures and chained contexts by coverage that a run can be shown not to set off
-///   (``LookupGuard``; a run that may set one off goes to HarfBuzz);
+///   (``LookupGuard``; a run that may set one off goes to HarfBuzz), or ligatures formed here
+///   as HarfBuzz forms them (Noto Sans's and DejaVu Sans's `fi`, `ffl`…, Inter's arrows);
 /// - each GPOS lookup either adjusts pairs through the first glyph's advance only
 ///   (``PairKerning``), or can be told to do nothing to a run: a run holds no glyph of its
 ///   coverage (the glyphs at which it would start to match: marks for mark attachment, the first
@@ -86,8 +87,13 @@ final class DirectPlan: Sendable {
       guard outOfEarlyReach(glyph) else { return nil }
     }
     guard blocked[Int(glyph) >> 6] & (1 << UInt64(glyph & 63)) == 0,
-      (glyphClasses?.class(glyph) ?? 0) <= 1
+      (glyphClasses?.class(glyph) ?? 0) <= 1, let advance = advance(of: glyph, font: font)
     else { return nil }
+    return (glyph, advance)
+  }
+
+  /// The advance of `glyph` (in ``advanceUnitsPerEm``), or nil when it cannot be packed.
+  func advance(of glyph: UInt16, font: Font) -> Int32? {
     let advance = hb_font_get_glyph_h_advance(font.hbFont, UInt32(glyph))
     if font.bitmapStrikePPEM != nil {
       // As the shaper measures bitmap-only fonts: the strike's whole-pixel advance (FreeType's
@@ -95,9 +101,52 @@ final class DirectPlan: Sendable {
       let pixels = Int(glyph) < font.bitmapAdvances.count ? font.bitmapAdvances[Int(glyph)] : 0
       let units = advance == 0 ? 0 : pixels * 64
       guard units == units.rounded(), abs(units) < 1_000_000_000 else { return nil }
-      return (glyph, Int32(units))
+      return Int32(units)
     }
-    return (glyph, advance)
+    return advance
+  }
+
+  /// Applies the guarded lookups to the packed glyphs of a run (``DirectShaper``'s form: bit 62
+  /// set, the glyph in bits 32–47, the advance in the low 32 bits) in the plan's order, as
+  /// HarfBuzz applies them: ligatures the plan forms directly are formed (the glyph takes the
+  /// place of its components, with its own advance; `clusters` keeps the character each glyph
+  /// comes from), every other lookup must be shown to change nothing. Returns the number of
+  /// glyphs left, or nil when the run must go to HarfBuzz (a lookup may change it that is not
+  /// formed here, or a ligature glyph is a mark, or one a positioning lookup could act on).
+  func ligate(
+    _ packed: UnsafeMutablePointer<UInt64>, count n: Int, clusters: UnsafeMutablePointer<Int32>,
+    font: Font
+  ) -> Int? {
+    for k in 0..<n { clusters[k] = Int32(k) }
+    var count = n
+    for l in guarded.lookups.indices {
+      guard guarded.formsLigatures[l] else {
+        if guarded.mayApply(lookup: l, packed, count: count) { return nil }
+        continue
+      }
+      // Left to right, each ligature's components taken out of the search (HarfBuzz goes on
+      // after the ligature it formed).
+      var out = 0
+      var k = 0
+      while k < count {
+        if let formed = guarded.ligature(lookup: l, at: k, packed, count: count) {
+          let g = formed.glyph
+          guard blocked[Int(g) >> 6] & (1 << UInt64(g & 63)) == 0,
+            (glyphClasses?.class(g) ?? 0) != 3, let advance = advance(of: g, font: font)
+          else { return nil }
+          packed[out] = 1 << 63 | 1 << 62 | UInt64(g) << 32 | UInt64(UInt32(bitPattern: advance))
+          clusters[out] = clusters[k]
+          k += formed.length
+        } else {
+          packed[out] = packed[k]
+          clusters[out] = clusters[k]
+          k += 1
+        }
+        out += 1
+      }
+      count = out
+    }
+    return count
   }
 
   /// The direct plan for `plan` (made with `props` and `features` for `font`), or nil when it
@@ -148,6 +197,7 @@ final class DirectPlan: Sendable {
     var substitutions: [[SingleSubstitution]] = []
     let substituting = left.subtracting(early).sorted()
     var guarded: [[LookupGuard.Rule]] = []
+    var guardedFlags: [UInt16] = []
     if !left.isEmpty {
       let gsub = table("GSUB")
       guard let list = gsub.offset(0, 8), let count = gsub.u16(list) else { return nil }
@@ -180,6 +230,7 @@ final class DirectPlan: Sendable {
             return nil
           }
           guarded.append(rules)
+          guardedFlags.append(flags)
         }
       }
     }
@@ -187,6 +238,7 @@ final class DirectPlan: Sendable {
     let gpos = table("GPOS")
     let positioning = FeatureGate.lookups(plan, "GPOS").sorted()
     var lookups: [[PairKerning.Subtable]] = []
+    var pairFlags: UInt16 = 0
     var blocked = [UInt64](repeating: 0, count: 1024)
     if !positioning.isEmpty {
       guard let list = gpos.offset(0, 8), let count = gpos.u16(list) else { return nil }
@@ -202,6 +254,7 @@ final class DirectPlan: Sendable {
           }
           if pairs.count == subtables.count {
             lookups.append(pairs)
+            pairFlags |= flags
             continue
           }
         }
@@ -250,8 +303,17 @@ final class DirectPlan: Sendable {
       guard ppem > 0, kerning.isEmpty, !font.bitmapAdvances.isEmpty else { return nil }
       unitsPerEm = Double(ppem) * 64
     }
+    // Ligatures are formed directly by lookups that skip nothing a direct run holds (marks
+    // aside, which it holds none of), when no lookup after them skips ligatures (IgnoreLigatures:
+    // a ligature glyph is one in GDEF, or for HarfBuzz when the font has no classes).
+    let skipsLigatures = (guardedFlags.reduce(0, |) | pairFlags) & 0x4 != 0
+    let forms = zip(guarded, guardedFlags).map { rules, flags in
+      !skipsLigatures && flags & ~0x8 == 0
+        && rules.allSatisfy { if case .ligatures = $0 { true } else { false } }
+    }
     return DirectPlan(
-      substitutions: substitutions, kerning: kerning, guarded: LookupGuard(lookups: guarded),
+      substitutions: substitutions, kerning: kerning,
+      guarded: LookupGuard(lookups: guarded, formsLigatures: forms),
       blocked: blocked, earlyCoverage: earlyCoverage, glyphClasses: classes,
       advanceUnitsPerEm: unitsPerEm)
   }

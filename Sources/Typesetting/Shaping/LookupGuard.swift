@@ -1,17 +1,25 @@
-/// GSUB lookups that direct shaping cannot apply but can show to do nothing to a run: ligatures
-/// (type 4) and chained contexts by coverage (type 6, format 3) — Inter's contextual alternates,
-/// say, which change a parenthesis or a hyphen beside capitals or digits and nothing else.
+/// GSUB lookups after a direct plan's single substitutions: ligatures (type 4) and chained
+/// contexts by coverage (type 6, format 3) — Inter's contextual alternates, say, which change a
+/// parenthesis or a hyphen beside capitals or digits and nothing else.
 ///
-/// A run goes direct only when no rule of these lookups matches anywhere in it: then none of
-/// them changes a glyph, and each sees the glyphs the run's single substitutions left (they
-/// come after every single substitution of the plan, ``DirectPlan/make``). Matching is plain
+/// A run goes direct when no rule of these lookups matches anywhere in it (then none of them
+/// changes a glyph, and each sees the glyphs the run's single substitutions left: they come after
+/// every single substitution of the plan, ``DirectPlan/make``), or when the only ones that match
+/// form ligatures that direct shaping forms itself (``formsLigatures``; the lookups after them
+/// then see the ligatures, ``DirectPlan/ligate(_:count:clusters:font:)``). Matching is plain
 /// adjacency: every glyph of a direct run is a base glyph (or unclassed) in GDEF, which no
 /// lookup flag but IgnoreBaseGlyphs (refused) skips, and HarfBuzz matches backtrack and
 /// lookahead within the run only.
 struct LookupGuard: Sendable {
+  /// A ligature: the components after the first, and the glyph they form.
+  struct Ligature: Sendable {
+    let rest: [UInt16]
+    let glyph: UInt16
+  }
+
   enum Rule: Sendable {
-    /// Per covered first glyph (coverage index): the other components of each of its ligatures.
-    case ligatures(Coverage, [[[UInt16]]])
+    /// Per covered first glyph (coverage index): its ligatures, in the order HarfBuzz tries them.
+    case ligatures(Coverage, [[Ligature]])
     /// Coverages of the glyphs before (nearest first), of the input and after; whether it
     /// calls lookups (a rule that calls none — `ignore sub` — only keeps later subtables from
     /// trying the position).
@@ -20,11 +28,15 @@ struct LookupGuard: Sendable {
 
   /// Per lookup, its subtables in order.
   let lookups: [[Rule]]
+  /// Per lookup: whether direct shaping forms its ligatures itself (ligature subtables only,
+  /// with lookup flags that skip no glyph a direct run can hold — see ``DirectPlan/make``).
+  let formsLigatures: [Bool]
   /// The glyphs at which some rule's input starts (a bit per glyph id; 1,024 words).
   let starts: [UInt64]
 
   var isEmpty: Bool { lookups.isEmpty }
-
+  /// Whether some lookup's ligatures are formed directly.
+  var formsAnyLigature: Bool { formsLigatures.contains(true) }
   /// Reads the subtables of one lookup (type and position, extensions unwrapped), or nil when
   /// one is of a kind not known here or cannot be read within `work`.
   static func rules(
@@ -38,22 +50,22 @@ struct LookupGuard: Sendable {
         guard let cov = t.offset(sub.at, 2), let coverage = Coverage(t, at: cov),
           let setCount = t.u16(sub.at + 4), work.spend(coverage.size + Int(setCount))
         else { return nil }
-        var sets: [[[UInt16]]] = []
+        var sets: [[Ligature]] = []
         for s in 0..<Int(setCount) {
           guard let set = t.offset(sub.at, 6 + 2 * s), let count = t.u16(set),
             work.spend(Int(count))
           else { return nil }
-          var ligatures: [[UInt16]] = []
+          var ligatures: [Ligature] = []
           for l in 0..<Int(count) {
-            guard let lig = t.offset(set, 2 + 2 * l), let components = t.u16(lig + 2),
-              components >= 1, work.spend(Int(components))
+            guard let lig = t.offset(set, 2 + 2 * l), let glyph = t.u16(lig),
+              let components = t.u16(lig + 2), components >= 1, work.spend(Int(components))
             else { return nil }
             var rest: [UInt16] = []
             for c in 1..<Int(components) {
               guard let g = t.u16(lig + 2 + 2 * c) else { return nil }
               rest.append(g)
             }
-            ligatures.append(rest)
+            ligatures.append(Ligature(rest: rest, glyph: glyph))
           }
           sets.append(ligatures)
         }
@@ -84,8 +96,10 @@ struct LookupGuard: Sendable {
     return rules
   }
 
-  init(lookups: [[Rule]]) {
+  init(lookups: [[Rule]], formsLigatures: [Bool]) {
+    precondition(formsLigatures.count == lookups.count)
     self.lookups = lookups
+    self.formsLigatures = formsLigatures
     var starts = [UInt64](repeating: 0, count: 1024)
     for rule in lookups.joined() {
       switch rule {
@@ -101,43 +115,84 @@ struct LookupGuard: Sendable {
   /// forms a ligature or calls lookups. (Positions inside a matched input sequence, which
   /// HarfBuzz skips, are tried too: that can only send a run to HarfBuzz needlessly.)
   func mayApply(_ packed: UnsafeMutablePointer<UInt64>, count n: Int) -> Bool {
-    @inline(__always) func glyph(_ k: Int) -> UInt16 {
-      UInt16(truncatingIfNeeded: packed[k] >> 32)
+    for k in 0..<n {
+      let g = Self.glyph(packed, k)
+      guard starts[Int(g) >> 6] & (1 << UInt64(g & 63)) != 0 else { continue }
+      for lookup in lookups where Self.changes(lookup, at: k, g, packed, n) { return true }
     }
-    func matches(_ rule: Rule, at k: Int, _ g: UInt16) -> Bool {
+    return false
+  }
+
+  /// ``mayApply(_:count:)`` for lookup `l` alone.
+  func mayApply(lookup l: Int, _ packed: UnsafeMutablePointer<UInt64>, count n: Int) -> Bool {
+    let lookup = lookups[l]
+    for k in 0..<n {
+      let g = Self.glyph(packed, k)
+      guard starts[Int(g) >> 6] & (1 << UInt64(g & 63)) != 0 else { continue }
+      if Self.changes(lookup, at: k, g, packed, n) { return true }
+    }
+    return false
+  }
+
+  /// The ligature lookup `l` forms at `k` (its glyph and how many glyphs it takes), as HarfBuzz
+  /// finds it: the first subtable covering the glyph that has a ligature matching there, its
+  /// first such ligature.
+  func ligature(
+    lookup l: Int, at k: Int, _ packed: UnsafeMutablePointer<UInt64>, count n: Int
+  ) -> (glyph: UInt16, length: Int)? {
+    let g = Self.glyph(packed, k)
+    guard starts[Int(g) >> 6] & (1 << UInt64(g & 63)) != 0 else { return nil }
+    for rule in lookups[l] {
+      guard case .ligatures(let coverage, let sets) = rule, let i = coverage.index(g),
+        i < sets.count
+      else { continue }
+      for ligature in sets[i] where Self.matches(ligature, at: k, packed, n) {
+        return (ligature.glyph, 1 + ligature.rest.count)
+      }
+    }
+    return nil
+  }
+
+  @inline(__always)
+  private static func glyph(_ packed: UnsafeMutablePointer<UInt64>, _ k: Int) -> UInt16 {
+    UInt16(truncatingIfNeeded: packed[k] >> 32)
+  }
+
+  private static func matches(
+    _ ligature: Ligature, at k: Int, _ packed: UnsafeMutablePointer<UInt64>, _ n: Int
+  ) -> Bool {
+    guard k + ligature.rest.count < n else { return false }
+    for (j, c) in ligature.rest.enumerated() where glyph(packed, k + 1 + j) != c { return false }
+    return true
+  }
+
+  /// Whether the first of the lookup's subtables that matches at `k` changes something there.
+  private static func changes(
+    _ lookup: [Rule], at k: Int, _ g: UInt16, _ packed: UnsafeMutablePointer<UInt64>, _ n: Int
+  ) -> Bool {
+    func matches(_ rule: Rule) -> Bool {
       switch rule {
       case .ligatures(let coverage, let sets):
         guard let i = coverage.index(g), i < sets.count else { return false }
-        for rest in sets[i] where k + rest.count < n {
-          var all = true
-          for (j, c) in rest.enumerated() where glyph(k + 1 + j) != c {
-            all = false
-            break
-          }
-          if all { return true }
-        }
-        return false
+        return sets[i].contains { Self.matches($0, at: k, packed, n) }
       case .chain(let backtrack, let input, let lookahead, _):
         guard k >= backtrack.count, k + input.count + lookahead.count <= n else { return false }
-        for (j, c) in input.enumerated() where c.index(glyph(k + j)) == nil { return false }
-        for (j, c) in backtrack.enumerated() where c.index(glyph(k - 1 - j)) == nil {
+        for (j, c) in input.enumerated() where c.index(glyph(packed, k + j)) == nil {
           return false
         }
-        for (j, c) in lookahead.enumerated() where c.index(glyph(k + input.count + j)) == nil {
+        for (j, c) in backtrack.enumerated() where c.index(glyph(packed, k - 1 - j)) == nil {
+          return false
+        }
+        for (j, c) in lookahead.enumerated()
+        where c.index(glyph(packed, k + input.count + j)) == nil {
           return false
         }
         return true
       }
     }
-    for k in 0..<n {
-      let g = glyph(k)
-      guard starts[Int(g) >> 6] & (1 << UInt64(g & 63)) != 0 else { continue }
-      for lookup in lookups {
-        for rule in lookup where matches(rule, at: k, g) {
-          if case .chain(_, _, _, let changes) = rule, !changes { break }
-          return true
-        }
-      }
+    for rule in lookup where matches(rule) {
+      if case .chain(_, _, _, let changes) = rule, !changes { return false }
+      return true
     }
     return false
   }
