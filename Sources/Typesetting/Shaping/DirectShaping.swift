@@ -5,7 +5,8 @@ import CHarfBuzz
 ///
 /// HarfBuzz's fixed cost per run (buffer set-up, normalization, masks, the lookup machinery)
 /// outweighs the work a short Latin or Hangul run needs. A plan qualifies when
-/// - it is left to right, in a script of HarfBuzz's default or Hangul shaper, with features on
+/// - it is left to right, in a script whose shaper applies every feature to the whole run and
+///   leaves characters as they are (``FeatureGate/shapesWholeRuns(_:font:)``), with features on
 ///   the whole text and no automatic fraction turned on by the user, in a font without Apple
 ///   layout tables (a bitmap-only font, such as Noto Color Emoji, has no kerning and is
 ///   measured in its strike's pixels, as the shaper measures it after HarfBuzz);
@@ -155,7 +156,7 @@ final class DirectPlan: Sendable {
     font: Font, plan: OpaquePointer, props: hb_segment_properties_t, features: [hb_feature_t]
   ) -> DirectPlan? {
     guard props.direction == HB_DIRECTION_LTR,
-      FeatureGate.gates(script: props.script),
+      FeatureGate.shapesWholeRuns(props, font: font),
       features.allSatisfy({ $0.start == 0 && $0.end == UInt32.max }),
       !features.contains(where: {
         (FeatureGate.fractionFeatures + FeatureGate.jamoFeatures).contains($0.tag)

@@ -202,6 +202,38 @@ final class FeatureGate: Sendable {
   /// HarfBuzz's automatic fraction features, whose masks it sets only around U+2044.
   static let fractionFeatures: [hb_tag_t] = ["frac", "numr", "dnom"].map(Font.tag)
 
+  /// Whether HarfBuzz shapes runs of `props` in `font` with a shaper that applies every feature
+  /// to the whole run and leaves every character that reaches shaping as itself
+  /// (``reachesShapingAsItself(_:font:)``) as it is: the default and Hangul shapers
+  /// (``gates(script:)``); the Thai one (Thai and Lao), which only splits SARA AM (which does
+  /// not reach shaping as itself) and moves or replaces marks; and the Indic one's scripts when
+  /// the font has no table for them, for which HarfBuzz takes its default shaper (their GSUB
+  /// script is then `DFLT` or `latn`) — the punctuation and digits of Hindi text, say, in a
+  /// Latin font.
+  static func shapesWholeRuns(_ props: hb_segment_properties_t, font: Font) -> Bool {
+    if gates(script: props.script) { return true }
+    switch props.script {
+    case HB_SCRIPT_THAI, HB_SCRIPT_LAO:
+      return true
+    case HB_SCRIPT_BENGALI, HB_SCRIPT_DEVANAGARI, HB_SCRIPT_GUJARATI, HB_SCRIPT_GURMUKHI,
+      HB_SCRIPT_KANNADA, HB_SCRIPT_MALAYALAM, HB_SCRIPT_ORIYA, HB_SCRIPT_TAMIL, HB_SCRIPT_TELUGU:
+      // The GSUB script HarfBuzz picks for these properties, as it picks it.
+      var scripts = [hb_tag_t](repeating: 0, count: 3)
+      var languages = [hb_tag_t](repeating: 0, count: 3)
+      var scriptCount = UInt32(scripts.count)
+      var languageCount = UInt32(languages.count)
+      hb_ot_tags_from_script_and_language(
+        props.script, props.language, &scriptCount, &scripts, &languageCount, &languages)
+      var index: UInt32 = 0
+      var chosen: hb_tag_t = 0
+      _ = hb_ot_layout_table_select_script(
+        hb_font_get_face(font.hbFont), Font.tag("GSUB"), scriptCount, &scripts, &index, &chosen)
+      return chosen == Font.tag("DFLT") || chosen == Font.tag("latn")
+    default:
+      return false
+    }
+  }
+
   /// Scripts shaped by HarfBuzz's default shaper (or the Hangul one), which apply every feature
   /// to the whole run.
   static func gates(script: hb_script_t) -> Bool {
@@ -220,7 +252,7 @@ final class FeatureGate: Sendable {
   static func make(
     font: Font, plan: OpaquePointer, props: hb_segment_properties_t, features: [hb_feature_t]
   ) -> FeatureGate? {
-    guard props.direction == HB_DIRECTION_LTR, gates(script: props.script),
+    guard props.direction == HB_DIRECTION_LTR, shapesWholeRuns(props, font: font),
       features.allSatisfy({ $0.start == 0 && $0.end == UInt32.max }),
       !features.contains(where: { fractionFeatures.contains($0.tag) })
     else { return nil }
@@ -571,11 +603,12 @@ final class FeatureGate: Sendable {
 
   /// Whether HarfBuzz hands `c` to the substitutions as its nominal glyph whatever surrounds it
   /// (given that the run holds no marks): not a mark, jamo, control or default-ignorable
-  /// character, and not changed by the normalizer — a canonical decomposition must compose back
-  /// to `c` step by step through glyphs the font has.
+  /// character, nor the Thai and Lao SARA AM (which the Thai shaper splits), and not changed by
+  /// the normalizer — a canonical decomposition must compose back to `c` step by step through
+  /// glyphs the font has.
   static func reachesShapingAsItself(_ c: UInt32, font: Font) -> Bool {
     switch c {
-    case 0..<0x20, 0x7F...0x9F, 0xAD, 0x34F, 0x61C, 0x1100...0x11FF, 0x115F...0x1160,
+    case 0..<0x20, 0x7F...0x9F, 0xAD, 0x34F, 0x61C, 0xE33, 0xEB3, 0x1100...0x11FF, 0x115F...0x1160,
       0x17B4...0x17B5, 0x180B...0x180F, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x206F,
       0x3130...0x318F, 0xA960...0xA97F, 0xD7B0...0xD7FF, 0xD800...0xDFFF, 0xFE00...0xFE0F,
       0xFEFF, 0xFFA0, 0xFFF0...0xFFF8:

@@ -5,10 +5,12 @@ from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.ttGlyphPen import TTGlyphPen
 from fontTools.feaLib.builder import addOpenTypeFeaturesFromString
 import sys
-def build(path, fea, extra=()):
-    names=['.notdef','space','a','b','c','d','one','two','fraction','x']+list(extra)
+def build(path, fea, extra=(), mapped=None):
+    mapped=mapped or {}
+    names=['.notdef','space','a','b','c','d','one','two','fraction','x']+list(extra)+list(mapped.values())
     fb=FontBuilder(1000,isTTF=True); fb.setupGlyphOrder(names)
     cmap={0x20:'space',ord('a'):'a',ord('b'):'b',ord('c'):'c',ord('d'):'d',ord('1'):'one',ord('2'):'two',0x2044:'fraction',ord('x'):'x'}
+    cmap.update(mapped)
     fb.setupCharacterMap(cmap)
     pen=TTGlyphPen(None); pen.moveTo((0,0));pen.lineTo((100,0));pen.lineTo((100,100));pen.closePath(); g=pen.glyph()
     fb.setupGlyf({n:g for n in names})
@@ -95,3 +97,18 @@ feature numr { lookup S; } numr;
 feature sups { lookup S; } sups;
 feature dnom { lookup D; } dnom;
 ''', extra=('one.numr', 'two.dnom'))
+
+# Shapers other than the default one (DirectShapingTests). thaiam: the Thai shaper splits SARA AM
+# into NIKHAHIT (a mark: no advance) and SARA AA, which a run shaped directly would not.
+build('Tests/TypesettingTests/Fixtures/gates/thaiam.ttf', '''
+languagesystem DFLT dflt; languagesystem thai dflt;
+lookup K { pos a b -10; } K;
+feature kern { lookup K; } kern;
+''', mapped={0x0E01: 'ko', 0x0E32: 'saraaa', 0x0E33: 'saraam', 0x0E4D: 'nikhahit'})
+# indic: a font with a Devanagari table takes HarfBuzz's Indic shaper, which applies `half` only
+# where a syllable has a half form (never to `a`): a run shaped directly would substitute it.
+build('Tests/TypesettingTests/Fixtures/gates/indic.ttf', '''
+languagesystem DFLT dflt; languagesystem dev2 dflt;
+lookup H { sub a by b; } H;
+feature half { lookup H; } half;
+''')
