@@ -44,6 +44,9 @@ final class DirectPlan: Sendable {
   /// Glyphs (a bit per id) at which an early lookup of the plan (`rvrn`'s, a required
   /// feature's) could apply; empty when it has none.
   let earlyCoverage: [UInt64]
+  /// The plan shapes right-to-left runs (whose characters with a mirrored form HarfBuzz
+  /// replaces by it: such a run goes to HarfBuzz).
+  let rightToLeft: Bool
   /// Advances are in units of which this many make the font size: the font's units per em, or
   /// for a bitmap-only font 64 × its strike's pixels per em (advances in 1/64 strike pixels).
   let advanceUnitsPerEm: Double
@@ -51,8 +54,9 @@ final class DirectPlan: Sendable {
   init(
     substitutions: [[SingleSubstitution]], kerning: PairKerning, guarded: LookupGuard,
     blocked: [UInt64], earlyCoverage: [UInt64], glyphClasses: ClassDefinition?,
-    advanceUnitsPerEm: Double
+    advanceUnitsPerEm: Double, rightToLeft: Bool
   ) {
+    self.rightToLeft = rightToLeft
     self.substitutions = substitutions
     self.kerning = kerning
     self.guarded = guarded
@@ -66,7 +70,8 @@ final class DirectPlan: Sendable {
   /// when a run holding `c` must go to HarfBuzz.
   func glyph(_ c: UInt32, font: Font) -> (glyph: UInt16, advance: Int32)? {
     guard c != 0x2044, let g = font.glyph(for: c), g <= 0xFFFF,
-      FeatureGate.reachesShapingAsItself(c, font: font)
+      FeatureGate.reachesShapingAsItself(c, font: font),
+      !rightToLeft || hb_unicode_mirroring(hb_unicode_funcs_get_default(), c) == c
     else { return nil }
     var glyph = UInt16(g)
     // (Whenever an early lookup applies, it sees the glyph as it is then.)
@@ -155,7 +160,14 @@ final class DirectPlan: Sendable {
   static func make(
     font: Font, plan: OpaquePointer, props: hb_segment_properties_t, features: [hb_feature_t]
   ) -> DirectPlan? {
-    guard props.direction == HB_DIRECTION_LTR,
+    // Right to left: Hebrew (in logical order: HarfBuzz applies lookups in the script's own
+    // direction), with characters HarfBuzz would mirror left to it. (Left to right, HarfBuzz
+    // turns a Hebrew run around first, unless it holds digits and no letters: left to it.)
+    let rightToLeft = props.direction == HB_DIRECTION_RTL
+    guard
+      rightToLeft
+        ? props.script == HB_SCRIPT_HEBREW
+        : hb_script_get_horizontal_direction(props.script) != HB_DIRECTION_RTL,
       FeatureGate.shapesWholeRuns(props, font: font),
       features.allSatisfy({ $0.start == 0 && $0.end == UInt32.max }),
       !features.contains(where: {
@@ -187,6 +199,13 @@ final class DirectPlan: Sendable {
       leftPositioning == FeatureGate.lookups(plan, "GPOS")
     else { return nil }
     guard left.isEmpty || !facts.hasFeatureVariations else { return nil }
+    // HarfBuzz applies `rtlm` only to mirrored characters without a mirrored glyph: a plan that
+    // has its lookups is left to it.
+    if rightToLeft
+      && !FeatureGate.FontFacts.collect(face!, [Font.tag("rtlm")]).isDisjoint(with: left)
+    {
+      return nil
+    }
     // `rvrn`'s and the required features' lookups, which HarfBuzz may apply before all others,
     // act only where a glyph of their coverage stands (DejaVu Sans's default script, say, always
     // joins N'Ko letters): a run whose characters never take such a glyph, before or after any
@@ -316,7 +335,7 @@ final class DirectPlan: Sendable {
       substitutions: substitutions, kerning: kerning,
       guarded: LookupGuard(lookups: guarded, formsLigatures: forms),
       blocked: blocked, earlyCoverage: earlyCoverage, glyphClasses: classes,
-      advanceUnitsPerEm: unitsPerEm)
+      advanceUnitsPerEm: unitsPerEm, rightToLeft: rightToLeft)
   }
 
   /// Whether the lookup at `at` has the fields HarfBuzz's sanitizer checks (a lookup flagged

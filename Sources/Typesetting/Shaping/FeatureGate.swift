@@ -206,7 +206,8 @@ final class FeatureGate: Sendable {
   /// to the whole run and leaves every character that reaches shaping as itself
   /// (``reachesShapingAsItself(_:font:)``) as it is: the default and Hangul shapers
   /// (``gates(script:)``); the Thai one (Thai and Lao), which only splits SARA AM (which does
-  /// not reach shaping as itself) and moves or replaces marks; and the Indic one's scripts when
+  /// not reach shaping as itself) and moves or replaces marks; the Hebrew one in a font whose
+  /// GPOS has a Hebrew script; and the Indic one's scripts when
   /// the font has no table for them, for which HarfBuzz takes its default shaper (their GSUB
   /// script is then `DFLT` or `latn`) — the punctuation and digits of Hindi text, say, in a
   /// Latin font.
@@ -215,23 +216,34 @@ final class FeatureGate: Sendable {
     switch props.script {
     case HB_SCRIPT_THAI, HB_SCRIPT_LAO:
       return true
+    case HB_SCRIPT_HEBREW:
+      // The Hebrew shaper composes and reorders marks only, but positions with GPOS only when
+      // the font's GPOS has a Hebrew script (a Latin font's punctuation in Hebrew text gets no
+      // kerning: left to HarfBuzz).
+      return chosenScript(props, font: font, table: "GPOS") == Font.tag("hebr")
     case HB_SCRIPT_BENGALI, HB_SCRIPT_DEVANAGARI, HB_SCRIPT_GUJARATI, HB_SCRIPT_GURMUKHI,
       HB_SCRIPT_KANNADA, HB_SCRIPT_MALAYALAM, HB_SCRIPT_ORIYA, HB_SCRIPT_TAMIL, HB_SCRIPT_TELUGU:
-      // The GSUB script HarfBuzz picks for these properties, as it picks it.
-      var scripts = [hb_tag_t](repeating: 0, count: 3)
-      var languages = [hb_tag_t](repeating: 0, count: 3)
-      var scriptCount = UInt32(scripts.count)
-      var languageCount = UInt32(languages.count)
-      hb_ot_tags_from_script_and_language(
-        props.script, props.language, &scriptCount, &scripts, &languageCount, &languages)
-      var index: UInt32 = 0
-      var chosen: hb_tag_t = 0
-      _ = hb_ot_layout_table_select_script(
-        hb_font_get_face(font.hbFont), Font.tag("GSUB"), scriptCount, &scripts, &index, &chosen)
+      let chosen = chosenScript(props, font: font, table: "GSUB")
       return chosen == Font.tag("DFLT") || chosen == Font.tag("latn")
     default:
       return false
     }
+  }
+
+  /// The script of `table` that HarfBuzz picks for `props` in `font`, as it picks it.
+  static func chosenScript(_ props: hb_segment_properties_t, font: Font, table: String) -> hb_tag_t
+  {
+    var scripts = [hb_tag_t](repeating: 0, count: 3)
+    var languages = [hb_tag_t](repeating: 0, count: 3)
+    var scriptCount = UInt32(scripts.count)
+    var languageCount = UInt32(languages.count)
+    hb_ot_tags_from_script_and_language(
+      props.script, props.language, &scriptCount, &scripts, &languageCount, &languages)
+    var index: UInt32 = 0
+    var chosen: hb_tag_t = 0
+    _ = hb_ot_layout_table_select_script(
+      hb_font_get_face(font.hbFont), Font.tag(table), scriptCount, &scripts, &index, &chosen)
+    return chosen
   }
 
   /// Scripts shaped by HarfBuzz's default shaper (or the Hangul one), which apply every feature

@@ -609,7 +609,7 @@ final class Shaper {
     features: [hb_feature_t], into advances: inout [Double], offset: Int = 0
   ) {
     let chosen = choosePlan(text, start, end, run: run, language: language, features: features)
-    if featureGating && directShaping && !run.rtl && end > start {
+    if featureGating && directShaping && end > start {
       let font = run.font
       let done = text.withUnsafeBufferPointer { t in
         advances.withUnsafeMutableBufferPointer { a in

@@ -112,3 +112,10 @@ languagesystem DFLT dflt; languagesystem dev2 dflt;
 lookup H { sub a by b; } H;
 feature half { lookup H; } half;
 ''')
+# hebrew: right to left, HarfBuzz draws a parenthesis as its mirror (here of another width),
+# which a run shaped directly would not.
+build('Tests/TypesettingTests/Fixtures/gates/hebrew.ttf', '''
+languagesystem DFLT dflt; languagesystem hebr dflt;
+lookup K { pos alef bet -20; pos a b -10; } K;
+feature kern { lookup K; } kern;
+''', mapped={0x28: 'parenleft', 0x29: 'parenright', 0x5D0: 'alef', 0x5D1: 'bet'})
