@@ -98,8 +98,8 @@ final class DirectShaper {
     // From here on, n counts glyphs (fewer than characters once ligatures form).
     var ligated = false
     if !direct.guarded.isEmpty && direct.guarded.mayApply(scratch, count: n) {
-      guard direct.guarded.formsAnyLigature,
-        let count = direct.ligate(scratch, count: n, clusters: clusters, font: font)
+      guard direct.guarded.appliesAny,
+        let count = direct.applyGuarded(scratch, count: n, clusters: clusters, font: font)
       else { return false }
       n = count
       ligated = true

@@ -114,20 +114,51 @@ final class DirectPlan: Sendable {
 
   /// Applies the guarded lookups to the packed glyphs of a run (``DirectShaper``'s form: bit 62
   /// set, the glyph in bits 32–47, the advance in the low 32 bits) in the plan's order, as
-  /// HarfBuzz applies them: ligatures the plan forms directly are formed (the glyph takes the
-  /// place of its components, with its own advance; `clusters` keeps the character each glyph
-  /// comes from), every other lookup must be shown to change nothing. Returns the number of
-  /// glyphs left, or nil when the run must go to HarfBuzz (a lookup may change it that is not
-  /// formed here, or a ligature glyph is a mark, or one a positioning lookup could act on).
-  func ligate(
+  /// HarfBuzz applies them: those the plan applies directly form their ligatures (the glyph
+  /// takes the place of its components, with its own advance; `clusters` keeps the character
+  /// each glyph comes from) or make their chained contexts' single substitutions, every other
+  /// lookup must be shown to change nothing. Returns the number of glyphs left, or nil when the
+  /// run must go to HarfBuzz (a lookup may change it that is not applied here, or a glyph made
+  /// is a mark, or one a positioning lookup could act on).
+  func applyGuarded(
     _ packed: UnsafeMutablePointer<UInt64>, count n: Int, clusters: UnsafeMutablePointer<Int32>,
     font: Font
   ) -> Int? {
     for k in 0..<n { clusters[k] = Int32(k) }
     var count = n
+    // A glyph a lookup made, packed, or nil when it must be left to HarfBuzz.
+    func made(_ g: UInt16) -> UInt64? {
+      guard blocked[Int(g) >> 6] & (1 << UInt64(g & 63)) == 0,
+        (glyphClasses?.class(g) ?? 0) != 3, let advance = advance(of: g, font: font)
+      else { return nil }
+      return 1 << 63 | 1 << 62 | UInt64(g) << 32 | UInt64(UInt32(bitPattern: advance))
+    }
     for l in guarded.lookups.indices {
-      guard guarded.formsLigatures[l] else {
+      guard guarded.appliesDirectly[l] else {
         if guarded.mayApply(lookup: l, packed, count: count) { return nil }
+        continue
+      }
+      if case .chain = guarded.lookups[l].first {
+        // In place, left to right: a context's glyphs before the position are those made
+        // already, those after it not yet; HarfBuzz goes on after the context's input.
+        var k = 0
+        while k < count {
+          guard let context = guarded.context(lookup: l, at: k, packed, count: count) else {
+            k += 1
+            continue
+          }
+          for call in context.calls {
+            let at = k + call.index
+            let g = UInt16(truncatingIfNeeded: packed[at] >> 32)
+            // The first subtable that covers the glyph substitutes it.
+            guard let singles = guarded.singles[call.lookup],
+              let other = singles.lazy.compactMap({ $0.substitute(g) }).first
+            else { continue }
+            guard let packedOther = made(other) else { return nil }
+            packed[at] = packedOther
+          }
+          k += context.length
+        }
         continue
       }
       // Left to right, each ligature's components taken out of the search (HarfBuzz goes on
@@ -136,11 +167,8 @@ final class DirectPlan: Sendable {
       var k = 0
       while k < count {
         if let formed = guarded.ligature(lookup: l, at: k, packed, count: count) {
-          let g = formed.glyph
-          guard blocked[Int(g) >> 6] & (1 << UInt64(g & 63)) == 0,
-            (glyphClasses?.class(g) ?? 0) != 3, let advance = advance(of: g, font: font)
-          else { return nil }
-          packed[out] = 1 << 63 | 1 << 62 | UInt64(g) << 32 | UInt64(UInt32(bitPattern: advance))
+          guard let packedLigature = made(formed.glyph) else { return nil }
+          packed[out] = packedLigature
           clusters[out] = clusters[k]
           k += formed.length
         } else {
@@ -218,6 +246,8 @@ final class DirectPlan: Sendable {
     let substituting = left.subtracting(early).sorted()
     var guarded: [[LookupGuard.Rule]] = []
     var guardedFlags: [UInt16] = []
+    // The single substitutions chained contexts call (flags that skip nothing a run holds).
+    var called: [UInt16: [SingleSubstitution]] = [:]
     if !left.isEmpty {
       let gsub = table("GSUB")
       guard let list = gsub.offset(0, 8), let count = gsub.u16(list) else { return nil }
@@ -251,6 +281,20 @@ final class DirectPlan: Sendable {
           }
           guarded.append(rules)
           guardedFlags.append(flags)
+          for case .chain(_, _, _, let calls) in rules {
+            for call in calls where called[call.lookup] == nil {
+              guard call.lookup < count,
+                let at = gsub.offset(list, 2 + 2 * Int(call.lookup)),
+                let subtables = Self.subtables(gsub, lookup: at, extension: 7),
+                let flags = gsub.u16(at + 2), flags & ~0x8 == 0, Self.sane(gsub, lookup: at),
+                subtables.allSatisfy({ $0.type == 1 })
+              else { continue }
+              let singles = subtables.compactMap {
+                SingleSubstitution(gsub, at: $0.at, work: work)
+              }
+              if singles.count == subtables.count { called[call.lookup] = singles }
+            }
+          }
         }
       }
     }
@@ -323,17 +367,15 @@ final class DirectPlan: Sendable {
       guard ppem > 0, kerning.isEmpty, !font.bitmapAdvances.isEmpty else { return nil }
       unitsPerEm = Double(ppem) * 64
     }
-    // Ligatures are formed directly by lookups that skip nothing a direct run holds (marks
-    // aside, which it holds none of), when no lookup after them skips ligatures (IgnoreLigatures:
-    // a ligature glyph is one in GDEF, or for HarfBuzz when the font has no classes).
+    // Ligatures are formed, and chained contexts' single substitutions made, directly by lookups
+    // that skip nothing a direct run holds (marks aside, which it holds none of), when no lookup
+    // after them skips ligatures (IgnoreLigatures: a ligature glyph is one in GDEF, or for
+    // HarfBuzz when the font has no classes).
     let skipsLigatures = (guardedFlags.reduce(0, |) | pairFlags) & 0x4 != 0
-    let forms = zip(guarded, guardedFlags).map { rules, flags in
-      !skipsLigatures && flags & ~0x8 == 0
-        && rules.allSatisfy { if case .ligatures = $0 { true } else { false } }
-    }
+    let allowed = guardedFlags.map { !skipsLigatures && $0 & ~0x8 == 0 }
     return DirectPlan(
       substitutions: substitutions, kerning: kerning,
-      guarded: LookupGuard(lookups: guarded, formsLigatures: forms),
+      guarded: LookupGuard(lookups: guarded, flagsAllow: allowed, singles: called),
       blocked: blocked, earlyCoverage: earlyCoverage, glyphClasses: classes,
       advanceUnitsPerEm: unitsPerEm, rightToLeft: rightToLeft)
   }

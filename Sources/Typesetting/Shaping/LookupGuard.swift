@@ -5,8 +5,9 @@
 /// A run goes direct when no rule of these lookups matches anywhere in it (then none of them
 /// changes a glyph, and each sees the glyphs the run's single substitutions left: they come after
 /// every single substitution of the plan, ``DirectPlan/make``), or when the only ones that match
-/// form ligatures that direct shaping forms itself (``formsLigatures``; the lookups after them
-/// then see the ligatures, ``DirectPlan/ligate(_:count:clusters:font:)``). Matching is plain
+/// form ligatures or call single substitutions that direct shaping applies itself
+/// (``appliesDirectly``; the lookups after them then see what they made,
+/// ``DirectPlan/applyGuarded(_:count:clusters:font:)``). Matching is plain
 /// adjacency: every glyph of a direct run is a base glyph (or unclassed) in GDEF, which no
 /// lookup flag but IgnoreBaseGlyphs (refused) skips, and HarfBuzz matches backtrack and
 /// lookahead within the run only.
@@ -20,23 +21,33 @@ struct LookupGuard: Sendable {
   enum Rule: Sendable {
     /// Per covered first glyph (coverage index): its ligatures, in the order HarfBuzz tries them.
     case ligatures(Coverage, [[Ligature]])
-    /// Coverages of the glyphs before (nearest first), of the input and after; whether it
-    /// calls lookups (a rule that calls none — `ignore sub` — only keeps later subtables from
-    /// trying the position).
-    case chain(backtrack: [Coverage], input: [Coverage], lookahead: [Coverage], changes: Bool)
+    /// Coverages of the glyphs before (nearest first), of the input and after; the lookups it
+    /// calls, each at a glyph of the input (a rule that calls none — `ignore sub` — only keeps
+    /// later subtables from trying the position).
+    case chain(
+      backtrack: [Coverage], input: [Coverage], lookahead: [Coverage], calls: [Call])
+  }
+
+  /// A lookup a chained context calls at the glyph `index` of its input.
+  struct Call: Sendable {
+    let index: Int
+    let lookup: UInt16
   }
 
   /// Per lookup, its subtables in order.
   let lookups: [[Rule]]
-  /// Per lookup: whether direct shaping forms its ligatures itself (ligature subtables only,
-  /// with lookup flags that skip no glyph a direct run can hold — see ``DirectPlan/make``).
-  let formsLigatures: [Bool]
+  /// Per lookup: whether direct shaping applies it itself — ligature subtables only, or chained
+  /// contexts only that call single substitutions (``singles``) — with lookup flags that skip
+  /// nothing a direct run can hold (see ``DirectPlan/make``).
+  let appliesDirectly: [Bool]
+  /// The single substitutions chained contexts call, by lookup index.
+  let singles: [UInt16: [SingleSubstitution]]
   /// The glyphs at which some rule's input starts (a bit per glyph id; 1,024 words).
   let starts: [UInt64]
 
   var isEmpty: Bool { lookups.isEmpty }
-  /// Whether some lookup's ligatures are formed directly.
-  var formsAnyLigature: Bool { formsLigatures.contains(true) }
+  /// Whether some lookup is applied directly.
+  var appliesAny: Bool { appliesDirectly.contains(true) }
   /// Reads the subtables of one lookup (type and position, extensions unwrapped), or nil when
   /// one is of a kind not known here or cannot be read within `work`.
   static func rules(
@@ -84,11 +95,17 @@ struct LookupGuard: Sendable {
         }
         guard let back = coverages(at: 2), let input = coverages(at: back.next),
           !input.list.isEmpty, let ahead = coverages(at: input.next),
-          let calls = t.u16(sub.at + ahead.next)
+          let count = t.u16(sub.at + ahead.next), work.spend(Int(count))
         else { return nil }
+        var calls: [Call] = []
+        for k in 0..<Int(count) {
+          guard let index = t.u16(sub.at + ahead.next + 2 + 4 * k),
+            let lookup = t.u16(sub.at + ahead.next + 4 + 4 * k)
+          else { return nil }
+          calls.append(Call(index: Int(index), lookup: lookup))
+        }
         rules.append(
-          .chain(backtrack: back.list, input: input.list, lookahead: ahead.list, changes: calls > 0)
-        )
+          .chain(backtrack: back.list, input: input.list, lookahead: ahead.list, calls: calls))
       default:
         return nil
       }
@@ -96,10 +113,21 @@ struct LookupGuard: Sendable {
     return rules
   }
 
-  init(lookups: [[Rule]], formsLigatures: [Bool]) {
-    precondition(formsLigatures.count == lookups.count)
+  /// `flagsAllow`: per lookup, whether its flags let direct shaping apply it.
+  init(lookups: [[Rule]], flagsAllow: [Bool], singles: [UInt16: [SingleSubstitution]]) {
+    precondition(flagsAllow.count == lookups.count)
     self.lookups = lookups
-    self.formsLigatures = formsLigatures
+    self.singles = singles
+    self.appliesDirectly = zip(lookups, flagsAllow).map { rules, allowed in
+      guard allowed, let first = rules.first else { return false }
+      if case .ligatures = first {
+        return rules.allSatisfy { if case .ligatures = $0 { true } else { false } }
+      }
+      return rules.allSatisfy {
+        guard case .chain(_, let input, _, let calls) = $0 else { return false }
+        return calls.allSatisfy { $0.index < input.count && singles[$0.lookup] != nil }
+      }
+    }
     var starts = [UInt64](repeating: 0, count: 1024)
     for rule in lookups.joined() {
       switch rule {
@@ -175,25 +203,45 @@ struct LookupGuard: Sendable {
       case .ligatures(let coverage, let sets):
         guard let i = coverage.index(g), i < sets.count else { return false }
         return sets[i].contains { Self.matches($0, at: k, packed, n) }
-      case .chain(let backtrack, let input, let lookahead, _):
-        guard k >= backtrack.count, k + input.count + lookahead.count <= n else { return false }
-        for (j, c) in input.enumerated() where c.index(glyph(packed, k + j)) == nil {
-          return false
-        }
-        for (j, c) in backtrack.enumerated() where c.index(glyph(packed, k - 1 - j)) == nil {
-          return false
-        }
-        for (j, c) in lookahead.enumerated()
-        where c.index(glyph(packed, k + input.count + j)) == nil {
-          return false
-        }
-        return true
+      case .chain:
+        return chainMatches(rule, at: k, packed, n)
       }
     }
     for rule in lookup where matches(rule) {
-      if case .chain(_, _, _, let changes) = rule, !changes { return false }
+      if case .chain(_, _, _, let calls) = rule, calls.isEmpty { return false }
       return true
     }
     return false
+  }
+
+  private static func chainMatches(
+    _ rule: Rule, at k: Int, _ packed: UnsafeMutablePointer<UInt64>, _ n: Int
+  ) -> Bool {
+    guard case .chain(let backtrack, let input, let lookahead, _) = rule,
+      k >= backtrack.count, k + input.count + lookahead.count <= n
+    else { return false }
+    for (j, c) in input.enumerated() where c.index(glyph(packed, k + j)) == nil { return false }
+    for (j, c) in backtrack.enumerated() where c.index(glyph(packed, k - 1 - j)) == nil {
+      return false
+    }
+    for (j, c) in lookahead.enumerated() where c.index(glyph(packed, k + input.count + j)) == nil {
+      return false
+    }
+    return true
+  }
+
+  /// The chained context of lookup `l` that HarfBuzz applies at `k` (the first subtable that
+  /// matches there): the lookups it calls and the length of its input (HarfBuzz goes on after
+  /// it), or nil when none matches.
+  func context(
+    lookup l: Int, at k: Int, _ packed: UnsafeMutablePointer<UInt64>, count n: Int
+  ) -> (calls: [Call], length: Int)? {
+    let g = Self.glyph(packed, k)
+    guard starts[Int(g) >> 6] & (1 << UInt64(g & 63)) != 0 else { return nil }
+    for rule in lookups[l] where Self.chainMatches(rule, at: k, packed, n) {
+      guard case .chain(_, let input, _, let calls) = rule else { continue }
+      return (calls, input.count)
+    }
+    return nil
   }
 }

@@ -119,3 +119,34 @@ languagesystem DFLT dflt; languagesystem hebr dflt;
 lookup K { pos alef bet -20; pos a b -10; } K;
 feature kern { lookup K; } kern;
 ''', mapped={0x28: 'parenleft', 0x29: 'parenright', 0x5D0: 'alef', 0x5D1: 'bet'})
+# context: a chained context (format 3) that matches `x a b` and does nothing keeps the one after
+# it from substituting the `b` it covered (HarfBuzz goes on after a context's input); `d a b`
+# lets it. (feaLib would pick format 1 for these rules: the subtables are written here.)
+def chain3(backtrack, input, lookahead, records):
+    from fontTools.ttLib.tables import otTables as ot
+    def cov(glyphs):
+        c = ot.Coverage(); c.glyphs = glyphs; return c
+    st = ot.ChainContextSubst(); st.Format = 3
+    st.BacktrackCoverage = [cov(g) for g in backtrack]; st.BacktrackGlyphCount = len(backtrack)
+    st.InputCoverage = [cov(g) for g in input]; st.InputGlyphCount = len(input)
+    st.LookAheadCoverage = [cov(g) for g in lookahead]; st.LookAheadGlyphCount = len(lookahead)
+    st.SubstLookupRecord = []
+    for seq, index in records:
+        r = ot.SubstLookupRecord(); r.SequenceIndex = seq; r.LookupListIndex = index
+        st.SubstLookupRecord.append(r)
+    st.SubstCount = len(records)
+    return st
+path = 'Tests/TypesettingTests/Fixtures/gates/context.ttf'
+build(path, '''
+languagesystem DFLT dflt; languagesystem latn dflt;
+lookup S { sub b by c; } S;
+lookup C { sub x a' b' by d; } C;
+feature calt { lookup C; } calt;
+''')
+from fontTools.ttLib import TTFont
+f = TTFont(path)
+lookup = f['GSUB'].table.LookupList.Lookup[1]
+lookup.LookupType = 6
+lookup.SubTable = [chain3([['x']], [['a'], ['b']], [], []), chain3([['a']], [['b']], [], [(0, 0)])]
+lookup.SubTableCount = 2
+f.save(path)
