@@ -252,6 +252,23 @@ final class DirectShapingTests: XCTestCase {
     XCTAssertEqual(turned.direct, turned.harfBuzz)
   }
 
+  /// A run right to left after one left to right in the same font, script and language: the
+  /// direct plans made for each are told apart (found by fuzzing: a closing brace right to left,
+  /// which HarfBuzz mirrors, was shaped with the left-to-right plan).
+  func testDirectionIsPartOfADirectPlan() throws {
+    let devanagari = try Fixtures.library.font(named: "NotoSansDevanagari-Regular.ttf")
+    for order in [[false, true], [true, false]] {
+      let (direct, whole) = shapers()
+      for rtl in order {
+        let r = shapeBoth(
+          [0x7D, 0x7D, 0x28], font: devanagari, script: HB_SCRIPT_COMMON, language: "x-bad",
+          rtl: rtl, direct: direct, whole: whole)
+        XCTAssertEqual(r.wentDirect, !rtl, "rtl \(rtl)")
+        XCTAssertEqual(r.direct, r.harfBuzz, "rtl \(rtl)")
+      }
+    }
+  }
+
   /// Fonts built for the shapers that are not the default one (`Fixtures/gates/make-fonts.py`):
   /// SARA AM, which the Thai shaper splits into a mark and SARA AA, a parenthesis in a
   /// right-to-left Hebrew run, which HarfBuzz mirrors, and a font with a Devanagari table, whose

@@ -677,6 +677,9 @@ final class FeatureGates: @unchecked Sendable {
 
   struct Key: Hashable {
     var script: UInt32
+    /// (Direct plans differ by direction: right to left, characters HarfBuzz mirrors are left to
+    /// it.)
+    var direction: UInt32
     var language: UInt
     var features: [UInt64]
   }

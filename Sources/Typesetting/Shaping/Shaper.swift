@@ -588,8 +588,8 @@ final class Shaper {
     -> FeatureGates.Key
   {
     FeatureGates.Key(
-      script: props.script.rawValue, language: languageKey(props.language),
-      features: featureKeys(features))
+      script: props.script.rawValue, direction: props.direction.rawValue,
+      language: languageKey(props.language), features: featureKeys(features))
   }
 
   /// Features as numbers for keys, without loss: tag and value, then start and end.
