@@ -281,18 +281,9 @@ final class DirectPlan: Sendable {
           }
           guarded.append(rules)
           guardedFlags.append(flags)
-          for case .chain(_, _, _, let calls) in rules {
-            for call in calls where called[call.lookup] == nil {
-              guard call.lookup < count,
-                let at = gsub.offset(list, 2 + 2 * Int(call.lookup)),
-                let subtables = Self.subtables(gsub, lookup: at, extension: 7),
-                let flags = gsub.u16(at + 2), flags & ~0x8 == 0, Self.sane(gsub, lookup: at),
-                subtables.allSatisfy({ $0.type == 1 })
-              else { continue }
-              let singles = subtables.compactMap {
-                SingleSubstitution(gsub, at: $0.at, work: work)
-              }
-              if singles.count == subtables.count { called[call.lookup] = singles }
+          for lookup in LookupGuard.calledLookups(rules) where called[lookup] == nil {
+            if let singles = Self.singleSubstitutions(gsub, lookup: lookup, work: work) {
+              called[lookup] = singles
             }
           }
         }
@@ -409,6 +400,26 @@ final class DirectPlan: Sendable {
       result.append((kind, sub))
     }
     return result
+  }
+
+  /// The subtables of GSUB lookup `index` when it is single substitutions only, with flags that
+  /// skip nothing a direct run holds; nil otherwise.
+  private static func singleSubstitutions(
+    _ gsub: TableBytes, lookup index: UInt16, work: LookupRequirements.Work
+  ) -> [SingleSubstitution]? {
+    guard let list = gsub.offset(0, 8), let count = gsub.u16(list), index < count,
+      let at = gsub.offset(list, 2 + 2 * Int(index)),
+      let subtables = Self.subtables(gsub, lookup: at, extension: 7),
+      let flags = gsub.u16(at + 2), flags & ~0x8 == 0, Self.sane(gsub, lookup: at)
+    else { return nil }
+    var singles: [SingleSubstitution] = []
+    for sub in subtables {
+      guard sub.type == 1, let single = SingleSubstitution(gsub, at: sub.at, work: work) else {
+        return nil
+      }
+      singles.append(single)
+    }
+    return singles
   }
 
   /// Where the coverage of the first input glyph of a GSUB subtable is (nil for a format not

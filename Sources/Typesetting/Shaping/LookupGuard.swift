@@ -21,11 +21,22 @@ struct LookupGuard: Sendable {
   enum Rule: Sendable {
     /// Per covered first glyph (coverage index): its ligatures, in the order HarfBuzz tries them.
     case ligatures(Coverage, [[Ligature]])
-    /// Coverages of the glyphs before (nearest first), of the input and after; the lookups it
-    /// calls, each at a glyph of the input (a rule that calls none — `ignore sub` — only keeps
-    /// later subtables from trying the position).
-    case chain(
-      backtrack: [Coverage], input: [Coverage], lookahead: [Coverage], calls: [Call])
+    /// A chained context by coverage.
+    case chain(Chain)
+  }
+
+  /// Coverages of the glyphs before (nearest first), of the input and after; the lookups it
+  /// calls, each at a glyph of the input (a rule that calls none — `ignore sub` — only keeps later
+  /// subtables from trying the position).
+  struct Chain: Sendable {
+    let backtrack: [Coverage]
+    let input: [Coverage]
+    let lookahead: [Coverage]
+    let calls: [Call]
+    /// Whether it calls lookups at all. (Also the field where `Rule` keeps its case: otherwise
+    /// Swift keeps it in the spare bits of `calls`' pointer, which LeakSanitizer then cannot
+    /// follow.)
+    let changes: Bool
   }
 
   /// A lookup a chained context calls at the glyph `index` of its input.
@@ -105,7 +116,10 @@ struct LookupGuard: Sendable {
           calls.append(Call(index: Int(index), lookup: lookup))
         }
         rules.append(
-          .chain(backtrack: back.list, input: input.list, lookahead: ahead.list, calls: calls))
+          .chain(
+            Chain(
+              backtrack: back.list, input: input.list, lookahead: ahead.list, calls: calls,
+              changes: !calls.isEmpty)))
       default:
         return nil
       }
@@ -113,26 +127,47 @@ struct LookupGuard: Sendable {
     return rules
   }
 
+  /// The lookups the chained contexts of `rules` call.
+  static func calledLookups(_ rules: [Rule]) -> [UInt16] {
+    var lookups: [UInt16] = []
+    for rule in rules {
+      if case .chain(let chain) = rule {
+        for call in chain.calls { lookups.append(call.lookup) }
+      }
+    }
+    return lookups
+  }
+
   /// `flagsAllow`: per lookup, whether its flags let direct shaping apply it.
   init(lookups: [[Rule]], flagsAllow: [Bool], singles: [UInt16: [SingleSubstitution]]) {
     precondition(flagsAllow.count == lookups.count)
     self.lookups = lookups
     self.singles = singles
-    self.appliesDirectly = zip(lookups, flagsAllow).map { rules, allowed in
-      guard allowed, let first = rules.first else { return false }
-      if case .ligatures = first {
-        return rules.allSatisfy { if case .ligatures = $0 { true } else { false } }
+    var applies: [Bool] = []
+    for (rules, allowed) in zip(lookups, flagsAllow) {
+      var ligatures = 0
+      var contexts = 0
+      for rule in rules {
+        switch rule {
+        case .ligatures: ligatures += 1
+        case .chain(let chain):
+          var known = true
+          for call in chain.calls {
+            if call.index >= chain.input.count || singles[call.lookup] == nil { known = false }
+          }
+          if known { contexts += 1 }
+        }
       }
-      return rules.allSatisfy {
-        guard case .chain(_, let input, _, let calls) = $0 else { return false }
-        return calls.allSatisfy { $0.index < input.count && singles[$0.lookup] != nil }
-      }
+      // All ligatures, or all contexts calling single substitutions.
+      applies.append(
+        allowed && !rules.isEmpty && (ligatures == rules.count || contexts == rules.count))
     }
+    self.appliesDirectly = applies
     var starts = [UInt64](repeating: 0, count: 1024)
     for rule in lookups.joined() {
       switch rule {
       case .ligatures(let coverage, _): coverage.add(to: &starts)
-      case .chain(_, let input, _, _): input[0].add(to: &starts)
+      case .chain(let chain): chain.input[0].add(to: &starts)
       }
     }
     self.starts = starts
@@ -208,7 +243,7 @@ struct LookupGuard: Sendable {
       }
     }
     for rule in lookup where matches(rule) {
-      if case .chain(_, _, _, let calls) = rule, calls.isEmpty { return false }
+      if case .chain(let chain) = rule, !chain.changes { return false }
       return true
     }
     return false
@@ -217,9 +252,11 @@ struct LookupGuard: Sendable {
   private static func chainMatches(
     _ rule: Rule, at k: Int, _ packed: UnsafeMutablePointer<UInt64>, _ n: Int
   ) -> Bool {
-    guard case .chain(let backtrack, let input, let lookahead, _) = rule,
-      k >= backtrack.count, k + input.count + lookahead.count <= n
-    else { return false }
+    guard case .chain(let chain) = rule else { return false }
+    let backtrack = chain.backtrack
+    let input = chain.input
+    let lookahead = chain.lookahead
+    guard k >= backtrack.count, k + input.count + lookahead.count <= n else { return false }
     for (j, c) in input.enumerated() where c.index(glyph(packed, k + j)) == nil { return false }
     for (j, c) in backtrack.enumerated() where c.index(glyph(packed, k - 1 - j)) == nil {
       return false
@@ -239,8 +276,8 @@ struct LookupGuard: Sendable {
     let g = Self.glyph(packed, k)
     guard starts[Int(g) >> 6] & (1 << UInt64(g & 63)) != 0 else { return nil }
     for rule in lookups[l] where Self.chainMatches(rule, at: k, packed, n) {
-      guard case .chain(_, let input, _, let calls) = rule else { continue }
-      return (calls, input.count)
+      guard case .chain(let chain) = rule else { continue }
+      return (chain.calls, chain.input.count)
     }
     return nil
   }
