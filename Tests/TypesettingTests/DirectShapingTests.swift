@@ -296,6 +296,14 @@ final class DirectShapingTests: XCTestCase {
       XCTAssertEqual(r.wentDirect, goes, text)
       XCTAssertEqual(r.direct, r.harfBuzz, text)
     }
+    // Left to right, HarfBuzz turns the run around: `a b` forms the ligature of `b a` (which a
+    // feature gate reading the text in its order would have left off).
+    let turned = shapeBoth(
+      [0x61, 0x62], font: hebrew, script: HB_SCRIPT_HEBREW, language: "he", direct: direct,
+      whole: whole)
+    XCTAssertFalse(turned.wentDirect)
+    XCTAssertEqual(turned.direct, turned.harfBuzz)
+    XCTAssertEqual(turned.harfBuzz[0], 0, "the ligature of b a: its advance on b")
     // A chained context that matches and does nothing: HarfBuzz goes on after its input.
     let context = try Font(contentsOf: Fixtures.url("gates/context.ttf").path)
     var advances: [String: [Double]] = [:]
@@ -308,6 +316,15 @@ final class DirectShapingTests: XCTestCase {
       advances[text] = r.direct
     }
     XCTAssertNotEqual(advances["xab"]?[2], advances["dab"]?[2], "b after d a becomes c")
+    // A required feature's lookup changing a ligature formed before it.
+    let early = try Font(contentsOf: Fixtures.url("gates/early.ttf").path)
+    for (text, goes) in [("ab", false), ("ba", true)] {
+      let r = shapeBoth(
+        text.unicodeScalars.map(\.value), font: early, script: HB_SCRIPT_LATIN, direct: direct,
+        whole: whole)
+      XCTAssertEqual(r.wentDirect, goes, text)
+      XCTAssertEqual(r.direct, r.harfBuzz, text)
+    }
     let indic = try Font(contentsOf: Fixtures.url("gates/indic.ttf").path)
     for script in [HB_SCRIPT_DEVANAGARI, HB_SCRIPT_LATIN] {
       let r = shapeBoth(

@@ -5,8 +5,9 @@ import CHarfBuzz
 ///
 /// HarfBuzz's fixed cost per run (buffer set-up, normalization, masks, the lookup machinery)
 /// outweighs the work a short Latin or Hangul run needs. A plan qualifies when
-/// - it is left to right, in a script whose shaper applies every feature to the whole run and
-///   leaves characters as they are (``FeatureGate/shapesWholeRuns(_:font:)``), with features on
+/// - it is left to right in a script written left to right, or right to left in Hebrew, in a
+///   script whose shaper applies every feature to the whole run and leaves characters as they
+///   are (``FeatureGate/shapesWholeRuns(_:font:)``), with features on
 ///   the whole text and no automatic fraction turned on by the user, in a font without Apple
 ///   layout tables (a bitmap-only font, such as Noto Color Emoji, has no kerning and is
 ///   measured in its strike's pixels, as the shaper measures it after HarfBuzz);
@@ -127,8 +128,10 @@ final class DirectPlan: Sendable {
     for k in 0..<n { clusters[k] = Int32(k) }
     var count = n
     // A glyph a lookup made, packed, or nil when it must be left to HarfBuzz.
+    // (An early lookup HarfBuzz applies in the same stage, a required `calt`, say, may see it.)
     func made(_ g: UInt16) -> UInt64? {
       guard blocked[Int(g) >> 6] & (1 << UInt64(g & 63)) == 0,
+        earlyCoverage.isEmpty || earlyCoverage[Int(g) >> 6] & (1 << UInt64(g & 63)) == 0,
         (glyphClasses?.class(g) ?? 0) != 3, let advance = advance(of: g, font: font)
       else { return nil }
       return 1 << 63 | 1 << 62 | UInt64(g) << 32 | UInt64(UInt32(bitPattern: advance))
@@ -227,8 +230,8 @@ final class DirectPlan: Sendable {
       leftPositioning == FeatureGate.lookups(plan, "GPOS")
     else { return nil }
     guard left.isEmpty || !facts.hasFeatureVariations else { return nil }
-    // HarfBuzz applies `rtlm` only to mirrored characters without a mirrored glyph: a plan that
-    // has its lookups is left to it.
+    // HarfBuzz applies `rtlm` only to the characters it did not replace by their mirror (a mask,
+    // not the whole run): a plan that has its lookups is left to it.
     if rightToLeft
       && !FeatureGate.FontFacts.collect(face!, [Font.tag("rtlm")]).isDisjoint(with: left)
     {

@@ -28,8 +28,9 @@ import Foundation
 /// - for a lookup that needs two glyphs side by side (a ligature, a rule by coverage), no glyph
 ///   of a pair of sets it needs stands right before one of the other (``pairs``), and no glyph
 ///   of the run is one a lookup's matching could skip;
-/// - the run is left to right, in a script of HarfBuzz's default or Hangul shaper (no mirroring,
-///   no shaper that reads features by syllable), with no user feature on part of the text;
+/// - the run is left to right, in a script written left to right whose shaper applies every
+///   feature to the whole run (``shapesWholeRuns(_:font:)``: no mirroring, no shaper that reads
+///   features by syllable), with no user feature on part of the text;
 /// - turning the feature off removes only its lookups (checked on the plans themselves, also for
 ///   each combination used, in both GSUB and GPOS).
 ///
@@ -264,7 +265,11 @@ final class FeatureGate: Sendable {
   static func make(
     font: Font, plan: OpaquePointer, props: hb_segment_properties_t, features: [hb_feature_t]
   ) -> FeatureGate? {
-    guard props.direction == HB_DIRECTION_LTR, shapesWholeRuns(props, font: font),
+    // (Left to right only in scripts written left to right: HarfBuzz turns a Hebrew run around
+    // before its lookups, so pairs side by side in the text are not in the buffer.)
+    guard props.direction == HB_DIRECTION_LTR,
+      hb_script_get_horizontal_direction(props.script) != HB_DIRECTION_RTL,
+      shapesWholeRuns(props, font: font),
       features.allSatisfy({ $0.start == 0 && $0.end == UInt32.max }),
       !features.contains(where: { fractionFeatures.contains($0.tag) })
     else { return nil }

@@ -79,8 +79,10 @@ struct LookupGuard: Sendable {
           else { return nil }
           var ligatures: [Ligature] = []
           for l in 0..<Int(count) {
+            // (HarfBuzz matches at most 64 glyphs of context: a longer rule is refused here.)
             guard let lig = t.offset(set, 2 + 2 * l), let glyph = t.u16(lig),
-              let components = t.u16(lig + 2), components >= 1, work.spend(Int(components))
+              let components = t.u16(lig + 2), components >= 1, components <= 64,
+              work.spend(Int(components))
             else { return nil }
             var rest: [UInt16] = []
             for c in 1..<Int(components) {
@@ -105,8 +107,12 @@ struct LookupGuard: Sendable {
           return (list, field + 2 + 2 * Int(count))
         }
         guard let back = coverages(at: 2), let input = coverages(at: back.next),
-          !input.list.isEmpty, let ahead = coverages(at: input.next),
-          let count = t.u16(sub.at + ahead.next), work.spend(Int(count))
+          !input.list.isEmpty, input.list.count <= 64, back.list.count <= 64,
+          let ahead = coverages(at: input.next), ahead.list.count <= 64,
+          let count = t.u16(sub.at + ahead.next), work.spend(Int(count)),
+          // HarfBuzz stops calling lookups when a budget of operations runs out (at least
+          // 16,384, 64 per glyph): a few calls per position stay far from it.
+          count <= 4
         else { return nil }
         var calls: [Call] = []
         for k in 0..<Int(count) {

@@ -113,11 +113,15 @@ lookup H { sub a by b; } H;
 feature half { lookup H; } half;
 ''')
 # hebrew: right to left, HarfBuzz draws a parenthesis as its mirror (here of another width),
-# which a run shaped directly would not.
+# which a run shaped directly would not; left to right, it turns a Hebrew run around before its
+# lookups, so `a b` forms the ligature of `b a`, which a feature gate reading the text would
+# leave off.
 build('Tests/TypesettingTests/Fixtures/gates/hebrew.ttf', '''
 languagesystem DFLT dflt; languagesystem hebr dflt;
 lookup K { pos alef bet -20; pos a b -10; } K;
+lookup L { sub b a by d; } L;
 feature kern { lookup K; } kern;
+feature liga { lookup L; } liga;
 ''', mapped={0x28: 'parenleft', 0x29: 'parenright', 0x5D0: 'alef', 0x5D1: 'bet'})
 # context: a chained context (format 3) that matches `x a b` and does nothing keeps the one after
 # it from substituting the `b` it covered (HarfBuzz goes on after a context's input); `d a b`
@@ -149,4 +153,24 @@ lookup = f['GSUB'].table.LookupList.Lookup[1]
 lookup.LookupType = 6
 lookup.SubTable = [chain3([['x']], [['a'], ['b']], [], []), chain3([['a']], [['b']], [], [(0, 0)])]
 lookup.SubTableCount = 2
+f.save(path)
+# early: a required feature (here `calt`, which HarfBuzz runs in the stage of the features it
+# adds itself) whose lookup, after `liga`'s, changes the ligature `liga` forms: a glyph a lookup
+# made must be out of the early lookups' reach too.
+path = 'Tests/TypesettingTests/Fixtures/gates/early.ttf'
+build(path, '''
+languagesystem DFLT dflt; languagesystem latn dflt;
+lookup L { sub a b by d; } L;
+lookup R { sub d by c; } R;
+feature liga { lookup L; } liga;
+feature calt { lookup R; } calt;
+''')
+f = TTFont(path)
+gsub = f['GSUB'].table
+calt = [i for i, r in enumerate(gsub.FeatureList.FeatureRecord) if r.FeatureTag == 'calt']
+for record in gsub.ScriptList.ScriptRecord:
+    langsys = record.Script.DefaultLangSys
+    langsys.ReqFeatureIndex = calt[0]
+    langsys.FeatureIndex = [i for i in langsys.FeatureIndex if i != calt[0]]
+    langsys.FeatureCount = len(langsys.FeatureIndex)
 f.save(path)
