@@ -80,7 +80,6 @@ struct FastIndex: Sendable {
     var lastIsContentEnd = true
     var firstIsStart = true
     var softHyphens = false
-    let ws = PreparedText.GraphemeFlag.reportWhitespace
     let whiteSpace = p.style.whiteSpace
     let collapse = whiteSpace == .normal || whiteSpace == .nowrap
     // Breaking a word between graphemes walks their advances, which the segment walk clamps
@@ -108,23 +107,9 @@ struct FastIndex: Sendable {
       if a < t && flags & PreparedText.SegmentFlag.plain != 0 {
         first = start
         last = contentEnd
-      } else if a < t {
-        var lo = a
-        var loX = start
-        while lo < t && p.graphemeFlags[lo] & ws != 0 {
-          loX += p.graphemeAdvance[lo]
-          lo += 1
-        }
-        if lo < t {
-          var hi = t
-          var hiX = contentEnd
-          while hi > lo && p.graphemeFlags[hi - 1] & ws != 0 {
-            hi -= 1
-            hiX -= p.graphemeAdvance[hi]
-          }
-          first = loX
-          last = hiX
-        }
+      } else if a < t, let visible = p.visiblePart(a, t, from: start, to: contentEnd) {
+        first = visible.startX
+        last = visible.endX
       }
       if last != contentEnd && lastIsContentEnd {
         lastIsContentEnd = false
@@ -311,22 +296,9 @@ struct FastIndex: Sendable {
     // taken back from the part's advance), to the last bit.
     var width = w
     if p.segmentFlags[s] & PreparedText.SegmentFlag.plain == 0 {
-      let ws = PreparedText.GraphemeFlag.reportWhitespace
-      var lo = from
-      var loX = 0.0
-      while lo < k && p.graphemeFlags[lo] & ws != 0 {
-        loX += p.graphemeAdvance[lo]
-        lo += 1
-      }
       width = 0
-      if lo < k {
-        var hi = k
-        var hiX = w
-        while hi > lo && p.graphemeFlags[hi - 1] & ws != 0 {
-          hi -= 1
-          hiX -= p.graphemeAdvance[hi]
-        }
-        width = max(0, hiX - (collapses ? loX : 0))
+      if let visible = p.visiblePart(from, k, from: 0, to: w) {
+        width = max(0, visible.endX - (collapses ? visible.startX : 0))
       }
     }
     var fonts: UInt64 = 0

@@ -96,28 +96,15 @@ struct GreedyBreaker {
 
   /// The slow path: content that starts or ends with white space left out of reported widths.
   mutating func placeTrimmed(_ a: Int, _ t: Int, width contentWidth: Double) {
-    let ws = PreparedText.GraphemeFlag.reportWhitespace
-    var lo = a
-    var loX = line.x
-    while lo < t && p.graphemeFlags[lo] & ws != 0 {
-      loX += p.graphemeAdvance[lo]
-      lo += 1
-    }
-    if lo < t {
-      var hi = t
-      var hiX = line.x + contentWidth
-      while hi > lo && p.graphemeFlags[hi - 1] & ws != 0 {
-        hi -= 1
-        hiX -= p.graphemeAdvance[hi]
-      }
+    if let visible = p.visiblePart(a, t, from: line.x, to: line.x + contentWidth) {
       if !line.hasReportStart {
-        line.reportStartX = loX
+        line.reportStartX = visible.startX
         line.hasReportStart = true
       }
-      if line.reportStartG < 0 { line.reportStartG = lo }
-      line.reportEndX = hiX
+      if line.reportStartG < 0 { line.reportStartG = visible.start }
+      line.reportEndX = visible.endX
       line.hasReportEnd = true
-      line.visibleEnd = hi
+      line.visibleEnd = visible.end
     }
     if !collapse && line.reportStartG < 0 { line.reportStartG = a }
   }
@@ -239,6 +226,30 @@ extension PreparedText {
     var breaker = GreedyBreaker(self, width: width)
     breaker.run(&sink)
     return sink.lines
+  }
+
+  /// The visible part of graphemes `[a, t)` set from x `start` to x `end`: the white space of
+  /// the trim set at either end left out (reported widths leave it out), its start x summed
+  /// forward from `start`, its end x taken back from `end` (the segment walk and the fast index
+  /// find it alike, to the last bit); nil when all of it is such white space.
+  func visiblePart(_ a: Int, _ t: Int, from start: Double, to end: Double) -> (
+    start: Int, startX: Double, end: Int, endX: Double
+  )? {
+    let ws = GraphemeFlag.reportWhitespace
+    var lo = a
+    var loX = start
+    while lo < t && graphemeFlags[lo] & ws != 0 {
+      loX += graphemeAdvance[lo]
+      lo += 1
+    }
+    guard lo < t else { return nil }
+    var hi = t
+    var hiX = end
+    while hi > lo && graphemeFlags[hi - 1] & ws != 0 {
+      hi -= 1
+      hiX -= graphemeAdvance[hi]
+    }
+    return (lo, loX, hi, hiX)
   }
 
   /// Width of the trailing white space of a segment that holds tabs, starting at `position`.
