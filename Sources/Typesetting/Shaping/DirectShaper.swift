@@ -80,18 +80,7 @@ final class DirectShaper {
     let scratch = self.scratch
     for k in 0..<n {
       let c = text[start + k]
-      var v: UInt64
-      if c < CharacterMemo.limit {
-        let word = characters.word(c)
-        v = word.pointee
-        if v == 0 {
-          v = Self.packed(c, direct, font)
-          word.pointee = v
-        }
-      } else {
-        // (Beyond the memo's planes: looked up each time.)
-        v = Self.packed(c, direct, font)
-      }
+      let v = characters.value(c) { Self.packed(c, direct, font) }
       guard v & (1 << 62) != 0 else { return false }
       scratch[k] = v
     }

@@ -76,10 +76,7 @@ final class DirectPlan: Sendable {
     else { return nil }
     var glyph = UInt16(g)
     // (Whenever an early lookup applies, it sees the glyph as it is then.)
-    func outOfEarlyReach(_ glyph: UInt16) -> Bool {
-      earlyCoverage.isEmpty || earlyCoverage[Int(glyph) >> 6] & (1 << UInt64(glyph & 63)) == 0
-    }
-    guard outOfEarlyReach(glyph) else { return nil }
+    guard !inEarlyReach(glyph) else { return nil }
     for lookup in substitutions {
       // Every glyph on the way is a base glyph (or not classed), so that no lookup's flags
       // make it skip one.
@@ -91,12 +88,22 @@ final class DirectPlan: Sendable {
           break
         }
       }
-      guard outOfEarlyReach(glyph) else { return nil }
+      guard !inEarlyReach(glyph) else { return nil }
     }
-    guard blocked[Int(glyph) >> 6] & (1 << UInt64(glyph & 63)) == 0,
-      (glyphClasses?.class(glyph) ?? 0) <= 1, let advance = advance(of: glyph, font: font)
+    guard !isBlocked(glyph), (glyphClasses?.class(glyph) ?? 0) <= 1,
+      let advance = advance(of: glyph, font: font)
     else { return nil }
     return (glyph, advance)
+  }
+
+  /// Whether an early lookup of the plan could apply at `g`.
+  private func inEarlyReach(_ g: UInt16) -> Bool {
+    !earlyCoverage.isEmpty && earlyCoverage[Int(g) >> 6] & (1 << UInt64(g & 63)) != 0
+  }
+
+  /// Whether a positioning lookup of the plan other than pair kerning could act on `g`.
+  private func isBlocked(_ g: UInt16) -> Bool {
+    blocked[Int(g) >> 6] & (1 << UInt64(g & 63)) != 0
   }
 
   /// The advance of `glyph` (in ``advanceUnitsPerEm``), or nil when it cannot be packed.
@@ -130,9 +137,8 @@ final class DirectPlan: Sendable {
     // A glyph a lookup made, packed, or nil when it must be left to HarfBuzz.
     // (An early lookup HarfBuzz applies in the same stage, a required `calt`, say, may see it.)
     func made(_ g: UInt16) -> UInt64? {
-      guard blocked[Int(g) >> 6] & (1 << UInt64(g & 63)) == 0,
-        earlyCoverage.isEmpty || earlyCoverage[Int(g) >> 6] & (1 << UInt64(g & 63)) == 0,
-        (glyphClasses?.class(g) ?? 0) != 3, let advance = advance(of: g, font: font)
+      guard !isBlocked(g), !inEarlyReach(g), (glyphClasses?.class(g) ?? 0) != 3,
+        let advance = advance(of: g, font: font)
       else { return nil }
       return 1 << 63 | 1 << 62 | UInt64(g) << 32 | UInt64(UInt32(bitPattern: advance))
     }

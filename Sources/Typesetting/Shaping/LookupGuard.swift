@@ -184,21 +184,21 @@ struct LookupGuard: Sendable {
   /// forms a ligature or calls lookups. (Positions inside a matched input sequence, which
   /// HarfBuzz skips, are tried too: that can only send a run to HarfBuzz needlessly.)
   func mayApply(_ packed: UnsafeMutablePointer<UInt64>, count n: Int) -> Bool {
-    for k in 0..<n {
-      let g = Self.glyph(packed, k)
-      guard starts[Int(g) >> 6] & (1 << UInt64(g & 63)) != 0 else { continue }
-      for lookup in lookups where Self.changes(lookup, at: k, g, packed, n) { return true }
-    }
-    return false
+    mayApply(lookups.indices, packed, count: n)
   }
 
   /// ``mayApply(_:count:)`` for lookup `l` alone.
   func mayApply(lookup l: Int, _ packed: UnsafeMutablePointer<UInt64>, count n: Int) -> Bool {
-    let lookup = lookups[l]
+    mayApply(l..<(l + 1), packed, count: n)
+  }
+
+  private func mayApply(
+    _ range: Range<Int>, _ packed: UnsafeMutablePointer<UInt64>, count n: Int
+  ) -> Bool {
     for k in 0..<n {
       let g = Self.glyph(packed, k)
       guard starts[Int(g) >> 6] & (1 << UInt64(g & 63)) != 0 else { continue }
-      if Self.changes(lookup, at: k, g, packed, n) { return true }
+      for l in range where Self.changes(lookups[l], at: k, g, packed, n) { return true }
     }
     return false
   }

@@ -23,9 +23,19 @@ final class CharacterMemo {
     free(pages)
   }
 
+  /// The word of `c`, made by `make` (which never gives 0) the first time; a code point beyond
+  /// the memo's planes is made each time.
+  @inline(__always)
+  func value(_ c: UInt32, _ make: () -> UInt64) -> UInt64 {
+    guard c < Self.limit else { return make() }
+    let word = word(c)
+    if word.pointee == 0 { word.pointee = make() }
+    return word.pointee
+  }
+
   /// The word of `c` (below ``limit``).
   @inline(__always)
-  func word(_ c: UInt32) -> UnsafeMutablePointer<UInt64> {
+  private func word(_ c: UInt32) -> UnsafeMutablePointer<UInt64> {
     if let page = pages[Int(c >> 8)] { return page + Int(c & 0xFF) }
     let page = calloc(256, 8)!.bindMemory(to: UInt64.self, capacity: 256)
     pages[Int(c >> 8)] = page

@@ -510,18 +510,7 @@ final class Shaper {
       var previous: UInt64 = 0
       for k in start..<end {
         let c = t[k]
-        var v: UInt64
-        if c < CharacterMemo.limit {
-          let word = memo.word(c)
-          v = word.pointee
-          if v == 0 {
-            v = UInt64(gate.blocks(c, font: font)) | gate.pairBits(c, font: font)
-            word.pointee = v
-          }
-        } else {
-          // (Beyond the memo's planes: asked each time.)
-          v = UInt64(gate.blocks(c, font: font)) | gate.pairBits(c, font: font)
-        }
+        let v = memo.value(c) { UInt64(gate.blocks(c, font: font)) | gate.pairBits(c, font: font) }
         keep |= UInt8(truncatingIfNeeded: v)
         // Pairs side by side: a glyph of a pair's first set right before one of its second.
         let pairs = v & ~0xFF
