@@ -142,17 +142,24 @@ public final class Typesetter: @unchecked Sendable {
     guard text.utf8.count < 1 << 30 else { throw TypesettingError.textTooLong(text.utf8.count) }
     let fonts = style.fonts.fonts
     let apple = style.profile == .apple
-    var original: [UInt32] = []
-    original.reserveCapacity(text.utf8.count)
+    // (Written in place: a text has at most as many code points as UTF-8 bytes.)
+    let capacity = text.utf8.count
     var utf16Offsets: [Int32] = []
-    utf16Offsets.reserveCapacity(text.utf8.count + 1)
-    var u16: Int32 = 0
-    for s in text.unicodeScalars {
-      original.append(s.value)
-      utf16Offsets.append(u16)
-      u16 += s.value >= 0x10000 ? 2 : 1
+    let original = [UInt32](unsafeUninitializedCapacity: capacity) { codePoints, count in
+      utf16Offsets = [Int32](unsafeUninitializedCapacity: capacity + 1) { offsets, offsetCount in
+        var u16: Int32 = 0
+        var k = 0
+        for s in text.unicodeScalars {
+          codePoints[k] = s.value
+          offsets[k] = u16
+          u16 += s.value >= 0x10000 ? 2 : 1
+          k += 1
+        }
+        offsets[k] = u16
+        offsetCount = k + 1
+        count = k
+      }
     }
-    utf16Offsets.append(u16)
 
     let processed = ProcessedText(
       original, whiteSpace: style.whiteSpace, breakAtLineSeparators: apple)
@@ -170,15 +177,24 @@ public final class Typesetter: @unchecked Sendable {
     var gFlags = [UInt8](repeating: 0, count: gCount)
     let scratch = shaper.scratch
     var scalarFont = Shaper.Scratch.take(&scratch.fonts, count: n, value: 0)
+    // (Written through pointers: a write to a captured array checks its uniqueness each time.)
     scalars.withUnsafeBufferPointer { text in
-      for g in 0..<gCount {
-        let a = Int(bounds[g])
-        let b = Int(bounds[g + 1])
-        let cluster = UnsafeBufferPointer(rebasing: text[a..<b])
-        let f = UInt8(min(FontSelection.font(for: cluster, in: fonts), 255))
-        gFont[g] = f
-        for k in a..<b { scalarFont[k] = f }
-        gFlags[g] = Typesetter.flags(of: cluster)
+      bounds.withUnsafeBufferPointer { bounds in
+        gFont.withUnsafeMutableBufferPointer { gFont in
+          gFlags.withUnsafeMutableBufferPointer { gFlags in
+            scalarFont.withUnsafeMutableBufferPointer { scalarFont in
+              for g in 0..<gCount {
+                let a = Int(bounds[g])
+                let b = Int(bounds[g + 1])
+                let cluster = UnsafeBufferPointer(rebasing: text[a..<b])
+                let f = UInt8(min(FontSelection.font(for: cluster, in: fonts), 255))
+                gFont[g] = f
+                for k in a..<b { scalarFont[k] = f }
+                gFlags[g] = Typesetter.flags(of: cluster)
+              }
+            }
+          }
+        }
       }
     }
     for g in continuations { gFlags[Int(g)] |= PreparedText.GraphemeFlag.continuation }
@@ -187,17 +203,21 @@ public final class Typesetter: @unchecked Sendable {
     var levels = Shaper.Scratch.take(&scratch.levels, count: 0, value: 0)
     _ = Bidi.levels(scalars, direction: style.direction, into: &levels)
     var scripts = Shaper.Scratch.take(&scratch.scripts, count: n, value: HB_SCRIPT_COMMON)
-    var lastReal: hb_script_t? = nil
-    for i in 0..<n {
-      let s = Shaper.script(of: scalars[i])
-      if Shaper.isCommonOrInherited(s) {
-        scripts[i] = lastReal ?? HB_SCRIPT_COMMON
-      } else {
-        scripts[i] = s
-        if lastReal == nil {
-          for k in 0..<i { scripts[k] = s }
+    scalars.withUnsafeBufferPointer { text in
+      scripts.withUnsafeMutableBufferPointer { scripts in
+        var lastReal: hb_script_t? = nil
+        for i in 0..<n {
+          let s = Shaper.script(of: text[i])
+          if Shaper.isCommonOrInherited(s) {
+            scripts[i] = lastReal ?? HB_SCRIPT_COMMON
+          } else {
+            scripts[i] = s
+            if lastReal == nil {
+              for k in 0..<i { scripts[k] = s }
+            }
+            lastReal = s
+          }
         }
-        lastReal = s
       }
     }
     var advances = Shaper.Scratch.take(&scratch.advances, count: n, value: 0)
@@ -276,14 +296,16 @@ public final class Typesetter: @unchecked Sendable {
       }
     }
 
-    var gAdvance = [Double](repeating: 0, count: gCount)
-    for g in 0..<gCount {
-      var w = 0.0
-      for k in Int(bounds[g])..<Int(bounds[g + 1]) { w += advances[k] }
-      if style.letterSpacing != 0 && gFlags[g] & PreparedText.GraphemeFlag.forcedBreak == 0 {
-        w += style.letterSpacing
+    let gAdvance = [Double](unsafeUninitializedCapacity: gCount) { out, count in
+      for g in 0..<gCount {
+        var w = 0.0
+        for k in Int(bounds[g])..<Int(bounds[g + 1]) { w += advances[k] }
+        if style.letterSpacing != 0 && gFlags[g] & PreparedText.GraphemeFlag.forcedBreak == 0 {
+          w += style.letterSpacing
+        }
+        out[g] = w
       }
-      gAdvance[g] = w
+      count = gCount
     }
 
     Shaper.Scratch.giveBack(&advances, to: &scratch.advances)
@@ -303,18 +325,11 @@ public final class Typesetter: @unchecked Sendable {
     }
     var segments = gCount > 0 ? 1 : 0
     for g in 1..<max(1, gCount) where endsBefore(g) { segments += 1 }
-    var segEnd: [Int32] = []
-    var segContentEnd: [Int32] = []
-    var segContent: [Double] = []
-    var segTrailing: [Double] = []
-    var segFlags: [UInt8] = []
-    var segFonts: [UInt64] = []
-    segEnd.reserveCapacity(segments)
-    segContentEnd.reserveCapacity(segments)
-    segContent.reserveCapacity(segments)
-    segTrailing.reserveCapacity(segments)
-    segFlags.reserveCapacity(segments)
-    segFonts.reserveCapacity(segments)
+    // Each segment is written once into a buffer, then the six arrays are made from it (an
+    // append checks the array's uniqueness every time).
+    let segment = UnsafeMutablePointer<Segment>.allocate(capacity: segments)
+    defer { segment.deallocate() }
+    var made = 0
     var g = 0
     while g < gCount {
       let a = g
@@ -354,24 +369,35 @@ public final class Typesetter: @unchecked Sendable {
         flags |= PreparedText.SegmentFlag.softHyphen
       }
       if t > a && !anyWS { flags |= PreparedText.SegmentFlag.plain }
-      segEnd.append(Int32(g))
-      segContentEnd.append(Int32(t))
-      segContent.append(content)
-      segTrailing.append(trailing)
-      segFlags.append(flags)
-      segFonts.append(mask)
+      segment[made] = Segment(
+        end: Int32(g), contentEnd: Int32(t), content: content, trailing: trailing, flags: flags,
+        fonts: mask)
+      made += 1
     }
+    let all = UnsafeBufferPointer(start: segment, count: made)
 
     let k = styleConstants(style, shaper: shaper)
 
     return PreparedText(
       text: text, style: style, source: source, scalars: scalars, utf16Offsets: utf16Offsets,
       graphemeStart: bounds, graphemeAdvance: gAdvance, graphemeFlags: gFlags,
-      graphemeFont: gFont, segmentEnd: segEnd, segmentContentEnd: segContentEnd,
-      segmentContent: segContent, segmentTrailing: segTrailing, segmentFlags: segFlags,
-      segmentFonts: segFonts, fontAscent: k.ascent, fontDescent: k.descent, fontLineGap: k.lineGap,
+      graphemeFont: gFont, segmentEnd: all.map { $0.end },
+      segmentContentEnd: all.map { $0.contentEnd },
+      segmentContent: all.map { $0.content }, segmentTrailing: all.map { $0.trailing },
+      segmentFlags: all.map { $0.flags }, segmentFonts: all.map { $0.fonts }, fontAscent: k.ascent,
+      fontDescent: k.descent, fontLineGap: k.lineGap,
       spaceAdvance: k.space + style.letterSpacing, ellipsisAdvance: k.ellipsis,
       hyphenAdvance: k.hyphen)
+  }
+
+  /// A segment as ``build(_:style:shaper:)`` finds it (see ``PreparedText``'s segment arrays).
+  private struct Segment {
+    var end: Int32
+    var contentEnd: Int32
+    var content: Double
+    var trailing: Double
+    var flags: UInt8
+    var fonts: UInt64
   }
 
   /// The most combining marks in a row that one HarfBuzz run takes (the stream-safe text format

@@ -60,9 +60,13 @@ enum Graphemes {
   static func boundaries(
     of scalars: [UInt32], splitModifiers: Bool = false, continuations: inout [Int32]
   ) -> [Int32] {
-    var result: [Int32] = []
-    result.reserveCapacity(scalars.count + 1)
     let n = scalars.count
+    // Each boundary is a distinct code point index (or the end): at most n + 1 of them, written
+    // in place (an append checks the array's uniqueness every time).
+    let out = UnsafeMutablePointer<Int32>.allocate(capacity: n + 1)
+    defer { out.deallocate() }
+    var count = 0
+    var pending: [Int32] = []
     // Between two characters that never join a neighbour into a cluster there is always a
     // boundary: such stretches are one cluster per code point, and only the pieces in between
     // (around marks, joiners, emoji, jamo…) go through the full rules, each on its own — the
@@ -82,7 +86,8 @@ enum Graphemes {
           }
           let next = m < n && isStandalone(t[m])
           if m == n || next {
-            result.append(Int32(i))
+            out[count] = Int32(i)
+            count += 1
             i = m
             standalone = next
             continue
@@ -97,21 +102,28 @@ enum Graphemes {
           previous = here
           j += 1
         }
+        pending.removeAll(keepingCapacity: true)
         clusters(
-          of: scalars, in: i..<j, splitModifiers: splitModifiers, into: &result,
-          continuations: &continuations)
+          of: scalars, in: i..<j, splitModifiers: splitModifiers, into: &pending,
+          continuations: &continuations, offset: count)
+        for b in pending {
+          out[count] = b
+          count += 1
+        }
         i = j
         standalone = previous
       }
     }
-    result.append(Int32(n))
-    return result
+    out[count] = Int32(n)
+    count += 1
+    return Array(UnsafeBufferPointer(start: out, count: count))
   }
 
   /// The clusters of `scalars[range]` by Swift's `Character` (UAX #29), starting at a boundary.
+  /// (`result` continues boundaries already found: `offset` of them, which continuations count.)
   private static func clusters(
     of scalars: [UInt32], in range: Range<Int>, splitModifiers: Bool, into result: inout [Int32],
-    continuations: inout [Int32]
+    continuations: inout [Int32], offset: Int
   ) {
     var view = String.UnicodeScalarView()
     for c in scalars[range] { view.append(Unicode.Scalar(c) ?? "\u{FFFD}") }
@@ -127,7 +139,7 @@ enum Graphemes {
         let scalarsOfCh = ch.unicodeScalars
         if scalarsOfCh.count > 1, let first = scalarsOfCh.first, first == " " {
           result.append(position + 1)
-          continuations.append(Int32(result.count - 1))
+          continuations.append(Int32(offset + result.count - 1))
         }
         var k = Int(position)
         for s in ch.unicodeScalars.dropFirst() {
@@ -137,7 +149,7 @@ enum Graphemes {
             let prev = Unicode.Scalar(scalars[k - 1]), !prev.properties.isEmojiModifierBase
           {
             result.append(Int32(k))
-            continuations.append(Int32(result.count - 1))
+            continuations.append(Int32(offset + result.count - 1))
           }
         }
       }
