@@ -98,8 +98,8 @@ enum BreakOpportunities {
   /// quotation marks, which are not among them).
   @inline(__always)
   static func classPair(_ a: UInt32, _ b: UInt32) -> Bool? {
-    let x = galley_line_break_class(a)
-    let y = galley_line_break_class(b)
+    let x = lineBreakClass(a)
+    let y = lineBreakClass(b)
     typealias C = LineBreakClass
     func isKnown(_ c: Int32) -> Bool {
       switch c {
@@ -124,6 +124,19 @@ enum BreakOpportunities {
     if (letterX || x == C.numeric) && (letterY || y == C.numeric) { return false }
     if x == C.infixNumeric && letterY { return false }
     return nil
+  }
+
+  /// ICU's UAX #14 class of every BMP code point, made once (ICU's lookup is a call into the
+  /// library per character).
+  private static let bmpClasses: [UInt8] = (0..<0x10000).map {
+    UInt8(clamping: galley_line_break_class(UInt32($0)))
+  }
+
+  /// ICU's UAX #14 class (`ULineBreak`) of `c`.
+  @inline(__always)
+  static func lineBreakClass(_ c: UInt32) -> Int32 {
+    c < 0x10000
+      ? Int32(bmpClasses.withUnsafeBufferPointer { $0[Int(c)] }) : galley_line_break_class(c)
   }
 
   static var unicodeVersion: String { String(cString: galley_unicode_version()) }
@@ -188,8 +201,8 @@ enum BreakOpportunities {
 
   static func keepAfterKeepAll(_ lastLast: UInt32, _ last: UInt32, _ cur: UInt32) -> Bool {
     let pre = isMark(last) ? lastLast : last
-    return isLetterOrNumber(pre) && galley_line_break_class(pre) != complexContext
-      && isLetterOrNumber(cur) && galley_line_break_class(cur) != complexContext
+    return isLetterOrNumber(pre) && lineBreakClass(pre) != complexContext
+      && isLetterOrNumber(cur) && lineBreakClass(cur) != complexContext
   }
 
   /// `word-break: break-all`: letters and numbers of every script break like ideographs.

@@ -49,18 +49,35 @@ enum FontSelection {
     cluster.withUnsafeBufferPointer { font(for: $0, in: fonts) }
   }
 
+  /// Whether a code point alone in its cluster takes the primary font whatever the fonts cover:
+  /// one that needs no glyph, a joiner, a line feed or a tab.
+  static func takesPrimaryFont(_ c: UInt32) -> Bool {
+    isIgnorable(c) || c == 0x200D || c == 0x0A || c == 0x09
+  }
+
   /// The index in `fonts` of the font for `cluster` (read in place: no reference counting per
   /// cluster).
+  @inline(__always)
   static func font(for cluster: UnsafeBufferPointer<UInt32>, in fonts: [Font]) -> Int {
     // Most clusters are one character of the BMP outside the emoji blocks: the first font that
     // has it (the general rule below, in a few bit tests).
     if cluster.count == 1, let c = cluster.first, c < 0x231A || (c >= 0x2C00 && c < 0x10000) {
-      if isIgnorable(c) || c == 0x200D || c == 0x0A || c == 0x09 { return 0 }
+      if CharacterTable.bmp.withUnsafeBufferPointer({ $0[Int(c)] })
+        & CharacterTable.primaryFontAlone != 0
+      {
+        return 0
+      }
       return fonts.withUnsafeBufferPointer { f in
         for i in 0..<f.count where f[i].covers(c) { return i }
         return 0
       }
     }
+    return font(ofCluster: cluster, in: fonts)
+  }
+
+  /// ``font(for:in:)`` for any other cluster.
+  private static func font(ofCluster cluster: UnsafeBufferPointer<UInt32>, in fonts: [Font]) -> Int
+  {
     if isEmojiPresentation(cluster) {
       for (i, f) in fonts.enumerated() where f.hasColorGlyphs && covers(f, cluster) { return i }
     }

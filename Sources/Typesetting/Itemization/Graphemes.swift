@@ -4,7 +4,6 @@ enum Graphemes {
   /// a precomposed Hangul syllable that a following jamo could extend — jamo are not standalone,
   /// so a text with jamo takes the full algorithm — or one of the commonest controls). A mark
   /// after it joins it, unless it is a control.
-  @inline(__always)
   static func isStandalone(_ c: UInt32) -> Bool {
     switch c {
     // Line feed, tab and zero width space are controls: a break on either side, always.
@@ -34,7 +33,6 @@ enum Graphemes {
   /// grapheme break property Extend or SpacingMark, not a conjunct linker (a virama, after which
   /// a consonant joins the cluster), a joiner, an emoji modifier or a variation selector. Listed
   /// for the scripts of the default font stack.
-  @inline(__always)
   static func isPlainMark(_ c: UInt32) -> Bool {
     switch c {
     case 0x300...0x36F: return true  // combining diacritical marks
@@ -73,18 +71,25 @@ enum Graphemes {
     // rules never look across such a boundary. Nor do they between plain marks after such a
     // character (not a space, which the browser profile splits from its marks) and the next
     // such character: the character and its marks are one cluster.
+    // (The lists above, looked up in the character table: every code point on them is in the
+    // BMP.)
+    let table = CharacterTable.bmp
+    @inline(__always) func has(_ c: UInt32, _ flag: UInt8) -> Bool {
+      c < 0x10000 && table.withUnsafeBufferPointer { $0[Int(c)] } & flag != 0
+    }
+    let standaloneFlag = CharacterTable.graphemeStandalone
     scalars.withUnsafeBufferPointer { t in
       var i = 0
-      var standalone = n > 0 && isStandalone(t[0])
+      var standalone = n > 0 && has(t[0], standaloneFlag)
       while i < n {
         if standalone {
           var m = i + 1
           // (Marks never join a control — tab, line feed, soft hyphen, zero width space — and
           // the browser profile splits them from a space.)
           if t[i] > 0x20 && t[i] != 0xAD && t[i] != 0x200B {
-            while m < n && isPlainMark(t[m]) { m += 1 }
+            while m < n && has(t[m], CharacterTable.plainMark) { m += 1 }
           }
-          let next = m < n && isStandalone(t[m])
+          let next = m < n && has(t[m], standaloneFlag)
           if m == n || next {
             out[count] = Int32(i)
             count += 1
@@ -97,7 +102,7 @@ enum Graphemes {
         var j = i + 1
         var previous = standalone
         while j < n {
-          let here = isStandalone(t[j])
+          let here = has(t[j], standaloneFlag)
           if previous && here { break }
           previous = here
           j += 1

@@ -663,7 +663,7 @@ final class Shaper {
   /// The Unicode script of a code point.
   @inline(__always)
   static func script(of c: UInt32) -> hb_script_t {
-    hb_unicode_script(hb_unicode_funcs_get_default(), c)
+    ScriptTable.script(of: c)
   }
 
   static func isCommonOrInherited(_ s: hb_script_t) -> Bool {

@@ -8,6 +8,12 @@ enum CharacterTable {
   static let nonspacingMark: UInt8 = 2
   /// Letter or number (L*, N*).
   static let letterOrNumber: UInt8 = 4
+  /// Forms a grapheme cluster on its own (``Graphemes/isStandalone(_:)``).
+  static let graphemeStandalone: UInt8 = 8
+  /// A mark that only extends the character before it (``Graphemes/isPlainMark(_:)``).
+  static let plainMark: UInt8 = 16
+  /// Alone in a grapheme cluster, takes the primary font (``FontSelection/takesPrimaryFont(_:)``).
+  static let primaryFontAlone: UInt8 = 32
 
   /// The flags of every BMP code point (surrogates: none).
   static let bmp: [UInt8] = {
@@ -16,16 +22,20 @@ enum CharacterTable {
     return table
   }()
 
-  /// The flags of any code point, from its general category.
+  /// The flags of any code point, from its general category and the grapheme lists.
   static func flags(_ c: UInt32) -> UInt8 {
     guard let s = Unicode.Scalar(c) else { return 0 }
+    var grapheme: UInt8 = 0
+    if Graphemes.isStandalone(c) { grapheme |= graphemeStandalone }
+    if Graphemes.isPlainMark(c) { grapheme |= plainMark }
+    if FontSelection.takesPrimaryFont(c) { grapheme |= primaryFontAlone }
     switch s.properties.generalCategory {
-    case .nonspacingMark, .enclosingMark: return combiningMark | nonspacingMark
-    case .spacingMark: return combiningMark
+    case .nonspacingMark, .enclosingMark: return grapheme | combiningMark | nonspacingMark
+    case .spacingMark: return grapheme | combiningMark
     case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
       .decimalNumber, .letterNumber, .otherNumber:
-      return letterOrNumber
-    default: return 0
+      return grapheme | letterOrNumber
+    default: return grapheme
     }
   }
 

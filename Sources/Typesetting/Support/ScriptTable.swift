@@ -1,0 +1,35 @@
+import CHarfBuzz
+
+/// The Unicode script of every BMP code point as HarfBuzz gives it, in one byte per code point
+/// (an index into the scripts met), made once: preparing text asks it for every character.
+enum ScriptTable {
+  private static let table: (index: [UInt8], scripts: [hb_script_t]) = {
+    let funcs = hb_unicode_funcs_get_default()
+    var index = [UInt8](repeating: 0, count: 0x10000)
+    var scripts: [hb_script_t] = []
+    var known: [hb_script_t: UInt8] = [:]
+    for c in 0..<0x10000 {
+      let s = hb_unicode_script(funcs, hb_codepoint_t(c))
+      if let k = known[s] {
+        index[c] = k
+      } else {
+        // (Unicode has fewer than 256 scripts.)
+        precondition(scripts.count < 256, "more scripts than a byte can index")
+        known[s] = UInt8(scripts.count)
+        index[c] = UInt8(scripts.count)
+        scripts.append(s)
+      }
+    }
+    return (index, scripts)
+  }()
+
+  /// The script of `c`.
+  @inline(__always)
+  static func script(of c: UInt32) -> hb_script_t {
+    guard c < 0x10000 else { return hb_unicode_script(hb_unicode_funcs_get_default(), c) }
+    let t = table
+    return t.scripts.withUnsafeBufferPointer { scripts in
+      t.index.withUnsafeBufferPointer { scripts[Int($0[Int(c)])] }
+    }
+  }
+}
