@@ -244,25 +244,16 @@ public final class Typesetter: @unchecked Sendable {
     }
     var runStart = 0
     while runStart < n {
-      var runEnd = runStart + 1
-      var marks = 0  // combining marks in a row just before runEnd
-      while runEnd < n && shapeFont[runEnd] == shapeFont[runStart]
-        && levels[runEnd] == levels[runStart] && scripts[runEnd] == scripts[runStart]
-        && scalars[runEnd] != ProcessedText.lineFeed && scalars[runEnd] != 0x09
-        && scalars[runEnd - 1] != ProcessedText.lineFeed && scalars[runEnd - 1] != 0x09
-        && !(scalars[runEnd - 1] == 0xFE0F && (0x1F3FB...0x1F3FF).contains(scalars[runEnd]))
-      {
-        // (A skin tone after VS16, as in ✌️🏾, is not part of an emoji modifier sequence:
-        // Chromium draws the base and the swatch as two glyphs.)
-        if Typesetter.isCombiningMark(scalars[runEnd]) {
-          marks += 1
-          // HarfBuzz walks back over every mark to find a mark's base, which is quadratic in
-          // the marks stacked on one base: past the stream-safe limit, shape in pieces.
-          if marks > Typesetter.maximumMarksPerRun { break }
-        } else {
-          marks = 0
+      let runEnd = scalars.withUnsafeBufferPointer { scalars in
+        shapeFont.withUnsafeBufferPointer { shapeFont in
+          levels.withUnsafeBufferPointer { levels in
+            scripts.withUnsafeBufferPointer { scripts in
+              Typesetter.runEnd(
+                from: runStart, scalars: scalars, fonts: shapeFont, levels: levels,
+                scripts: scripts)
+            }
+          }
         }
-        runEnd += 1
       }
       let c = scalars[runStart]
       if runEnd - runStart == 1 && (c == ProcessedText.lineFeed || c == 0x09) {
@@ -296,14 +287,21 @@ public final class Typesetter: @unchecked Sendable {
       }
     }
 
+    let letterSpacing = style.letterSpacing
     let gAdvance = [Double](unsafeUninitializedCapacity: gCount) { out, count in
-      for g in 0..<gCount {
-        var w = 0.0
-        for k in Int(bounds[g])..<Int(bounds[g + 1]) { w += advances[k] }
-        if style.letterSpacing != 0 && gFlags[g] & PreparedText.GraphemeFlag.forcedBreak == 0 {
-          w += style.letterSpacing
+      bounds.withUnsafeBufferPointer { bounds in
+        advances.withUnsafeBufferPointer { advances in
+          gFlags.withUnsafeBufferPointer { gFlags in
+            for g in 0..<gCount {
+              var w = 0.0
+              for k in Int(bounds[g])..<Int(bounds[g + 1]) { w += advances[k] }
+              if letterSpacing != 0 && gFlags[g] & PreparedText.GraphemeFlag.forcedBreak == 0 {
+                w += letterSpacing
+              }
+              out[g] = w
+            }
+          }
         }
-        out[g] = w
       }
       count = gCount
     }
@@ -318,63 +316,20 @@ public final class Typesetter: @unchecked Sendable {
       scalars, locale: languageInfo.breakLocale, wordBreak: style.wordBreak,
       browserTailoring: !apple)
 
-    // Segments (counted first: six arrays made at their size, not grown). A segment ends
-    // before grapheme `g` after a forced break or at a soft wrap opportunity.
-    @inline(__always) func endsBefore(_ g: Int) -> Bool {
-      gFlags[g - 1] & PreparedText.GraphemeFlag.forcedBreak != 0 || opportunities[Int(bounds[g])]
-    }
-    var segments = gCount > 0 ? 1 : 0
-    for g in 1..<max(1, gCount) where endsBefore(g) { segments += 1 }
-    // Each segment is written once into a buffer, then the six arrays are made from it (an
-    // append checks the array's uniqueness every time).
-    let segment = UnsafeMutablePointer<Segment>.allocate(capacity: segments)
-    defer { segment.deallocate() }
-    var made = 0
-    var g = 0
-    while g < gCount {
-      let a = g
-      g += 1
-      while g < gCount && !endsBefore(g) { g += 1 }
-      // [a, g) is a segment; find its trailing white space.
-      var t = g
-      while t > a
-        && gFlags[t - 1]
-          & (PreparedText.GraphemeFlag.space | PreparedText.GraphemeFlag.tab
-            | PreparedText.GraphemeFlag.forcedBreak) != 0
-      {
-        t -= 1
-      }
-      var content = 0.0
-      var trailing = 0.0
-      var flags: UInt8 = 0
-      var mask: UInt64 = 0
-      var anyWS = false
-      for k in a..<g {
-        let f = gFlags[k]
-        if k < t {
-          content += gAdvance[k]
-          if f & PreparedText.GraphemeFlag.reportWhitespace != 0 { anyWS = true }
-        } else if f & PreparedText.GraphemeFlag.tab != 0 {
-          flags |= PreparedText.SegmentFlag.hasTab
-        } else {
-          trailing += gAdvance[k]
-        }
-        if f & PreparedText.GraphemeFlag.forcedBreak != 0 {
-          flags |= PreparedText.SegmentFlag.forcedBreak
-        } else {
-          mask |= 1 << UInt64(min(Int(gFont[k]), 63))
+    // Segments, then the six arrays of them.
+    let all = gFlags.withUnsafeBufferPointer { gFlags in
+      gAdvance.withUnsafeBufferPointer { gAdvance in
+        gFont.withUnsafeBufferPointer { gFont in
+          bounds.withUnsafeBufferPointer { bounds in
+            opportunities.withUnsafeBufferPointer { opportunities in
+              Typesetter.segments(
+                flags: gFlags, advances: gAdvance, fonts: gFont, bounds: bounds,
+                opportunities: opportunities)
+            }
+          }
         }
       }
-      if t > a && gFlags[t - 1] & PreparedText.GraphemeFlag.softHyphen != 0 {
-        flags |= PreparedText.SegmentFlag.softHyphen
-      }
-      if t > a && !anyWS { flags |= PreparedText.SegmentFlag.plain }
-      segment[made] = Segment(
-        end: Int32(g), contentEnd: Int32(t), content: content, trailing: trailing, flags: flags,
-        fonts: mask)
-      made += 1
     }
-    let all = UnsafeBufferPointer(start: segment, count: made)
 
     let k = styleConstants(style, shaper: shaper)
 
@@ -388,6 +343,101 @@ public final class Typesetter: @unchecked Sendable {
       fontDescent: k.descent, fontLineGap: k.lineGap,
       spaceAdvance: k.space + style.letterSpacing, ellipsisAdvance: k.ellipsis,
       hyphenAdvance: k.hyphen)
+  }
+
+  /// Where the shaping run that starts at `start` ends: before a change of font, bidi level or
+  /// script, around a line feed or a tab, before a skin tone after VS16, and after
+  /// ``maximumMarksPerRun`` marks in a row.
+  private static func runEnd(
+    from start: Int, scalars: UnsafeBufferPointer<UInt32>, fonts: UnsafeBufferPointer<UInt8>,
+    levels: UnsafeBufferPointer<UInt8>, scripts: UnsafeBufferPointer<hb_script_t>
+  ) -> Int {
+    let n = scalars.count
+    var runEnd = start + 1
+    var marks = 0  // combining marks in a row just before runEnd
+    while runEnd < n && fonts[runEnd] == fonts[start]
+      && levels[runEnd] == levels[start] && scripts[runEnd] == scripts[start]
+      && scalars[runEnd] != ProcessedText.lineFeed && scalars[runEnd] != 0x09
+      && scalars[runEnd - 1] != ProcessedText.lineFeed && scalars[runEnd - 1] != 0x09
+      && !(scalars[runEnd - 1] == 0xFE0F && (0x1F3FB...0x1F3FF).contains(scalars[runEnd]))
+    {
+      // (A skin tone after VS16, as in ✌️🏾, is not part of an emoji modifier sequence:
+      // Chromium draws the base and the swatch as two glyphs.)
+      if Typesetter.isCombiningMark(scalars[runEnd]) {
+        marks += 1
+        // HarfBuzz walks back over every mark to find a mark's base, which is quadratic in
+        // the marks stacked on one base: past the stream-safe limit, shape in pieces.
+        if marks > Typesetter.maximumMarksPerRun { break }
+      } else {
+        marks = 0
+      }
+      runEnd += 1
+    }
+    return runEnd
+  }
+
+  /// The segments of a text's graphemes (their flags, advances, fonts and code point starts)
+  /// given the soft wrap opportunities before each code point. A segment ends before grapheme
+  /// `g` after a forced break or at a soft wrap opportunity.
+  private static func segments(
+    flags gFlags: UnsafeBufferPointer<UInt8>, advances gAdvance: UnsafeBufferPointer<Double>,
+    fonts gFont: UnsafeBufferPointer<UInt8>, bounds: UnsafeBufferPointer<Int32>,
+    opportunities: UnsafeBufferPointer<Bool>
+  ) -> [Segment] {
+    let gCount = gFlags.count
+    @inline(__always) func endsBefore(_ g: Int) -> Bool {
+      gFlags[g - 1] & PreparedText.GraphemeFlag.forcedBreak != 0 || opportunities[Int(bounds[g])]
+    }
+    var segments = gCount > 0 ? 1 : 0
+    for g in 1..<max(1, gCount) where endsBefore(g) { segments += 1 }
+    // (Written in place: an append checks the array's uniqueness every time.)
+    return [Segment](unsafeUninitializedCapacity: segments) { segment, made in
+      made = 0
+      var g = 0
+      while g < gCount {
+        let a = g
+        g += 1
+        while g < gCount && !endsBefore(g) { g += 1 }
+        // [a, g) is a segment; find its trailing white space.
+        var t = g
+        while t > a
+          && gFlags[t - 1]
+            & (PreparedText.GraphemeFlag.space | PreparedText.GraphemeFlag.tab
+              | PreparedText.GraphemeFlag.forcedBreak) != 0
+        {
+          t -= 1
+        }
+        var content = 0.0
+        var trailing = 0.0
+        var flags: UInt8 = 0
+        var mask: UInt64 = 0
+        var anyWS = false
+        for k in a..<g {
+          let f = gFlags[k]
+          if k < t {
+            content += gAdvance[k]
+            if f & PreparedText.GraphemeFlag.reportWhitespace != 0 { anyWS = true }
+          } else if f & PreparedText.GraphemeFlag.tab != 0 {
+            flags |= PreparedText.SegmentFlag.hasTab
+          } else {
+            trailing += gAdvance[k]
+          }
+          if f & PreparedText.GraphemeFlag.forcedBreak != 0 {
+            flags |= PreparedText.SegmentFlag.forcedBreak
+          } else {
+            mask |= 1 << UInt64(min(Int(gFont[k]), 63))
+          }
+        }
+        if t > a && gFlags[t - 1] & PreparedText.GraphemeFlag.softHyphen != 0 {
+          flags |= PreparedText.SegmentFlag.softHyphen
+        }
+        if t > a && !anyWS { flags |= PreparedText.SegmentFlag.plain }
+        segment[made] = Segment(
+          end: Int32(g), contentEnd: Int32(t), content: content, trailing: trailing, flags: flags,
+          fonts: mask)
+        made += 1
+      }
+    }
   }
 
   /// A segment as ``build(_:style:shaper:)`` finds it (see ``PreparedText``'s segment arrays).
