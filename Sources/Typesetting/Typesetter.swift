@@ -178,19 +178,28 @@ public final class Typesetter: @unchecked Sendable {
     let scratch = shaper.scratch
     var scalarFont = Shaper.Scratch.take(&scratch.fonts, count: n, value: 0)
     // (Written through pointers: a write to a captured array checks its uniqueness each time.)
+    let table = CharacterTable.bmp
     scalars.withUnsafeBufferPointer { text in
       bounds.withUnsafeBufferPointer { bounds in
         gFont.withUnsafeMutableBufferPointer { gFont in
           gFlags.withUnsafeMutableBufferPointer { gFlags in
             scalarFont.withUnsafeMutableBufferPointer { scalarFont in
-              for g in 0..<gCount {
-                let a = Int(bounds[g])
-                let b = Int(bounds[g + 1])
-                let cluster = UnsafeBufferPointer(rebasing: text[a..<b])
-                let f = UInt8(min(FontSelection.font(for: cluster, in: fonts), 255))
-                gFont[g] = f
-                for k in a..<b { scalarFont[k] = f }
-                gFlags[g] = Typesetter.flags(of: cluster)
+              table.withUnsafeBufferPointer { table in
+                for g in 0..<gCount {
+                  let a = Int(bounds[g])
+                  let b = Int(bounds[g + 1])
+                  let cluster = UnsafeBufferPointer(rebasing: text[a..<b])
+                  let f = UInt8(
+                    min(FontSelection.font(for: cluster, in: fonts, table: table), 255))
+                  gFont[g] = f
+                  // (Most clusters are one code point: no call to fill a range.)
+                  if b - a == 1 {
+                    scalarFont[a] = f
+                  } else {
+                    for k in a..<b { scalarFont[k] = f }
+                  }
+                  gFlags[g] = Typesetter.flags(of: cluster, table: table)
+                }
               }
             }
           }
@@ -205,17 +214,19 @@ public final class Typesetter: @unchecked Sendable {
     var scripts = Shaper.Scratch.take(&scratch.scripts, count: n, value: HB_SCRIPT_COMMON)
     scalars.withUnsafeBufferPointer { text in
       scripts.withUnsafeMutableBufferPointer { scripts in
-        var lastReal: hb_script_t? = nil
-        for i in 0..<n {
-          let s = Shaper.script(of: text[i])
-          if Shaper.isCommonOrInherited(s) {
-            scripts[i] = lastReal ?? HB_SCRIPT_COMMON
-          } else {
-            scripts[i] = s
-            if lastReal == nil {
-              for k in 0..<i { scripts[k] = s }
+        ScriptTable.withLookup { table in
+          var lastReal: hb_script_t? = nil
+          for i in 0..<n {
+            let s = table.script(of: text[i])
+            if Shaper.isCommonOrInherited(s) {
+              scripts[i] = lastReal ?? HB_SCRIPT_COMMON
+            } else {
+              scripts[i] = s
+              if lastReal == nil {
+                for k in 0..<i { scripts[k] = s }
+              }
+              lastReal = s
             }
-            lastReal = s
           }
         }
       }
@@ -248,9 +259,11 @@ public final class Typesetter: @unchecked Sendable {
         shapeFont.withUnsafeBufferPointer { shapeFont in
           levels.withUnsafeBufferPointer { levels in
             scripts.withUnsafeBufferPointer { scripts in
-              Typesetter.runEnd(
-                from: runStart, scalars: scalars, fonts: shapeFont, levels: levels,
-                scripts: scripts)
+              table.withUnsafeBufferPointer { table in
+                Typesetter.runEnd(
+                  from: runStart, scalars: scalars, fonts: shapeFont, levels: levels,
+                  scripts: scripts, table: table)
+              }
             }
           }
         }
@@ -347,10 +360,11 @@ public final class Typesetter: @unchecked Sendable {
 
   /// Where the shaping run that starts at `start` ends: before a change of font, bidi level or
   /// script, around a line feed or a tab, before a skin tone after VS16, and after
-  /// ``maximumMarksPerRun`` marks in a row.
+  /// ``maximumMarksPerRun`` marks in a row. (`table` is ``CharacterTable/bmp``.)
   private static func runEnd(
     from start: Int, scalars: UnsafeBufferPointer<UInt32>, fonts: UnsafeBufferPointer<UInt8>,
-    levels: UnsafeBufferPointer<UInt8>, scripts: UnsafeBufferPointer<hb_script_t>
+    levels: UnsafeBufferPointer<UInt8>, scripts: UnsafeBufferPointer<hb_script_t>,
+    table: UnsafeBufferPointer<UInt8>
   ) -> Int {
     let n = scalars.count
     var runEnd = start + 1
@@ -363,7 +377,12 @@ public final class Typesetter: @unchecked Sendable {
     {
       // (A skin tone after VS16, as in ✌️🏾, is not part of an emoji modifier sequence:
       // Chromium draws the base and the swatch as two glyphs.)
-      if Typesetter.isCombiningMark(scalars[runEnd]) {
+      let c = scalars[runEnd]
+      let isMark =
+        c >= 0x300
+        && (c < 0x10000 ? table[Int(c)] : CharacterTable.flags(c)) & CharacterTable.combiningMark
+          != 0
+      if isMark {
         marks += 1
         // HarfBuzz walks back over every mark to find a mark's base, which is quadratic in
         // the marks stacked on one base: past the stream-safe limit, shape in pieces.
@@ -615,8 +634,12 @@ public final class Typesetter: @unchecked Sendable {
   }
 
   /// Whether a grapheme cluster is white space that hangs, a tab, a forced break, a soft hyphen,
-  /// or white space left out of reported widths.
-  static func flags(of cluster: UnsafeBufferPointer<UInt32>) -> UInt8 {
+  /// or white space left out of reported widths (`table` is ``CharacterTable/bmp``: a loop over
+  /// clusters reads it once).
+  @inline(__always)
+  static func flags(of cluster: UnsafeBufferPointer<UInt32>, table: UnsafeBufferPointer<UInt8>)
+    -> UInt8
+  {
     guard let first = cluster.first else { return 0 }
     var f: UInt8 = 0
     if cluster.count == 1 {
@@ -628,7 +651,11 @@ public final class Typesetter: @unchecked Sendable {
       default: break
       }
     }
-    if cluster.allSatisfy(isReportWhitespace) { f |= PreparedText.GraphemeFlag.reportWhitespace }
+    if cluster.allSatisfy({
+      $0 < 0x10000 && table[Int($0)] & CharacterTable.reportWhitespace != 0
+    }) {
+      f |= PreparedText.GraphemeFlag.reportWhitespace
+    }
     return f
   }
 

@@ -14,6 +14,8 @@ enum CharacterTable {
   static let plainMark: UInt8 = 16
   /// Alone in a grapheme cluster, takes the primary font (``FontSelection/takesPrimaryFont(_:)``).
   static let primaryFontAlone: UInt8 = 32
+  /// White space that measured line widths leave out (``Typesetter/isReportWhitespace(_:)``).
+  static let reportWhitespace: UInt8 = 64
 
   /// The flags of every BMP code point (surrogates: none).
   static let bmp: [UInt8] = {
@@ -29,6 +31,7 @@ enum CharacterTable {
     if Graphemes.isStandalone(c) { grapheme |= graphemeStandalone }
     if Graphemes.isPlainMark(c) { grapheme |= plainMark }
     if FontSelection.takesPrimaryFont(c) { grapheme |= primaryFontAlone }
+    if Typesetter.isReportWhitespace(c) { grapheme |= reportWhitespace }
     switch s.properties.generalCategory {
     case .nonspacingMark, .enclosingMark: return grapheme | combiningMark | nonspacingMark
     case .spacingMark: return grapheme | combiningMark

@@ -23,13 +23,31 @@ enum ScriptTable {
     return (index, scripts)
   }()
 
+  /// The table read in place (a loop over a text's characters reads it once).
+  struct Lookup {
+    let index: UnsafeBufferPointer<UInt8>
+    let scripts: UnsafeBufferPointer<hb_script_t>
+
+    /// The script of `c`.
+    @inline(__always)
+    func script(of c: UInt32) -> hb_script_t {
+      c < 0x10000
+        ? scripts[Int(index[Int(c)])] : hb_unicode_script(hb_unicode_funcs_get_default(), c)
+    }
+  }
+
+  /// Calls `body` with the table.
+  @inline(__always)
+  static func withLookup<R>(_ body: (Lookup) -> R) -> R {
+    let t = table
+    return t.index.withUnsafeBufferPointer { index in
+      t.scripts.withUnsafeBufferPointer { body(Lookup(index: index, scripts: $0)) }
+    }
+  }
+
   /// The script of `c`.
   @inline(__always)
   static func script(of c: UInt32) -> hb_script_t {
-    guard c < 0x10000 else { return hb_unicode_script(hb_unicode_funcs_get_default(), c) }
-    let t = table
-    return t.scripts.withUnsafeBufferPointer { scripts in
-      t.index.withUnsafeBufferPointer { scripts[Int($0[Int(c)])] }
-    }
+    withLookup { $0.script(of: c) }
   }
 }
