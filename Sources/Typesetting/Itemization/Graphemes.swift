@@ -61,67 +61,67 @@ enum Graphemes {
     let n = scalars.count
     // Each boundary is a distinct code point index (or the end): at most n + 1 of them, written
     // in place (an append checks the array's uniqueness every time).
-    let out = UnsafeMutablePointer<Int32>.allocate(capacity: n + 1)
-    defer { out.deallocate() }
-    var count = 0
     var pending: [Int32] = []
-    // Between two characters that never join a neighbour into a cluster there is always a
-    // boundary: such stretches are one cluster per code point, and only the pieces in between
-    // (around marks, joiners, emoji, jamo…) go through the full rules, each on its own — the
-    // rules never look across such a boundary. Nor do they between plain marks after such a
-    // character (not a space, which the browser profile splits from its marks) and the next
-    // such character: the character and its marks are one cluster.
-    // (The lists above, looked up in the character table: every code point on them is in the
-    // BMP.)
-    let table = CharacterTable.bmp
-    @inline(__always) func has(_ c: UInt32, _ flag: UInt8) -> Bool {
-      c < 0x10000 && table.withUnsafeBufferPointer { $0[Int(c)] } & flag != 0
-    }
-    let standaloneFlag = CharacterTable.graphemeStandalone
-    scalars.withUnsafeBufferPointer { t in
-      var i = 0
-      var standalone = n > 0 && has(t[0], standaloneFlag)
-      while i < n {
-        if standalone {
-          var m = i + 1
-          // (Marks never join a control — tab, line feed, soft hyphen, zero width space — and
-          // the browser profile splits them from a space.)
-          if t[i] > 0x20 && t[i] != 0xAD && t[i] != 0x200B {
-            while m < n && has(t[m], CharacterTable.plainMark) { m += 1 }
+    return [Int32](unsafeUninitializedCapacity: n + 1) { out, count in
+      count = 0
+      // Between two characters that never join a neighbour into a cluster there is always a
+      // boundary: such stretches are one cluster per code point, and only the pieces in between
+      // (around marks, joiners, emoji, jamo…) go through the full rules, each on its own — the
+      // rules never look across such a boundary. Nor do they between plain marks after such a
+      // character (not a space, which the browser profile splits from its marks) and the next
+      // such character: the character and its marks are one cluster.
+      // (The lists above, looked up in the character table: every code point on them is in the
+      // BMP.)
+      let standaloneFlag = CharacterTable.graphemeStandalone
+      CharacterTable.bmp.withUnsafeBufferPointer { table in
+        @inline(__always) func has(_ c: UInt32, _ flag: UInt8) -> Bool {
+          c < 0x10000 && table[Int(c)] & flag != 0
+        }
+        scalars.withUnsafeBufferPointer { t in
+          var i = 0
+          var standalone = n > 0 && has(t[0], standaloneFlag)
+          while i < n {
+            if standalone {
+              var m = i + 1
+              // (Marks never join a control — tab, line feed, soft hyphen, zero width space — and
+              // the browser profile splits them from a space.)
+              if t[i] > 0x20 && t[i] != 0xAD && t[i] != 0x200B {
+                while m < n && has(t[m], CharacterTable.plainMark) { m += 1 }
+              }
+              let next = m < n && has(t[m], standaloneFlag)
+              if m == n || next {
+                out[count] = Int32(i)
+                count += 1
+                i = m
+                standalone = next
+                continue
+              }
+            }
+            // The full rules, up to the next pair of standalone characters side by side.
+            var j = i + 1
+            var previous = standalone
+            while j < n {
+              let here = has(t[j], standaloneFlag)
+              if previous && here { break }
+              previous = here
+              j += 1
+            }
+            pending.removeAll(keepingCapacity: true)
+            clusters(
+              of: scalars, in: i..<j, splitModifiers: splitModifiers, into: &pending,
+              continuations: &continuations, offset: count)
+            for b in pending {
+              out[count] = b
+              count += 1
+            }
+            i = j
+            standalone = previous
           }
-          let next = m < n && has(t[m], standaloneFlag)
-          if m == n || next {
-            out[count] = Int32(i)
-            count += 1
-            i = m
-            standalone = next
-            continue
-          }
         }
-        // The full rules, up to the next pair of standalone characters side by side.
-        var j = i + 1
-        var previous = standalone
-        while j < n {
-          let here = has(t[j], standaloneFlag)
-          if previous && here { break }
-          previous = here
-          j += 1
-        }
-        pending.removeAll(keepingCapacity: true)
-        clusters(
-          of: scalars, in: i..<j, splitModifiers: splitModifiers, into: &pending,
-          continuations: &continuations, offset: count)
-        for b in pending {
-          out[count] = b
-          count += 1
-        }
-        i = j
-        standalone = previous
       }
+      out[count] = Int32(n)
+      count += 1
     }
-    out[count] = Int32(n)
-    count += 1
-    return Array(UnsafeBufferPointer(start: out, count: count))
   }
 
   /// The clusters of `scalars[range]` by Swift's `Character` (UAX #29), starting at a boundary.

@@ -12,7 +12,8 @@ struct ProcessedText {
   ///   - breakAtLineSeparators: U+2028 and U+2029 end lines (Apple); Chromium does not break there.
   init(_ original: [UInt32], whiteSpace: TextStyle.WhiteSpace, breakAtLineSeparators: Bool) {
     scalars.reserveCapacity(original.count)
-    source.reserveCapacity(original.count)
+    // (One more: the preparer appends the original length.)
+    source.reserveCapacity(original.count + 1)
     let collapse = whiteSpace == .normal || whiteSpace == .nowrap
     var i = 0
     let n = original.count
