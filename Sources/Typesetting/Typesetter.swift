@@ -349,10 +349,12 @@ public final class Typesetter: @unchecked Sendable {
     return PreparedText(
       text: text, style: style, source: source, scalars: scalars, utf16Offsets: utf16Offsets,
       graphemeStart: bounds, graphemeAdvance: gAdvance, graphemeFlags: gFlags,
-      graphemeFont: gFont, segmentEnd: all.map { $0.end },
-      segmentContentEnd: all.map { $0.contentEnd },
-      segmentContent: all.map { $0.content }, segmentTrailing: all.map { $0.trailing },
-      segmentFlags: all.map { $0.flags }, segmentFonts: all.map { $0.fonts }, fontAscent: k.ascent,
+      graphemeFont: gFont, segmentEnd: Segment.column(all) { $0.end },
+      segmentContentEnd: Segment.column(all) { $0.contentEnd },
+      segmentContent: Segment.column(all) { $0.content },
+      segmentTrailing: Segment.column(all) { $0.trailing },
+      segmentFlags: Segment.column(all) { $0.flags },
+      segmentFonts: Segment.column(all) { $0.fonts }, fontAscent: k.ascent,
       fontDescent: k.descent, fontLineGap: k.lineGap,
       spaceAdvance: k.space + style.letterSpacing, ellipsisAdvance: k.ellipsis,
       hyphenAdvance: k.hyphen)
@@ -467,6 +469,17 @@ public final class Typesetter: @unchecked Sendable {
     var trailing: Double
     var flags: UInt8
     var fonts: UInt64
+
+    /// One field of every segment, as an array (written in place: `map` appends).
+    @inline(__always)
+    static func column<T>(_ all: [Segment], _ field: (Segment) -> T) -> [T] {
+      [T](unsafeUninitializedCapacity: all.count) { out, count in
+        all.withUnsafeBufferPointer { all in
+          for k in all.indices { (out.baseAddress! + k).initialize(to: field(all[k])) }
+        }
+        count = all.count
+      }
+    }
   }
 
   /// The most combining marks in a row that one HarfBuzz run takes (the stream-safe text format
