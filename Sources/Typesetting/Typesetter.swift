@@ -409,10 +409,9 @@ public final class Typesetter: @unchecked Sendable {
     @inline(__always) func endsBefore(_ g: Int) -> Bool {
       gFlags[g - 1] & PreparedText.GraphemeFlag.forcedBreak != 0 || opportunities[Int(bounds[g])]
     }
-    var segments = gCount > 0 ? 1 : 0
-    for g in 1..<max(1, gCount) where endsBefore(g) { segments += 1 }
-    // (Written in place: an append checks the array's uniqueness every time.)
-    return [Segment](unsafeUninitializedCapacity: segments) { segment, made in
+    // (Written in place: an append checks the array's uniqueness every time. There are at most
+    // as many segments as graphemes.)
+    return [Segment](unsafeUninitializedCapacity: gCount) { segment, made in
       made = 0
       var g = 0
       while g < gCount {
