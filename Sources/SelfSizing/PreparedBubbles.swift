@@ -122,7 +122,9 @@ public final class PreparedBubbles: Sendable {
     let threads = max(1, min(threads, n / 4096))
     return withStorage { storage in
       bubbles.withUnsafeBufferPointer { b in
-        [CellSize](unsafeUninitializedCapacity: n) { out, count in
+        // (Room for one at least: with none, the initializer writes the shared empty array's
+        // count, a data race with other threads.)
+        [CellSize](unsafeUninitializedCapacity: max(1, n)) { out, count in
           let shared = Shared(bubbles: b, out: out, storage: storage)
           DispatchQueue.concurrentPerform(iterations: threads) { k in
             for i in (k * n / threads)..<((k + 1) * n / threads) {

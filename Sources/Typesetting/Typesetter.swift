@@ -142,10 +142,12 @@ public final class Typesetter: @unchecked Sendable {
     guard text.utf8.count < 1 << 30 else { throw TypesettingError.textTooLong(text.utf8.count) }
     let fonts = style.fonts.fonts
     let apple = style.profile == .apple
-    // (Written in place: a text has at most as many code points as UTF-8 bytes.)
+    // (Written in place: a text has at most as many code points as UTF-8 bytes. Arrays made
+    // this way ask for room for at least one element: with room for none the initializer
+    // writes the count of the shared empty array, a data race between threads.)
     let capacity = text.utf8.count
     var utf16Offsets: [Int32] = []
-    let original = [UInt32](unsafeUninitializedCapacity: capacity) { codePoints, count in
+    let original = [UInt32](unsafeUninitializedCapacity: max(1, capacity)) { codePoints, count in
       utf16Offsets = [Int32](unsafeUninitializedCapacity: capacity + 1) { offsets, offsetCount in
         var u16: Int32 = 0
         var k = 0
@@ -301,7 +303,7 @@ public final class Typesetter: @unchecked Sendable {
     }
 
     let letterSpacing = style.letterSpacing
-    let gAdvance = [Double](unsafeUninitializedCapacity: gCount) { out, count in
+    let gAdvance = [Double](unsafeUninitializedCapacity: max(1, gCount)) { out, count in
       bounds.withUnsafeBufferPointer { bounds in
         advances.withUnsafeBufferPointer { advances in
           gFlags.withUnsafeBufferPointer { gFlags in
@@ -411,7 +413,7 @@ public final class Typesetter: @unchecked Sendable {
     }
     // (Written in place: an append checks the array's uniqueness every time. There are at most
     // as many segments as graphemes.)
-    return [Segment](unsafeUninitializedCapacity: gCount) { segment, made in
+    return [Segment](unsafeUninitializedCapacity: max(1, gCount)) { segment, made in
       made = 0
       var g = 0
       while g < gCount {
@@ -472,7 +474,7 @@ public final class Typesetter: @unchecked Sendable {
     /// One field of every segment, as an array (written in place: `map` appends).
     @inline(__always)
     static func column<T>(_ all: [Segment], _ field: (Segment) -> T) -> [T] {
-      [T](unsafeUninitializedCapacity: all.count) { out, count in
+      [T](unsafeUninitializedCapacity: max(1, all.count)) { out, count in
         all.withUnsafeBufferPointer { all in
           for k in all.indices { (out.baseAddress! + k).initialize(to: field(all[k])) }
         }
