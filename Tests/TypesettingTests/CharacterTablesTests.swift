@@ -1,0 +1,57 @@
+import CHarfBuzz
+import CICUShims
+import XCTest
+
+@testable import Typesetting
+
+/// The tables that preparing reads for every character answer, for every BMP code point, what
+/// the lookups they stand for answer: HarfBuzz's script, ICU's line-break class, and the
+/// grapheme, font-selection and white-space lists.
+final class CharacterTablesTests: XCTestCase {
+  func testScriptsAreHarfBuzzs() {
+    let funcs = hb_unicode_funcs_get_default()
+    var differ: [UInt32] = []
+    ScriptTable.withLookup { table in
+      for c in UInt32(0)..<0x10000 where table.script(of: c) != hb_unicode_script(funcs, c) {
+        differ.append(c)
+      }
+    }
+    // Beyond the BMP the table asks HarfBuzz.
+    for c: UInt32 in [0x1F600, 0x10400, 0x20000, 0xE0001] {
+      XCTAssertEqual(ScriptTable.script(of: c), hb_unicode_script(funcs, c))
+    }
+    XCTAssertEqual(differ.prefix(5), [])
+  }
+
+  func testLineBreakClassesAreICUs() {
+    var differ: [UInt32] = []
+    for c in UInt32(0)..<0x10000
+    where BreakOpportunities.lineBreakClass(c) != galley_line_break_class(c) {
+      differ.append(c)
+    }
+    XCTAssertEqual(differ.prefix(5), [])
+    XCTAssertEqual(BreakOpportunities.lineBreakClass(0x1F600), galley_line_break_class(0x1F600))
+  }
+
+  func testListBitsAreTheLists() {
+    var differ: [String] = []
+    for c in UInt32(0)..<0x10000 {
+      let bits = CharacterTable.bmp[Int(c)]
+      let expected: [(UInt8, Bool)] = [
+        (CharacterTable.graphemeStandalone, Graphemes.isStandalone(c)),
+        (CharacterTable.plainMark, Graphemes.isPlainMark(c)),
+        (CharacterTable.primaryFontAlone, FontSelection.takesPrimaryFont(c)),
+        (CharacterTable.reportWhitespace, Typesetter.isReportWhitespace(c)),
+      ]
+      for (bit, value) in expected where (bits & bit != 0) != value {
+        differ.append("U+\(String(c, radix: 16)) bit \(bit)")
+      }
+    }
+    XCTAssertEqual(differ.prefix(5), [])
+    // Some code points of each list, so that the lists are not all empty.
+    XCTAssertNotEqual(CharacterTable.bmp[0x41] & CharacterTable.graphemeStandalone, 0)
+    XCTAssertNotEqual(CharacterTable.bmp[0x301] & CharacterTable.plainMark, 0)
+    XCTAssertNotEqual(CharacterTable.bmp[0x200D] & CharacterTable.primaryFontAlone, 0)
+    XCTAssertNotEqual(CharacterTable.bmp[0x3000] & CharacterTable.reportWhitespace, 0)
+  }
+}
