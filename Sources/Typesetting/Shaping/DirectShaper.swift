@@ -9,21 +9,21 @@
 /// adjustments met. Flat memory, so that the loop over a run's characters checks no ownership.
 final class DirectShaper {
   private final class Entry {
-    var uses = 0
-    var decided = false
-    var plan: DirectPlan?
+    @exclusivity(unchecked) var uses = 0
+    @exclusivity(unchecked) var decided = false
+    @exclusivity(unchecked) var plan: DirectPlan?
     /// Per code point of the memo's planes: 0 until first seen, then bit 63, and when a run may
     /// hold it, bit 62, its glyph in bits 32–47 and its advance in the low 32 bits.
-    var characters: CharacterMemo?
+    @exclusivity(unchecked) var characters: CharacterMemo?
     /// Pair adjustments met: 4,096 keys (`1 << 32 | first << 16 | second`) then their values
     /// (the first glyph's adjustment in the high half); a slot per hash, overwritten.
-    var pairs: UnsafeMutablePointer<UInt64>?
+    @exclusivity(unchecked) var pairs: UnsafeMutablePointer<UInt64>?
 
     deinit { free(pairs) }
   }
 
   private static let pairSlots = 4096
-  private var entries = PlanEntries<Entry>()
+  @exclusivity(unchecked) private var entries = PlanEntries<Entry>()
   /// Each character's packed glyph and advance for the run being shaped (grown as needed).
   private var scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: 256)
   /// The character each glyph of `scratch` comes from, once ligatures formed (grown with it).

@@ -9,7 +9,9 @@ import CHarfBuzz
 /// Shapes runs of text with HarfBuzz's OpenType functions and reports advances per code point.
 ///
 /// One `hb_buffer_t` per shaper; a shaper is used by one thread at a time (``Typesetter`` keeps
-/// one per thread).
+/// one per thread). Nor does any of its methods reach back into it while changing its state,
+/// so the state it changes per run skips Swift's dynamic exclusivity checks
+/// (`@exclusivity(unchecked)`: ~2% of preparing a bubble), as does ``DirectShaper``'s.
 final class Shaper {
   private let buffer: OpaquePointer
   /// When set, every shaped run is recorded (for ``ShapingBaseline``).
@@ -19,7 +21,8 @@ final class Shaper {
 
   /// The style of the last text prepared with this shaper and its constants (a shaper belongs to
   /// one typesetter).
-  var lastStyleConstants: (Typesetter.ConstantsKey, Typesetter.StyleConstants)? = nil
+  @exclusivity(unchecked) var lastStyleConstants:
+    (Typesetter.ConstantsKey, Typesetter.StyleConstants)? = nil
 
   /// What a style's language gives shaping and line breaking, worked out once per language met
   /// in a row (most texts of a batch share one): the HarfBuzz language of its canonical tag and
@@ -29,15 +32,15 @@ final class Shaper {
     var harfBuzz: hb_language_t?
     var breakLocale: String
   }
-  private var lastLanguage: LanguageInfo?
+  @exclusivity(unchecked) private var lastLanguage: LanguageInfo?
 
   /// Arrays that ``Typesetter`` needs only while it prepares a text, kept from one text to the
   /// next so that preparing allocates only what the prepared text keeps.
   final class Scratch {
-    var fonts: [UInt8] = []
-    var levels: [UInt8] = []
-    var scripts: [hb_script_t] = []
-    var advances: [Double] = []
+    @exclusivity(unchecked) var fonts: [UInt8] = []
+    @exclusivity(unchecked) var levels: [UInt8] = []
+    @exclusivity(unchecked) var scripts: [hb_script_t] = []
+    @exclusivity(unchecked) var advances: [Double] = []
 
     /// Longer arrays than this are not kept (a huge text would hold on to its memory).
     static let keptCapacity = 16_384
@@ -72,12 +75,12 @@ final class Shaper {
   }
 
   /// Shape plans this shaper has used, so that each run skips HarfBuzz's search of its plan cache.
-  private var plans: [PlanKey: OpaquePointer] = [:]
+  @exclusivity(unchecked) private var plans: [PlanKey: OpaquePointer] = [:]
   /// Whether runs leave off the features none of whose lookups can change them (``FeatureGate``;
   /// the results are the same either way — off only to check that).
   var featureGating = true
   /// Per shape plan: its feature gate once the plan has been used often enough to be worth one.
-  private var gateEntries = PlanEntries<GateEntry>()
+  @exclusivity(unchecked) private var gateEntries = PlanEntries<GateEntry>()
   /// Uses of a plan before its gate is worked out (a plan used a few times is not worth it).
   var gateAfterUses = 32
   /// Whether runs that need only nominal glyphs, advances and pair kerning are shaped without
@@ -89,16 +92,16 @@ final class Shaper {
   var directRuns: Int { direct.runs }
 
   private final class GateEntry {
-    var uses = 0
-    var decided = false
-    var gate: FeatureGate?
+    @exclusivity(unchecked) var uses = 0
+    @exclusivity(unchecked) var decided = false
+    @exclusivity(unchecked) var gate: FeatureGate?
     /// Per code point of the memo's planes, 0 until first seen, then what it blocks
     /// (``FeatureGate/blocks(_:font:)``, never 0) in the low byte and its
     /// ``FeatureGate/pairBits(_:font:)`` above (with a gate).
-    var memo: CharacterMemo?
+    @exclusivity(unchecked) var memo: CharacterMemo?
     /// Per set of candidates left off: the plan and features (nil: that combination is not
     /// exact), once worked out.
-    var variants = [Variant](repeating: .unknown, count: 256)
+    @exclusivity(unchecked) var variants = [Variant](repeating: .unknown, count: 256)
 
     enum Variant {
       case unknown
@@ -158,7 +161,8 @@ final class Shaper {
 
   /// The plan of the last run shaped with no features of its own (most runs): its font and
   /// properties answer the next run's without a key.
-  private var lastPlain: (font: Font, props: hb_segment_properties_t, plan: OpaquePointer)?
+  @exclusivity(unchecked) private var lastPlain:
+    (font: Font, props: hb_segment_properties_t, plan: OpaquePointer)?
 
   /// The shape plan for a run's properties (made once per shaper).
   private func plan(
@@ -212,7 +216,7 @@ final class Shaper {
   }
 
   /// The plans of the last runs, first in first out (cleared with the plans).
-  private var recentPlans: [(key: PlanKey, plan: OpaquePointer)] = []
+  @exclusivity(unchecked) private var recentPlans: [(key: PlanKey, plan: OpaquePointer)] = []
 
   private func remember(_ key: PlanKey, _ plan: OpaquePointer) {
     if recentPlans.count >= 4 { recentPlans.removeFirst() }
@@ -256,12 +260,12 @@ final class Shaper {
   /// The longest word (with its trailing spaces, in code points) kept in the cache.
   static let longestCachedWord = 48
   /// Advances of the run being shaped word by word (reused).
-  private var wordScratch: [Double] = []
+  @exclusivity(unchecked) private var wordScratch: [Double] = []
   /// Per shape plan: which runs no lookup it applies can see across a space in.
-  private var planSplits: [OpaquePointer: SpaceSplit] = [:]
+  @exclusivity(unchecked) private var planSplits: [OpaquePointer: SpaceSplit] = [:]
   /// Per shape plan and first character of a word: whether shaping leaves "space, character"
   /// apart (see `junctionIsSafe`).
-  private var junctions: [Junction: Bool] = [:]
+  @exclusivity(unchecked) private var junctions: [Junction: Bool] = [:]
 
   struct Junction: Hashable {
     var plan: OpaquePointer
@@ -355,7 +359,7 @@ final class Shaper {
     var hash: UInt64
   }
   /// The words of the run being shaped that the cache did not have (reused).
-  private var missing: [MissingWord] = []
+  @exclusivity(unchecked) private var missing: [MissingWord] = []
 
   /// What a shaped word's advances depend on besides its code points — the plan (face,
   /// direction, script, language, features), the font and the size — as a small number.
@@ -364,7 +368,7 @@ final class Shaper {
     var font: FontKey
     var size: UInt64
   }
-  private var contexts: [Context: Int32] = [:]
+  @exclusivity(unchecked) private var contexts: [Context: Int32] = [:]
 
   private func contextID(plan: OpaquePointer, font: Font, size: Double) -> Int32 {
     let key = Context(plan: plan, font: FontKey(font), size: (size == 0 ? 0 : size).bitPattern)
