@@ -454,9 +454,11 @@ public final class Typesetter: @unchecked Sendable {
           flags |= PreparedText.SegmentFlag.softHyphen
         }
         if t > a && !anyWS { flags |= PreparedText.SegmentFlag.plain }
-        segment[made] = Segment(
-          end: Int32(g), contentEnd: Int32(t), content: content, trailing: trailing, flags: flags,
-          fonts: mask)
+        // (Initialized, not assigned: the memory holds no segment yet.)
+        (segment.baseAddress! + made).initialize(
+          to: Segment(
+            end: Int32(g), contentEnd: Int32(t), content: content, trailing: trailing,
+            flags: flags, fonts: mask))
         made += 1
       }
     }
