@@ -180,13 +180,12 @@ public final class Typesetter: @unchecked Sendable {
     let scratch = shaper.scratch
     var scalarFont = Shaper.Scratch.take(&scratch.fonts, count: n, value: 0)
     // (Written through pointers: a write to a captured array checks its uniqueness each time.)
-    let table = CharacterTable.bmp
     scalars.withUnsafeBufferPointer { text in
       bounds.withUnsafeBufferPointer { bounds in
         gFont.withUnsafeMutableBufferPointer { gFont in
           gFlags.withUnsafeMutableBufferPointer { gFlags in
             scalarFont.withUnsafeMutableBufferPointer { scalarFont in
-              table.withUnsafeBufferPointer { table in
+              CharacterTable.withLookup { table in
                 for g in 0..<gCount {
                   let a = Int(bounds[g])
                   let b = Int(bounds[g + 1])
@@ -261,7 +260,7 @@ public final class Typesetter: @unchecked Sendable {
         shapeFont.withUnsafeBufferPointer { shapeFont in
           levels.withUnsafeBufferPointer { levels in
             scripts.withUnsafeBufferPointer { scripts in
-              table.withUnsafeBufferPointer { table in
+              CharacterTable.withLookup { table in
                 Typesetter.runEnd(
                   from: runStart, scalars: scalars, fonts: shapeFont, levels: levels,
                   scripts: scripts, table: table)
@@ -364,11 +363,11 @@ public final class Typesetter: @unchecked Sendable {
 
   /// Where the shaping run that starts at `start` ends: before a change of font, bidi level or
   /// script, around a line feed or a tab, before a skin tone after VS16, and after
-  /// ``maximumMarksPerRun`` marks in a row. (`table` is ``CharacterTable/bmp``.)
+  /// ``maximumMarksPerRun`` marks in a row.
   private static func runEnd(
     from start: Int, scalars: UnsafeBufferPointer<UInt32>, fonts: UnsafeBufferPointer<UInt8>,
     levels: UnsafeBufferPointer<UInt8>, scripts: UnsafeBufferPointer<hb_script_t>,
-    table: UnsafeBufferPointer<UInt8>
+    table: CharacterTable.Lookup
   ) -> Int {
     let n = scalars.count
     var runEnd = start + 1
@@ -381,12 +380,9 @@ public final class Typesetter: @unchecked Sendable {
     {
       // (A skin tone after VS16, as in ✌️🏾, is not part of an emoji modifier sequence:
       // Chromium draws the base and the swatch as two glyphs.)
+      // (No mark comes before U+0300.)
       let c = scalars[runEnd]
-      let isMark =
-        c >= 0x300
-        && (c < 0x10000 ? table[Int(c)] : CharacterTable.flags(c)) & CharacterTable.combiningMark
-          != 0
-      if isMark {
+      if c >= 0x300 && table.has(c, CharacterTable.combiningMark) {
         marks += 1
         // HarfBuzz walks back over every mark to find a mark's base, which is quadratic in
         // the marks stacked on one base: past the stream-safe limit, shape in pieces.
@@ -650,10 +646,10 @@ public final class Typesetter: @unchecked Sendable {
   }
 
   /// Whether a grapheme cluster is white space that hangs, a tab, a forced break, a soft hyphen,
-  /// or white space left out of reported widths (`table` is ``CharacterTable/bmp``: a loop over
-  /// clusters reads it once).
+  /// or white space left out of reported widths (`table`: the character table, which a loop
+  /// over clusters reads once).
   @inline(__always)
-  static func flags(of cluster: UnsafeBufferPointer<UInt32>, table: UnsafeBufferPointer<UInt8>)
+  static func flags(of cluster: UnsafeBufferPointer<UInt32>, table: CharacterTable.Lookup)
     -> UInt8
   {
     guard let first = cluster.first else { return 0 }
@@ -668,7 +664,7 @@ public final class Typesetter: @unchecked Sendable {
       }
     }
     if cluster.allSatisfy({
-      $0 < 0x10000 && table[Int($0)] & CharacterTable.reportWhitespace != 0
+      table.has($0, CharacterTable.reportWhitespace)
     }) {
       f |= PreparedText.GraphemeFlag.reportWhitespace
     }

@@ -48,6 +48,18 @@ final class CharacterTablesTests: XCTestCase {
       }
     }
     XCTAssertEqual(differ.prefix(5), [])
+    // Lookups beyond the BMP skip the lists of BMP code points only: none holds another.
+    var beyond: [UInt32] = []
+    for c in UInt32(0x10000)..<0x110000
+    where Graphemes.isStandalone(c) || Graphemes.isPlainMark(c) || Typesetter.isReportWhitespace(c)
+    {
+      beyond.append(c)
+    }
+    XCTAssertEqual(beyond.prefix(5), [])
+    XCTAssertTrue(CharacterTable.has(0xE0020, CharacterTable.primaryFontAlone))  // a tag space
+    XCTAssertTrue(CharacterTable.has(0x1D167, CharacterTable.combiningMark))  // a musical mark
+    XCTAssertTrue(CharacterTable.has(0x10400, CharacterTable.letterOrNumber))
+    XCTAssertFalse(CharacterTable.has(0x1F600, CharacterTable.letterOrNumber))
     // Some code points of each list, so that the lists are not all empty.
     XCTAssertNotEqual(CharacterTable.bmp[0x41] & CharacterTable.graphemeStandalone, 0)
     XCTAssertNotEqual(CharacterTable.bmp[0x301] & CharacterTable.plainMark, 0)

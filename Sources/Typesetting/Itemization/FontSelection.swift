@@ -59,18 +59,18 @@ enum FontSelection {
   /// cluster).
   @inline(__always)
   static func font(for cluster: UnsafeBufferPointer<UInt32>, in fonts: [Font]) -> Int {
-    CharacterTable.bmp.withUnsafeBufferPointer { font(for: cluster, in: fonts, table: $0) }
+    CharacterTable.withLookup { font(for: cluster, in: fonts, table: $0) }
   }
 
-  /// ``font(for:in:)`` given ``CharacterTable/bmp`` (a loop over clusters reads it once).
+  /// ``font(for:in:)`` given the character table (a loop over clusters reads it once).
   @inline(__always)
   static func font(
-    for cluster: UnsafeBufferPointer<UInt32>, in fonts: [Font], table: UnsafeBufferPointer<UInt8>
+    for cluster: UnsafeBufferPointer<UInt32>, in fonts: [Font], table: CharacterTable.Lookup
   ) -> Int {
     // Most clusters are one character of the BMP outside the emoji blocks: the first font that
     // has it (the general rule below, in a few bit tests).
     if cluster.count == 1, let c = cluster.first, c < 0x231A || (c >= 0x2C00 && c < 0x10000) {
-      if table[Int(c)] & CharacterTable.primaryFontAlone != 0 {
+      if table.has(c, CharacterTable.primaryFontAlone) {
         return 0
       }
       return fonts.withUnsafeBufferPointer { f in

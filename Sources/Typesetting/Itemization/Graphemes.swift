@@ -73,10 +73,8 @@ enum Graphemes {
       // (The lists above, looked up in the character table: every code point on them is in the
       // BMP.)
       let standaloneFlag = CharacterTable.graphemeStandalone
-      CharacterTable.bmp.withUnsafeBufferPointer { table in
-        @inline(__always) func has(_ c: UInt32, _ flag: UInt8) -> Bool {
-          c < 0x10000 && table[Int(c)] & flag != 0
-        }
+      CharacterTable.withLookup { table in
+        @inline(__always) func has(_ c: UInt32, _ flag: UInt8) -> Bool { table.has(c, flag) }
         scalars.withUnsafeBufferPointer { t in
           var i = 0
           var standalone = n > 0 && has(t[0], standaloneFlag)

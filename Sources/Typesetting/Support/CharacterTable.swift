@@ -42,9 +42,31 @@ enum CharacterTable {
     }
   }
 
+  /// The flags of lists that hold BMP code points only.
+  static let bmpOnlyFlags = graphemeStandalone | plainMark | reportWhitespace
+
   /// Whether `c` has `flag`.
   @inline(__always)
   static func has(_ c: UInt32, _ flag: UInt8) -> Bool {
-    (c < 0x10000 ? bmp[Int(c)] : flags(c)) & flag != 0
+    withLookup { $0.has(c, flag) }
+  }
+
+  /// The table read in place (a loop over a text's characters reads it once).
+  struct Lookup {
+    let bmp: UnsafeBufferPointer<UInt8>
+
+    /// Whether `c` has `flag` (beyond the BMP, worked out unless only lists of the BMP have it).
+    @inline(__always)
+    func has(_ c: UInt32, _ flag: UInt8) -> Bool {
+      c < 0x10000
+        ? bmp[Int(c)] & flag != 0
+        : flag & ~CharacterTable.bmpOnlyFlags != 0 && CharacterTable.flags(c) & flag != 0
+    }
+  }
+
+  /// Calls `body` with the table.
+  @inline(__always)
+  static func withLookup<R>(_ body: (Lookup) -> R) -> R {
+    bmp.withUnsafeBufferPointer { body(Lookup(bmp: $0)) }
   }
 }
