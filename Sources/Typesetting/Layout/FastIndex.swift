@@ -30,8 +30,9 @@ struct FastIndex: Sendable {
   let collapses: Bool
   /// Some segment's content ends with a soft hyphen (shown when a line breaks after it).
   let hasSoftHyphens: Bool
-  /// Lines wrap, every line box is the same, and none of the side arrays, soft hyphens or line
-  /// spacing is there: the plain loop of ``measureSimply(limit:)`` applies.
+  /// Lines wrap, and no soft hyphen, line spacing or side array of visible content is there:
+  /// the plain loop of ``measureSimply(_:limit:)`` applies (forced breaks and taller line boxes
+  /// included).
   let isSimple: Bool
   /// x at the end of the whole text's content when one line can hold it all (no forced break,
   /// not empty); infinity otherwise.
@@ -177,8 +178,8 @@ struct FastIndex: Sendable {
     let total = spans.last?.end ?? 0
     segmentsPerPoint = total > 0 ? Double(n) / total : 0
     isSimple =
-      wraps && uniformBox && noForcedBreak && !softHyphens && spacing == 0
-      && self.lastContent.isEmpty && self.firstVisible.isEmpty
+      wraps && !softHyphens && spacing == 0 && self.lastContent.isEmpty
+      && self.firstVisible.isEmpty
   }
 
   /// The last segment in `[a, hi]` whose content ends within `limitX` (`a` when none does).
@@ -237,12 +238,16 @@ struct FastIndex: Sendable {
   /// ``measure(_:width:)`` for a simple text (see ``isSimple``): nil when a segment alone on
   /// its line is too wide and overflow-wrap breaks it, or `maxLines` truncates.
   @inline(__always)
-  func measureSimply(limit: Double) -> (
+  func measureSimply(_ p: PreparedText, limit: Double) -> (
     lines: Int, height: Double, widest: Double, lastLineWidth: Double
   )? {
     spans.withUnsafeBufferPointer { e in
       let n = e.count
       let span = Int(max(0, min(Double(n), limit * segmentsPerPoint - 0.5)))
+      // (More lines than this is truncation: `maxLines`, or no limit.)
+      let lineLimit = maxLines > 0 ? maxLines : Int.max
+      let breakWords = self.breakWords
+      let boxHeight = self.boxHeight
       var lines = 0
       var height = 0.0
       var widest = 0.0
@@ -251,14 +256,21 @@ struct FastIndex: Sendable {
       var base = 0.0
       while a < n {
         let limitX = base + limit
-        let g = FastIndex.lastFitting(e, from: a, to: n - 1, guess: a + span, limitX)
+        let hi = noForcedBreak ? n - 1 : min(Int(nextForced[a]), n - 1)
+        let g = FastIndex.lastFitting(e, from: a, to: hi, guess: a + span, limitX)
         // (Only the first segment can fail to fit, and then it is alone on its line.)
         if g == a && breakWords && e[a].contentEnd > limitX { return nil }
-        height += boxHeight
+        if uniformBox {
+          height += boxHeight
+        } else {
+          var m: UInt32 = 0
+          for k in a...g { m |= fonts[k] }
+          height += m == 0 ? boxHeight : p.lineBox(fonts: UInt64(m)).height
+        }
         last = e[g].contentEnd - base
         widest = max(widest, last)
         lines += 1
-        if lines > maxLines && maxLines > 0 { return nil }
+        if lines > lineLimit { return nil }
         a = g + 1
         base = e[g].end
       }
@@ -338,7 +350,7 @@ struct FastIndex: Sendable {
       let w = snap(singleLineWidth)
       return (1, singleLineHeight, w, w)
     }
-    if isSimple, let r = measureSimply(limit: limit) { return r }
+    if isSimple, let r = measureSimply(p, limit: limit) { return r }
     let maxLines = self.maxLines
     return spans.withUnsafeBufferPointer { e in
       let n = e.count
