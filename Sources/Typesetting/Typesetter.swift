@@ -19,7 +19,8 @@ public final class Typesetter: @unchecked Sendable {
   public static let shared = Typesetter()
 
   private let lock = NSLock()
-  private var shapers: [Shaper] = []
+  /// Shapers not in use, each with the thread that used it last.
+  private var shapers: [(thread: pthread_t, shaper: Shaper)] = []
   private var constants: [ConstantsKey: StyleConstants] = [:]
   /// Shaped words kept by each shaper (0: no word cache).
   let wordCacheCapacity: Int
@@ -67,7 +68,7 @@ public final class Typesetter: @unchecked Sendable {
   public var wordCacheCount: Int {
     lock.lock()
     defer { lock.unlock() }
-    return shapers.reduce(0) { $0 + ($1.cache?.count ?? 0) }
+    return shapers.reduce(0) { $0 + ($1.shaper.cache?.count ?? 0) }
   }
 
   /// Number of prepared texts in the cache.
@@ -105,10 +106,17 @@ public final class Typesetter: @unchecked Sendable {
     return try build(text, style: style, shaper: shaper)
   }
 
+  /// A shaper of the pool: the one this thread used last when it is there (its memos, plans and
+  /// buffers are in this core's cache; a shaper that moves between threads drags them across
+  /// cores), else any, else a new one.
   private func takeShaper() -> Shaper {
+    let me = pthread_self()
     lock.lock()
     defer { lock.unlock() }
-    if let shaper = shapers.popLast() { return shaper }
+    if let k = shapers.lastIndex(where: { pthread_equal($0.thread, me) != 0 }) {
+      return shapers.remove(at: k).shaper
+    }
+    if let free = shapers.popLast() { return free.shaper }
     let shaper = Shaper()
     shaper.featureGating = featureGating
     if wordCacheCapacity > 0 { shaper.cache = WordCache(capacity: wordCacheCapacity) }
@@ -116,8 +124,9 @@ public final class Typesetter: @unchecked Sendable {
   }
 
   private func giveBack(_ shaper: Shaper) {
+    let me = pthread_self()
     lock.lock()
-    if shapers.count < 64 { shapers.append(shaper) }
+    if shapers.count < 64 { shapers.append((me, shaper)) }
     lock.unlock()
   }
 
