@@ -41,6 +41,11 @@ extension PreparedText {
     lines: Int, height: Double, widest: Double, lastLineWidth: Double, isTruncated: Bool
   ) {
     guard width.isFinite, width > 0 else { throw TypesettingError.invalidWidth(width) }
+    // Most short messages fit on one line: three stored numbers answer, and nothing of the
+    // fast index is read (or copied).
+    if oneLineEnd <= width + GreedyBreaker.fitTolerance {
+      return (1, oneLineHeight, oneLineWidth, oneLineWidth, false)
+    }
     if let r = fast?.measure(self, width: width) {
       return (r.lines, r.height, r.widest, r.lastLineWidth, false)
     }

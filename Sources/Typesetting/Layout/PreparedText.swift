@@ -10,10 +10,19 @@
 /// A final class of constants: passing it around costs one reference count, and any number of
 /// threads may lay it out at once.
 public final class PreparedText: @unchecked Sendable {
-  // @unchecked: `fast` is a `var` only so that it can be computed from the other fields at the
-  // end of `init`; it is never written afterwards.
+  // @unchecked: `fast` and the one-line numbers are `var`s only so that they can be computed
+  // from the other fields at the end of `init`; they are never written afterwards.
 
-  /// Prefix sums for measuring by search (nil when the text needs the segment walk). First, so
+  // First, within the object's first cache line: what a text that fits on one line at the
+  // width asked for is answered from (most short messages), taken from the fast index.
+  /// x at the end of the content when the text can be one line (infinity when it cannot, or
+  /// has no fast index).
+  private(set) var oneLineEnd = Double.infinity
+  /// Reported width and height of that one line.
+  private(set) var oneLineWidth = 0.0
+  private(set) var oneLineHeight = 0.0
+
+  /// Prefix sums for measuring by search (nil when the text needs the segment walk). Next, so
   /// that measuring at a width reads the object's first cache lines and the sums, nothing else.
   private(set) var fast: FastIndex? = nil
 
@@ -97,6 +106,11 @@ public final class PreparedText: @unchecked Sendable {
     self.ellipsisAdvance = ellipsisAdvance
     self.hyphenAdvance = hyphenAdvance
     self.fast = FastIndex(self)
+    if let f = fast {
+      oneLineEnd = f.singleLineContentEnd
+      oneLineWidth = f.snap(f.singleLineWidth)
+      oneLineHeight = f.singleLineHeight
+    }
   }
 
   /// Number of grapheme clusters after white-space processing.
