@@ -151,13 +151,11 @@ public final class Typesetter: @unchecked Sendable {
     guard text.utf8.count < 1 << 30 else { throw TypesettingError.textTooLong(text.utf8.count) }
     let fonts = style.fonts.fonts
     let apple = style.profile == .apple
-    // (Written in place: a text has at most as many code points as UTF-8 bytes. Arrays made
-    // this way ask for room for at least one element: with room for none the initializer
-    // writes the count of the shared empty array, a data race between threads.)
+    // (Written in place: a text has at most as many code points as UTF-8 bytes.)
     let capacity = text.utf8.count
     var utf16Offsets: [Int32] = []
-    let original = [UInt32](unsafeUninitializedCapacity: max(1, capacity)) { codePoints, count in
-      utf16Offsets = [Int32](unsafeUninitializedCapacity: capacity + 1) { offsets, offsetCount in
+    let original = [UInt32](capacity: capacity) { codePoints, count in
+      utf16Offsets = [Int32](capacity: capacity + 1) { offsets, offsetCount in
         var u16: Int32 = 0
         var k = 0
         for s in text.unicodeScalars {
@@ -184,8 +182,8 @@ public final class Typesetter: @unchecked Sendable {
     let bounds = Graphemes.boundaries(
       of: scalars, splitModifiers: !apple, continuations: &continuations)
     let gCount = bounds.count - 1
-    var gFont = [UInt8](repeating: 0, count: gCount)
-    var gFlags = [UInt8](repeating: 0, count: gCount)
+    var gFont = [UInt8](filling: 0, count: gCount)
+    var gFlags = [UInt8](filling: 0, count: gCount)
     let scratch = shaper.scratch
     var scalarFont = Shaper.Scratch.take(&scratch.fonts, count: n, value: 0)
     // (Written through pointers: a write to a captured array checks its uniqueness each time.)
@@ -311,7 +309,7 @@ public final class Typesetter: @unchecked Sendable {
     }
 
     let letterSpacing = style.letterSpacing
-    let gAdvance = [Double](unsafeUninitializedCapacity: max(1, gCount)) { out, count in
+    let gAdvance = [Double](capacity: gCount) { out, count in
       bounds.withUnsafeBufferPointer { bounds in
         advances.withUnsafeBufferPointer { advances in
           gFlags.withUnsafeBufferPointer { gFlags in
@@ -418,7 +416,7 @@ public final class Typesetter: @unchecked Sendable {
     }
     // (Written in place: an append checks the array's uniqueness every time. There are at most
     // as many segments as graphemes.)
-    return [Segment](unsafeUninitializedCapacity: max(1, gCount)) { segment, made in
+    return [Segment](capacity: gCount) { segment, made in
       made = 0
       var g = 0
       while g < gCount {
@@ -480,8 +478,8 @@ public final class Typesetter: @unchecked Sendable {
 
     /// One field of every segment, as an array (written in place: `map` appends).
     @inline(__always)
-    static func column<T>(_ all: [Segment], _ field: (Segment) -> T) -> [T] {
-      [T](unsafeUninitializedCapacity: max(1, all.count)) { out, count in
+    static func column<T: BitwiseCopyable>(_ all: [Segment], _ field: (Segment) -> T) -> [T] {
+      [T](capacity: all.count) { out, count in
         all.withUnsafeBufferPointer { all in
           for k in all.indices { (out.baseAddress! + k).initialize(to: field(all[k])) }
         }

@@ -22,7 +22,7 @@ enum BreakOpportunities {
     browserTailoring: Bool = true
   ) throws -> [Bool] {
     let n = scalars.count
-    var result = [Bool](repeating: false, count: n)
+    var result = [Bool](filling: false, count: n)
     guard n > 1 else { return result }
     var icu: [Bool]? = nil
     if !browserTailoring {
@@ -234,14 +234,14 @@ enum BreakOpportunities {
       }
     }
     unitToScalar.append(Int32(scalars.count))
-    var offsets = [Int32](repeating: 0, count: utf16.count + 1)
-    var hard = [UInt8](repeating: 0, count: utf16.count + 1)
+    var offsets = [Int32](filling: 0, count: utf16.count + 1)
+    var hard = [UInt8](filling: 0, count: utf16.count + 1)
     // (withCString: a short locale is copied to the stack, not to a new array.)
     let count = locale.withCString {
       galley_line_breaks_utf16(utf16, Int32(utf16.count), $0, &offsets, &hard, Int32(offsets.count))
     }
     guard count >= 0 else { throw TypesettingError.icu(function: "ubrk_open", code: count) }
-    var result = [Bool](repeating: false, count: scalars.count + 1)
+    var result = [Bool](filling: false, count: scalars.count + 1)
     for k in 0..<Int(count) {
       let s = unitToScalar[Int(offsets[k])]
       if s >= 0 { result[Int(s)] = true }

@@ -53,7 +53,7 @@ enum Bidi {
         owner.append(Int32(i))
       }
     }
-    var u16Levels = [UInt8](repeating: 0, count: utf16.count)
+    var u16Levels = [UInt8](filling: 0, count: utf16.count)
     let dir: Int32 = direction == .auto ? -1 : direction == .rightToLeft ? 1 : 0
     let para = galley_bidi_levels(utf16, Int32(utf16.count), dir, &u16Levels)
     guard para >= 0 else {

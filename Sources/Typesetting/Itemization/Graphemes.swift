@@ -62,7 +62,7 @@ enum Graphemes {
     // Each boundary is a distinct code point index (or the end): at most n + 1 of them, written
     // in place (an append checks the array's uniqueness every time).
     var pending: [Int32] = []
-    return [Int32](unsafeUninitializedCapacity: n + 1) { out, count in
+    return [Int32](capacity: n + 1) { out, count in
       count = 0
       // Between two characters that never join a neighbour into a cluster there is always a
       // boundary: such stretches are one cluster per code point, and only the pieces in between

@@ -140,7 +140,7 @@ struct FastIndex: Sendable {
     noForcedBreak = !p.segmentFlags.contains { $0 & PreparedText.SegmentFlag.forcedBreak != 0 }
     var nextForced: [Int32] = []
     if !noForcedBreak {
-      nextForced = [Int32](repeating: Int32(n), count: n)
+      nextForced = [Int32](filling: Int32(n), count: n)
       var next = Int32(n)
       for s in stride(from: n - 1, through: 0, by: -1) {
         if p.segmentFlags[s] & PreparedText.SegmentFlag.forcedBreak != 0 { next = Int32(s) }
