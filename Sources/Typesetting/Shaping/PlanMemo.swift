@@ -43,9 +43,71 @@ final class CharacterMemo {
   }
 }
 
-/// One entry per shape plan, the last one found answering the next run without hashing.
+/// A table keyed by shape plans (their addresses): open addressing with linear probing and a
+/// multiplicative hash of the address, where a dictionary hashed each key with SipHash (~90
+/// instructions a lookup, ~10 lookups per prepared bubble).
+struct PlanTable<Value> {
+  /// Addresses (0: empty slot) and values, a power of two of them; at most half full.
+  private var keys: [UInt] = []
+  private var values: [Value?] = []
+  private var count = 0
+
+  @inline(__always)
+  private static func home(_ key: UInt, mask: Int) -> Int {
+    Int(truncatingIfNeeded: ((key &>> 4) &* 0x9E37_79B9_7F4A_7C15) &>> 40) & mask
+  }
+
+  /// The slot holding `key`, or the empty slot where it would go.
+  @inline(__always)
+  private func slot(_ key: UInt) -> Int {
+    let mask = keys.count - 1
+    var i = Self.home(key, mask: mask)
+    while keys[i] != key && keys[i] != 0 { i = (i + 1) & mask }
+    return i
+  }
+
+  subscript(plan: OpaquePointer) -> Value? {
+    get {
+      guard count > 0 else { return nil }
+      let i = slot(UInt(bitPattern: Int(bitPattern: plan)))
+      return keys[i] == 0 ? nil : values[i]
+    }
+    set {
+      // (Plans are only ever added: a table is emptied all at once.)
+      guard let newValue else { return }
+      if (count + 1) * 2 > keys.count { grow() }
+      let key = UInt(bitPattern: Int(bitPattern: plan))
+      let i = slot(key)
+      if keys[i] == 0 {
+        keys[i] = key
+        count += 1
+      }
+      values[i] = newValue
+    }
+  }
+
+  private mutating func grow() {
+    let oldKeys = keys
+    let oldValues = values
+    keys = Array(repeating: 0, count: max(16, oldKeys.count * 2))
+    values = Array(repeating: nil, count: keys.count)
+    for (k, key) in oldKeys.enumerated() where key != 0 {
+      let i = slot(key)
+      keys[i] = key
+      values[i] = oldValues[k]
+    }
+  }
+
+  mutating func removeAll() {
+    keys = []
+    values = []
+    count = 0
+  }
+}
+
+/// One entry per shape plan, the last one found answering the next run without a lookup.
 struct PlanEntries<Entry: AnyObject> {
-  private var table: [OpaquePointer: Entry] = [:]
+  private var table = PlanTable<Entry>()
   private var last: (plan: OpaquePointer, entry: Entry)?
 
   /// The entry of `plan`, made by `make` the first time.

@@ -262,7 +262,7 @@ final class Shaper {
   /// Advances of the run being shaped word by word (reused).
   @exclusivity(unchecked) private var wordScratch: [Double] = []
   /// Per shape plan: which runs no lookup it applies can see across a space in.
-  @exclusivity(unchecked) private var planSplits: [OpaquePointer: SpaceSplit] = [:]
+  @exclusivity(unchecked) private var planSplits = PlanTable<SpaceSplit>()
   /// Per shape plan and first character of a word: whether shaping leaves "space, character"
   /// apart (see `junctionIsSafe`).
   @exclusivity(unchecked) private var junctions: [Junction: Bool] = [:]
