@@ -294,17 +294,18 @@ public final class Typesetter: @unchecked Sendable {
       runStart = runEnd
     }
     if !respaced.isEmpty {
-      var spaceAdvance: [Int: Double] = [:]
+      // The space's advance in each font of the stack, shaped once (NaN until then).
+      var spaceAdvance = [Double](filling: .nan, count: fonts.count)
       for i in respaced {
         let f = Int(scalarFont[i])
-        if spaceAdvance[f] == nil {
+        if spaceAdvance[f].isNaN {
           var one = [0.0]
           shaper.shape(
             [0x20], run: .init(start: 0, end: 1, font: fonts[f], rtl: false, script: scripts[i]),
             size: style.size, language: language, features: features, into: &one)
           spaceAdvance[f] = one[0]
         }
-        advances[i] = spaceAdvance[f]!
+        advances[i] = spaceAdvance[f]
       }
     }
 
