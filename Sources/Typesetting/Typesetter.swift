@@ -108,7 +108,8 @@ public final class Typesetter: @unchecked Sendable {
 
   /// A shaper of the pool: the one this thread used last when it is there (its memos, plans and
   /// buffers are in this core's cache; a shaper that moves between threads drags them across
-  /// cores), else any, else a new one.
+  /// cores), else the one given back longest ago (its thread is the least likely to ask
+  /// again), else a new one.
   private func takeShaper() -> Shaper {
     let me = pthread_self()
     lock.lock()
@@ -116,7 +117,7 @@ public final class Typesetter: @unchecked Sendable {
     if let k = shapers.lastIndex(where: { pthread_equal($0.thread, me) != 0 }) {
       return shapers.remove(at: k).shaper
     }
-    if let free = shapers.popLast() { return free.shaper }
+    if !shapers.isEmpty { return shapers.removeFirst().shaper }
     let shaper = Shaper()
     shaper.featureGating = featureGating
     if wordCacheCapacity > 0 { shaper.cache = WordCache(capacity: wordCacheCapacity) }

@@ -54,7 +54,7 @@ struct PlanTable<Value> {
 
   @inline(__always)
   private static func home(_ key: UInt, mask: Int) -> Int {
-    Int(truncatingIfNeeded: ((key &>> 4) &* 0x9E37_79B9_7F4A_7C15) &>> 40) & mask
+    Int(truncatingIfNeeded: ((UInt64(key) &>> 4) &* 0x9E37_79B9_7F4A_7C15) &>> 40) & mask
   }
 
   /// The slot holding `key`, or the empty slot where it would go.
@@ -74,7 +74,7 @@ struct PlanTable<Value> {
     }
     set {
       // (Plans are only ever added: a table is emptied all at once.)
-      guard let newValue else { return }
+      guard let newValue else { preconditionFailure("a plan table removes nothing") }
       if (count + 1) * 2 > keys.count { grow() }
       let key = UInt(bitPattern: Int(bitPattern: plan))
       let i = slot(key)

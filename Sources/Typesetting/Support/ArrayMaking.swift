@@ -16,6 +16,7 @@ extension Array where Element: BitwiseCopyable {
     self = try withUnsafeTemporaryAllocation(of: Element.self, capacity: capacity) { buffer in
       var count = 0
       try body(buffer, &count)
+      precondition(count >= 0 && count <= capacity, "more elements than room for them")
       return Array(UnsafeBufferPointer(rebasing: buffer[..<count]))
     }
   }
