@@ -174,8 +174,7 @@ public final class Typesetter: @unchecked Sendable {
     let processed = ProcessedText(
       original, whiteSpace: style.whiteSpace, breakAtLineSeparators: apple)
     let scalars = processed.scalars
-    var source = processed.source
-    source.append(Int32(original.count))
+    let source = processed.source
     let n = scalars.count
 
     // Graphemes and their fonts.
