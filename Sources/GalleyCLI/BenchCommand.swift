@@ -148,8 +148,8 @@ enum BenchCommand {
     }
     if only == "layout" {
       let ts = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
-      let prepared = cases.compactMap { try? ts.prepare($0.text, style: $0.style) }
-      let (cold, warm) = layoutFigures(prepared, baseWidths: cases.map(\.width), repeats: repeats)
+      let (prepared, widths) = preparedWithWidths(cases, ts)
+      let (cold, warm) = layoutFigures(prepared, baseWidths: widths, repeats: repeats)
       print("layoutMicrosPerText \(cold)")
       print("layoutMicrosPerTextWarm \(warm)")
       return 0
@@ -194,9 +194,8 @@ enum BenchCommand {
 
     // Layout at a new width from prepared text.
     let layoutTypesetter = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
-    let prepared = cases.compactMap { try? layoutTypesetter.prepare($0.text, style: $0.style) }
-    let (layout, layoutWarm) = layoutFigures(
-      prepared, baseWidths: cases.map(\.width), repeats: repeats)
+    let (prepared, widths) = preparedWithWidths(cases, layoutTypesetter)
+    let (layout, layoutWarm) = layoutFigures(prepared, baseWidths: widths, repeats: repeats)
     var sink = 0.0
 
     // Cold throughput on one core and on all cores.
@@ -338,6 +337,17 @@ enum BenchCommand {
     let all = rate(threads: ProcessInfo.processInfo.activeProcessorCount)
     if sink.isNaN { print("") }
     return (n / fromText, one, all, n / prepare)
+  }
+
+  /// The cases that prepare, prepared, and each one's width (a case that fails to prepare is
+  /// left out of both, so that texts and widths stay paired).
+  static func preparedWithWidths(_ cases: [TextCase], _ typesetter: Typesetter) -> (
+    [PreparedText], [Double]
+  ) {
+    let pairs = cases.compactMap { c in
+      (try? typesetter.prepare(c.text, style: c.style)).map { ($0, c.width) }
+    }
+    return (pairs.map(\.0), pairs.map(\.1))
   }
 
   /// Layout of prepared texts at new widths (8 widths around each case's own), µs per text: the
