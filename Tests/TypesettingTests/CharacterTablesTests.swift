@@ -66,4 +66,20 @@ final class CharacterTablesTests: XCTestCase {
     XCTAssertNotEqual(CharacterTable.bmp[0x200D] & CharacterTable.primaryFontAlone, 0)
     XCTAssertNotEqual(CharacterTable.bmp[0x3000] & CharacterTable.reportWhitespace, 0)
   }
+
+  /// Bidi resolution is asked for exactly when a text holds a right-to-left letter or a
+  /// directional control: every code point, against the ranges as listed.
+  func testBidiIsAskedForExactlyTheRightToLeftRanges() {
+    let ranges: [ClosedRange<UInt32>] = [
+      0x590...0x8FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF,
+      0x200E...0x200F, 0x202A...0x202E, 0x2066...0x2069,
+    ]
+    var differ: [UInt32] = []
+    for c in UInt32(0)...0x10FFFF
+    where Bidi.needsResolution([0x61, c]) != ranges.contains(where: { $0.contains(c) }) {
+      differ.append(c)
+    }
+    XCTAssertEqual(differ, [])
+    XCTAssertFalse(Bidi.needsResolution([]))
+  }
 }

@@ -5,12 +5,18 @@ enum Bidi {
   /// Whether any code point is right-to-left or a bidi control, i.e. whether `levels` can differ
   /// from all zeros for a left-to-right paragraph.
   static func needsResolution(_ scalars: [UInt32]) -> Bool {
+    // (Ranges in order, so that most characters of other scripts, CJK among them, take two or
+    // three comparisons.)
     for c in scalars where c >= 0x590 {
-      if (0x590...0x8FF).contains(c) || (0xFB1D...0xFDFF).contains(c)
-        || (0xFE70...0xFEFF).contains(c)
-        || (0x10800...0x10FFF).contains(c) || (0x1E800...0x1EFFF).contains(c)
-        || (0x200E...0x200F).contains(c) || (0x202A...0x202E).contains(c)
-        || (0x2066...0x2069).contains(c)
+      if c <= 0x8FF { return true }
+      if c < 0x200E { continue }
+      if c <= 0x2069 {
+        if c <= 0x200F || (0x202A...0x202E).contains(c) || c >= 0x2066 { return true }
+        continue
+      }
+      if c < 0xFB1D { continue }
+      if c <= 0xFDFF || (0xFE70...0xFEFF).contains(c) || (0x10800...0x10FFF).contains(c)
+        || (0x1E800...0x1EFFF).contains(c)
       {
         return true
       }

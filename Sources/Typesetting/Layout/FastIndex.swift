@@ -230,6 +230,9 @@ struct FastIndex: Sendable {
     return lo
   }
 
+  /// The width of the text on a single line, as reported.
+  var snappedSingleLineWidth: Double { snap(singleLineWidth) }
+
   @inline(__always)
   func snap(_ w: Double) -> Double {
     snapsWidths && w > 0 ? PreparedText.snapToNext64th(w) : w

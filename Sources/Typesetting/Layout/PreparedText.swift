@@ -106,11 +106,10 @@ public final class PreparedText: @unchecked Sendable {
     self.ellipsisAdvance = ellipsisAdvance
     self.hyphenAdvance = hyphenAdvance
     self.fast = FastIndex(self)
-    if let f = fast {
-      oneLineEnd = f.singleLineContentEnd
-      oneLineWidth = f.snap(f.singleLineWidth)
-      oneLineHeight = f.singleLineHeight
-    }
+    // (Read in place: binding the whole index would copy it, retaining its five arrays.)
+    oneLineEnd = fast?.singleLineContentEnd ?? .infinity
+    oneLineWidth = fast?.snappedSingleLineWidth ?? 0
+    oneLineHeight = fast?.singleLineHeight ?? 0
   }
 
   /// Number of grapheme clusters after white-space processing.

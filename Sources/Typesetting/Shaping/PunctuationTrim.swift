@@ -29,8 +29,9 @@ enum PunctuationTrim {
   /// Code point indices whose glyph is set half-width.
   static func halved(_ scalars: [UInt32], language: String) -> [Int] {
     var any = false
+    // (One comparison for most characters: everything that may be halved is from U+2018 on.)
     for c in scalars
-    where (c >= 0x3000 && (c <= 0x30FF || c >= 0xFF00)) || (0x2018...0x201D).contains(c) {
+    where c >= 0x2018 && (c <= 0x201D || (c >= 0x3000 && (c <= 0x30FF || c >= 0xFF00))) {
       any = true
       break
     }
