@@ -271,10 +271,11 @@ struct FastIndex: Sendable {
           height += m == 0 ? boxHeight : p.lineBox(fonts: UInt64(m)).height
         }
         last = e[g].contentEnd - base
-        widest = max(widest, last)
-        lines += 1
+        // (Not `max`: this compiles to one instruction; no width here is NaN.)
+        widest = last > widest ? last : widest
+        lines &+= 1
         if lines > lineLimit { return nil }
-        a = g + 1
+        a = g &+ 1
         base = e[g].end
       }
       return (lines, height, snap(widest), snap(last))
