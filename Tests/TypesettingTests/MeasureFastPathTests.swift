@@ -105,4 +105,20 @@ final class MeasureFastPathTests: XCTestCase {
       }
     }
   }
+
+  /// Widths snap to the next 1/64 as `floor(w × 64 + 10⁻⁴) + 1` over 64, computed with libm's
+  /// floor: on every 1/64 step up to 10,000 points, either side of it, and at random widths.
+  func testSnappingToTheNext64thIsFloorPlusOne() {
+    func expected(_ w: Double) -> Double { (Foundation.floor(w * 64 + 1e-4) + 1) / 64 }
+    var generator = SystemRandomNumberGenerator()
+    var widths: [Double] = [1e-9, 1e13, 1e15, 7e13, 1e300]
+    for k in 1...640_000 {
+      let w = Double(k) / 64
+      widths += [w, w.nextUp, w.nextDown, w - 1e-4 / 64, w + 1e-7]
+    }
+    for _ in 0..<100_000 { widths.append(Double.random(in: 0.001...5000, using: &generator)) }
+    var differ: [Double] = []
+    for w in widths where PreparedText.snapToNext64th(w) != expected(w) { differ.append(w) }
+    XCTAssertEqual(differ, [])
+  }
 }

@@ -73,9 +73,13 @@ extension PreparedText {
   @inline(__always)
   static func snapToNext64th(_ w: Double) -> Double {
     let v = w * 64 + 1e-4
-    // Truncation is the floor of a positive value (and needs no call into libm); from 2^52 on
-    // every Double is whole already.
-    let whole = v < 4.5e15 ? Double(Int64(v)) : v.rounded(.down)
+    // From 2^52 on every Double is whole already.
+    guard v < 0x1p52 else { return (v + 1) / 64 }
+    // The floor of a positive value without a call into libm or a checked conversion: adding
+    // 2^52 rounds it to the nearest whole number (exactly: Doubles there are one apart), which
+    // is one too many when it rounded up.
+    let nearest = (v + 0x1p52) - 0x1p52
+    let whole = nearest > v ? nearest - 1 : nearest
     return (whole + 1) / 64
   }
 }
