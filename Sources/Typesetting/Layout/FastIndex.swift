@@ -257,6 +257,23 @@ struct FastIndex: Sendable {
       var last = 0.0
       var a = 0
       var base = 0.0
+      if noForcedBreak && uniformBox && !breakWords {
+        // The most common case, in a loop of its own: no forced break to stop at, no font to
+        // look at, no word to break (nor a limit on lines but at the end: more lines than
+        // `maxLines` is nil either way).
+        while a < n {
+          let limitX = base + limit
+          let g = FastIndex.lastFitting(e, from: a, to: n &- 1, guess: a &+ span, limitX)
+          height += boxHeight
+          last = e[g].contentEnd - base
+          widest = last > widest ? last : widest
+          lines &+= 1
+          a = g &+ 1
+          base = e[g].end
+        }
+        if lines > lineLimit { return nil }
+        return (lines, height, snap(widest), snap(last))
+      }
       while a < n {
         let limitX = base + limit
         let hi = noForcedBreak ? n - 1 : min(Int(nextForced[a]), n - 1)
