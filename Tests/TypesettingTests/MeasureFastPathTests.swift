@@ -21,9 +21,16 @@ final class MeasureFastPathTests: XCTestCase {
         let w = c.width * f
         let full = try prepared.layout(width: w)
         let quick = try prepared.measure(width: w)
-        // The fast index answers every width that does not truncate.
+        // The fast index answers every width that does not truncate, as the segment walk does
+        // (texts that fit on one line included, which `measure(width:)` answers before it).
         if let index = prepared.fast, !full.isTruncated {
-          XCTAssertNotNil(index.measure(prepared, width: w), "\(c.id) at \(w)")
+          let r = index.measure(prepared, width: w)
+          XCTAssertEqual(r?.lines, full.lineCount, "\(c.id) at \(w)")
+          XCTAssertEqual(r?.height ?? .nan, full.height, accuracy: 1e-9, "\(c.id) at \(w)")
+          XCTAssertEqual(r?.widest ?? .nan, full.widest, accuracy: 1e-9, "\(c.id) at \(w)")
+          XCTAssertEqual(
+            r?.lastLineWidth ?? .nan, full.lines.last?.width ?? 0, accuracy: 1e-9,
+            "\(c.id) at \(w)")
           fast += 1
         }
         XCTAssertEqual(quick.lines, full.lineCount, "\(c.id) at \(w)")

@@ -361,16 +361,12 @@ struct FastIndex: Sendable {
   }
 
   /// Lines, height, widest line and last line's width at `width`, or nil when `maxLines`
-  /// truncates (the caller then walks the segments).
+  /// truncates (the caller then walks the segments). (A text that fits on one line is answered
+  /// before this, from ``PreparedText``'s one-line numbers; searching gives the same.)
   func measure(_ p: PreparedText, width: Double) -> (
     lines: Int, height: Double, widest: Double, lastLineWidth: Double
   )? {
     let limit = width + GreedyBreaker.fitTolerance
-    // Most short messages fit on one line: answer that from stored numbers.
-    if singleLineContentEnd <= limit {
-      let w = snap(singleLineWidth)
-      return (1, singleLineHeight, w, w)
-    }
     if isSimple, let r = measureSimply(p, limit: limit) { return r }
     let maxLines = self.maxLines
     return spans.withUnsafeBufferPointer { e in
