@@ -17,7 +17,18 @@ struct FastIndex: Sendable {
     var end: Double
   }
 
-  // What the one-line answer reads comes first (within the object's first 64 bytes).
+  /// What ``PreparedText`` answers a text that fits on one line from (kept there, next to the
+  /// object's header, and not here: measuring reads no more of the object than it must).
+  struct OneLine {
+    /// x at the end of the whole text's content when one line can hold it all (no forced
+    /// break, not empty); infinity otherwise.
+    var contentEnd = Double.infinity
+    /// Reported width (snapped as the profile snaps it) and height of the text on that line.
+    var width = 0.0
+    var height = 0.0
+  }
+
+  // What measuring reads comes first: the flags, the sums, and the numbers every line uses.
   /// No forced break anywhere: one line whenever the content fits.
   let noForcedBreak: Bool
   /// The browser profile snaps reported widths to 1/64 px.
@@ -34,19 +45,26 @@ struct FastIndex: Sendable {
   /// the plain loop of ``measureSimply(_:limit:)`` applies (forced breaks and taller line boxes
   /// included).
   let isSimple: Bool
-  /// x at the end of the whole text's content when one line can hold it all (no forced break,
-  /// not empty); infinity otherwise.
-  let singleLineContentEnd: Double
-  /// Reported width and height of the text on a single line (for the one-line answer).
-  let singleLineWidth: Double
-  let singleLineHeight: Double
   /// `maxLines` of the style (0: no limit): more lines than that is truncation, not ours.
   let maxLines: Int
 
+  /// Per segment, between two sentinels: one before the first that ends at minus infinity
+  /// (read through ``withSums(_:)``, whose pointer starts after it) and one after the last
+  /// that ends at infinity, so that walks along the sums need no bounds.
   let spans: [Span]
+  /// The number of segments (read here, the search's first address is known as soon as the
+  /// object is: it does not wait for the count in the array's header).
+  let count: Int
   let boxHeight: Double
   /// Segments per point of line, on average (to guess where a line ends).
   let segmentsPerPoint: Double
+  /// Per segment: the first segment at or after it that ends with a forced break (or the
+  /// count) — empty when there is none.
+  let nextForced: [Int32]
+  /// Per segment: the fonts it uses that raise a line box above the strut (bit i: font i of the
+  /// stack; the others leave it as it is) — empty when every line box is the same.
+  let fonts: [UInt32]
+  // Then what only some texts read.
   /// Per segment: x at the end of the last visible content up to it (white space that reported
   /// widths leave out is not visible; -1 before any) — empty when that is always the segment's
   /// own content end.
@@ -55,21 +73,22 @@ struct FastIndex: Sendable {
   /// after the segment's start begins (the reported width of a line starts there; infinity when
   /// there is none) — empty when that is always the segment's start.
   let firstVisible: [Double]
-  /// Per segment: the first segment at or after it that ends with a forced break (or the
-  /// count) — empty when there is none.
-  let nextForced: [Int32]
-  /// Per segment: the fonts it uses that raise a line box above the strut (bit i: font i of the
-  /// stack; the others leave it as it is) — empty when every line box is the same.
-  let fonts: [UInt32]
+  /// The widest segment content when overflow-wrap breaks words (a line narrower than that
+  /// breaks one), and 0 when it does not.
+  let widestToBreak: Double
   /// The fonts of the stack that raise a line box above the strut.
   let tallFonts: UInt32
   let spacing: Double
   let hyphenAdvance: Double
 
-  init?(_ p: PreparedText) {
+  /// The index of `p`, whose one-line numbers are written to `oneLine` (nil when the text
+  /// needs the segment walk; `oneLine` is then left as it is).
+  init?(_ p: PreparedText, oneLine: inout OneLine) {
     let n = p.segmentEnd.count
+    // (Index k + 1 for segment k: the first span is a sentinel.)
     var spans: [Span] = []
-    spans.reserveCapacity(n)
+    spans.reserveCapacity(n + 2)
+    spans.append(Span(contentEnd: -.infinity, end: 0))
     // The side arrays are made only when some segment needs them (filled in for the segments
     // before it then): most texts need neither.
     var lastContent: [Double] = []
@@ -115,14 +134,14 @@ struct FastIndex: Sendable {
       if last != contentEnd && lastIsContentEnd {
         lastIsContentEnd = false
         lastContent.reserveCapacity(n)
-        for k in 0..<s { lastContent.append(spans[k].contentEnd) }
+        for k in 0..<s { lastContent.append(spans[k + 1].contentEnd) }
       }
       if !lastIsContentEnd { lastContent.append(last) }
       if collapse {
         if first != start && firstIsStart {
           firstIsStart = false
           firstVisible.reserveCapacity(n)
-          for k in 0..<s { firstVisible.append(k == 0 ? 0 : spans[k - 1].end) }
+          for k in 0..<s { firstVisible.append(spans[k].end) }
         }
         if !firstIsStart { firstVisible.append(first) }
       }
@@ -147,17 +166,20 @@ struct FastIndex: Sendable {
         nextForced[s] = next
       }
     }
+    let total = spans[n].end
+    let lastContentEnd = spans[n].contentEnd
+    spans.append(Span(contentEnd: .infinity, end: .infinity))
     self.spans = spans
+    count = n
     self.nextForced = nextForced
     self.lastContent = lastContent
     self.firstVisible = firstVisible
     collapses = collapse
     hasSoftHyphens = softHyphens
-    singleLineContentEnd = noForcedBreak && n > 0 ? spans[n - 1].contentEnd : .infinity
     // (With collapsing, the first visible start of the whole text; the last segment's last
     // visible content end, -1 before any.)
     let reportStart = collapse && n > 0 ? firstSeen : 0
-    singleLineWidth = max(0, (n > 0 ? last : 0) - reportStart)
+    let singleLineWidth = max(0, (n > 0 ? last : 0) - reportStart)
     let strut = p.lineBox(fonts: 0)
     let all = p.lineBox(fonts: mask)
     uniformBox = strut == all
@@ -170,16 +192,24 @@ struct FastIndex: Sendable {
     boxHeight = strut.height
     wraps = whiteSpace == .normal || whiteSpace == .preWrap
     breakWords = p.style.overflowWrap != .normal
+    widestToBreak = breakWords ? p.segmentContent.max() ?? 0 : 0
     spacing = p.style.profile == .apple ? p.style.lineSpacing : 0
     snapsWidths = p.style.profile == .browser
-    singleLineHeight = all.height
     maxLines = max(0, p.style.maxLines ?? 0)
     hyphenAdvance = p.hyphenAdvance
-    let total = spans.last?.end ?? 0
     segmentsPerPoint = total > 0 ? Double(n) / total : 0
     isSimple =
       wraps && !softHyphens && spacing == 0 && self.lastContent.isEmpty
       && self.firstVisible.isEmpty
+    oneLine = OneLine(
+      contentEnd: noForcedBreak && n > 0 ? lastContentEnd : .infinity,
+      width: snap(singleLineWidth), height: all.height)
+  }
+
+  /// `body` with a pointer to the first segment's span (the sentinels at -1 and at the count).
+  @inline(__always)
+  func withSums<R>(_ body: (UnsafePointer<Span>) -> R) -> R {
+    spans.withUnsafeBufferPointer { body($0.baseAddress.unsafelyUnwrapped + 1) }
   }
 
   /// The last segment in `[a, hi]` whose content ends within `limitX` (`a` when none does).
@@ -187,7 +217,7 @@ struct FastIndex: Sendable {
   /// steps reach the answer, or gallop and bisect when the guess is far off.
   @inline(__always)
   static func lastFitting(
-    _ e: UnsafeBufferPointer<Span>, from a: Int, to hi: Int, guess: Int, _ limitX: Double
+    _ e: UnsafePointer<Span>, from a: Int, to hi: Int, guess: Int, _ limitX: Double
   ) -> Int {
     var g = min(guess, hi)
     if e[g].contentEnd <= limitX {
@@ -213,7 +243,7 @@ struct FastIndex: Sendable {
   /// The last index in `[lo, hi]` whose content ends at most at `limitX`, given that `lo`'s does:
   /// gallop from `lo`, then bisect.
   @inline(__always)
-  static func search(_ e: UnsafeBufferPointer<Span>, from lo: Int, to hi: Int, _ limitX: Double)
+  static func search(_ e: UnsafePointer<Span>, from lo: Int, to hi: Int, _ limitX: Double)
     -> Int
   {
     var lo = lo
@@ -230,9 +260,6 @@ struct FastIndex: Sendable {
     return lo
   }
 
-  /// The width of the text on a single line, as reported.
-  var snappedSingleLineWidth: Double { snap(singleLineWidth) }
-
   @inline(__always)
   func snap(_ w: Double) -> Double {
     snapsWidths && w > 0 ? PreparedText.snapToNext64th(w) : w
@@ -244,8 +271,8 @@ struct FastIndex: Sendable {
   func measureSimply(_ p: PreparedText, limit: Double) -> (
     lines: Int, height: Double, widest: Double, lastLineWidth: Double
   )? {
-    spans.withUnsafeBufferPointer { e in
-      let n = e.count
+    withSums { e in
+      let n = count
       let span = Int(max(0, min(Double(n), limit * segmentsPerPoint - 0.5)))
       // (More lines than this is truncation: `maxLines`, or no limit.)
       let lineLimit = maxLines > 0 ? maxLines : Int.max
@@ -257,13 +284,25 @@ struct FastIndex: Sendable {
       var last = 0.0
       var a = 0
       var base = 0.0
-      if noForcedBreak && uniformBox && !breakWords {
+      if noForcedBreak && uniformBox {
         // The most common case, in a loop of its own: no forced break to stop at, no font to
-        // look at, no word to break (nor a limit on lines but at the end: more lines than
-        // `maxLines` is nil either way).
+        // look at (nor a limit on lines but at the end: more lines than `maxLines` is nil
+        // either way).
         while a < n {
           let limitX = base + limit
-          let g = FastIndex.lastFitting(e, from: a, to: n &- 1, guess: a &+ span, limitX)
+          // The line's end: from the guess, a walk to the last segment that fits (the
+          // sentinels stop it; segments before `a` end before `base`).
+          var g = min(a &+ span, n &- 1)
+          if e[g].contentEnd <= limitX {
+            while e[g &+ 1].contentEnd <= limitX { g &+= 1 }
+          } else {
+            repeat { g &-= 1 } while e[g].contentEnd > limitX
+            if g < a {
+              // The line's first segment does not fit: alone on its line, or broken.
+              if breakWords { return nil }
+              g = a
+            }
+          }
           height += boxHeight
           last = e[g].contentEnd - base
           widest = last > widest ? last : widest
@@ -276,10 +315,17 @@ struct FastIndex: Sendable {
       }
       while a < n {
         let limitX = base + limit
-        let hi = noForcedBreak ? n - 1 : min(Int(nextForced[a]), n - 1)
-        let g = FastIndex.lastFitting(e, from: a, to: hi, guess: a + span, limitX)
-        // (Only the first segment can fail to fit, and then it is alone on its line.)
-        if g == a && breakWords && e[a].contentEnd > limitX { return nil }
+        let hi = noForcedBreak ? n &- 1 : min(Int(nextForced[a]), n &- 1)
+        var g = min(a &+ span, hi)
+        if e[g].contentEnd <= limitX {
+          while g < hi && e[g &+ 1].contentEnd <= limitX { g &+= 1 }
+        } else {
+          repeat { g &-= 1 } while e[g].contentEnd > limitX
+          if g < a {
+            if breakWords { return nil }
+            g = a
+          }
+        }
         if uniformBox {
           height += boxHeight
         } else {
@@ -346,7 +392,7 @@ struct FastIndex: Sendable {
   /// Where the reported width of a line starts when it begins inside segment `s`, at grapheme
   /// `from` and x `x` (lines that collapse white space start it at their first visible content).
   func visibleStart(
-    _ p: PreparedText, _ e: UnsafeBufferPointer<Span>, segment s: Int, from: Int, at x: Double
+    _ p: PreparedText, _ e: UnsafePointer<Span>, segment s: Int, from: Int, at x: Double
   ) -> Double {
     let t = Int(p.segmentContentEnd[s])
     var g = from
@@ -356,7 +402,7 @@ struct FastIndex: Sendable {
       g += 1
     }
     if g < t { return x }
-    if s + 1 >= e.count { return .infinity }
+    if s + 1 >= count { return .infinity }
     return firstVisible.isEmpty ? e[s].end : firstVisible[s + 1]
   }
 
@@ -367,10 +413,12 @@ struct FastIndex: Sendable {
     lines: Int, height: Double, widest: Double, lastLineWidth: Double
   )? {
     let limit = width + GreedyBreaker.fitTolerance
-    if isSimple, let r = measureSimply(p, limit: limit) { return r }
+    // (A segment wider than the line is broken between graphemes, which only the loop below
+    // does: the plain loop is not tried when one is.)
+    if isSimple && limit >= widestToBreak, let r = measureSimply(p, limit: limit) { return r }
     let maxLines = self.maxLines
-    return spans.withUnsafeBufferPointer { e in
-      let n = e.count
+    return withSums { e in
+      let n = count
       if n == 0 { return (0, 0, 0, 0) }
       var lines = 0
       var height = 0.0

@@ -105,11 +105,11 @@ public final class PreparedText: @unchecked Sendable {
     self.spaceAdvance = spaceAdvance
     self.ellipsisAdvance = ellipsisAdvance
     self.hyphenAdvance = hyphenAdvance
-    self.fast = FastIndex(self)
-    // (Read in place: binding the whole index would copy it, retaining its five arrays.)
-    oneLineEnd = fast?.singleLineContentEnd ?? .infinity
-    oneLineWidth = fast?.snappedSingleLineWidth ?? 0
-    oneLineHeight = fast?.singleLineHeight ?? 0
+    var oneLine = FastIndex.OneLine()
+    self.fast = FastIndex(self, oneLine: &oneLine)
+    oneLineEnd = oneLine.contentEnd
+    oneLineWidth = oneLine.width
+    oneLineHeight = oneLine.height
   }
 
   /// Number of grapheme clusters after white-space processing.
