@@ -73,9 +73,6 @@ struct FastIndex: Sendable {
   /// after the segment's start begins (the reported width of a line starts there; infinity when
   /// there is none) — empty when that is always the segment's start.
   let firstVisible: [Double]
-  /// The widest segment content when overflow-wrap breaks words (a line narrower than that
-  /// breaks one), and 0 when it does not.
-  let widestToBreak: Double
   /// The fonts of the stack that raise a line box above the strut.
   let tallFonts: UInt32
   let spacing: Double
@@ -192,7 +189,6 @@ struct FastIndex: Sendable {
     boxHeight = strut.height
     wraps = whiteSpace == .normal || whiteSpace == .preWrap
     breakWords = p.style.overflowWrap != .normal
-    widestToBreak = breakWords ? p.segmentContent.max() ?? 0 : 0
     spacing = p.style.profile == .apple ? p.style.lineSpacing : 0
     snapsWidths = p.style.profile == .browser
     maxLines = max(0, p.style.maxLines ?? 0)
@@ -265,8 +261,7 @@ struct FastIndex: Sendable {
     snapsWidths && w > 0 ? PreparedText.snapToNext64th(w) : w
   }
 
-  /// ``measure(_:width:)`` for a simple text (see ``isSimple``): nil when a segment alone on
-  /// its line is too wide and overflow-wrap breaks it, or `maxLines` truncates.
+  /// ``measure(_:width:)`` for a simple text (see ``isSimple``): nil when `maxLines` truncates.
   @inline(__always)
   func measureSimply(_ p: PreparedText, limit: Double) -> (
     lines: Int, height: Double, widest: Double, lastLineWidth: Double
@@ -298,8 +293,9 @@ struct FastIndex: Sendable {
           } else {
             repeat { g &-= 1 } while e[g].contentEnd > limitX
             if g < a {
-              // The line's first segment does not fit: alone on its line, or broken.
-              if breakWords { return nil }
+              // The line's first segment does not fit: alone on its line, or broken between
+              // graphemes by the loop below (which goes on from here).
+              if breakWords { break }
               g = a
             }
           }
@@ -310,21 +306,51 @@ struct FastIndex: Sendable {
           a = g &+ 1
           base = e[g].end
         }
-        if lines > lineLimit { return nil }
-        return (lines, height, snap(widest), snap(last))
+        if a == n {
+          if lines > lineLimit { return nil }
+          return (lines, height, snap(widest), snap(last))
+        }
       }
+      // Where the reported width of the line starts (not `base` after a broken segment).
+      var start = base
+      // The grapheme where segment `a` resumes when overflow-wrap broke it (-1: its start).
+      var resume = -1
       while a < n {
-        let limitX = base + limit
+        var limitX = base + limit
+        if breakWords && e[a].contentEnd > limitX {
+          // Alone on its line and too wide: broken between graphemes, as the segment walk
+          // breaks it (see ``measure(_:width:)``, whose steps these are).
+          let from = resume >= 0 ? resume : (a == 0 ? 0 : Int(p.segmentEnd[a &- 1]))
+          let contentEnd = Int(p.segmentContentEnd[a])
+          if from < contentEnd {
+            let part = breakInside(p, segment: a, from: from, limit: limit)
+            if part.end < contentEnd {
+              height += part.fonts == 0 ? boxHeight : p.lineBox(fonts: part.fonts).height
+              last = part.width
+              widest = last > widest ? last : widest
+              lines &+= 1
+              if lines > lineLimit { return nil }
+              base += part.advance
+              resume = part.end
+              continue
+            }
+            base = e[a].contentEnd - part.advance
+            resume = from
+            limitX = base + limit
+          }
+        }
+        if resume >= 0 {
+          start = collapses ? visibleStart(p, e, segment: a, from: resume, at: base) : base
+          resume = -1
+        }
         let hi = noForcedBreak ? n &- 1 : min(Int(nextForced[a]), n &- 1)
         var g = min(a &+ span, hi)
         if e[g].contentEnd <= limitX {
           while g < hi && e[g &+ 1].contentEnd <= limitX { g &+= 1 }
         } else {
           repeat { g &-= 1 } while e[g].contentEnd > limitX
-          if g < a {
-            if breakWords { return nil }
-            g = a
-          }
+          // (The line's first segment, too wide and not to be broken: alone on its line.)
+          if g < a { g = a }
         }
         if uniformBox {
           height += boxHeight
@@ -333,13 +359,14 @@ struct FastIndex: Sendable {
           for k in a...g { m |= fonts[k] }
           height += m == 0 ? boxHeight : p.lineBox(fonts: UInt64(m)).height
         }
-        last = e[g].contentEnd - base
+        last = max(0, e[g].contentEnd - start)
         // (Not `max`: this compiles to one instruction; no width here is NaN.)
         widest = last > widest ? last : widest
         lines &+= 1
         if lines > lineLimit { return nil }
         a = g &+ 1
         base = e[g].end
+        start = base
       }
       return (lines, height, snap(widest), snap(last))
     }
@@ -413,9 +440,7 @@ struct FastIndex: Sendable {
     lines: Int, height: Double, widest: Double, lastLineWidth: Double
   )? {
     let limit = width + GreedyBreaker.fitTolerance
-    // (A segment wider than the line is broken between graphemes, which only the loop below
-    // does: the plain loop is not tried when one is.)
-    if isSimple && limit >= widestToBreak, let r = measureSimply(p, limit: limit) { return r }
+    if isSimple, let r = measureSimply(p, limit: limit) { return r }
     let maxLines = self.maxLines
     return withSums { e in
       let n = count
