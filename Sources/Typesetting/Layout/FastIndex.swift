@@ -313,6 +313,9 @@ struct FastIndex: Sendable {
       }
       // Where the reported width of the line starts (not `base` after a broken segment).
       var start = base
+      // The fonts of the last line box found (that raise it), and its height.
+      var boxFonts: UInt32 = 0
+      var box = boxHeight
       // The grapheme where segment `a` resumes when overflow-wrap broke it (-1: its start).
       var resume = -1
       while a < n {
@@ -357,7 +360,12 @@ struct FastIndex: Sendable {
         } else {
           var m: UInt32 = 0
           for k in a...g { m |= fonts[k] }
-          height += m == 0 ? boxHeight : p.lineBox(fonts: UInt64(m)).height
+          if m != boxFonts {
+            // (Lines mostly use the same fonts: their box is found once.)
+            boxFonts = m
+            box = m == 0 ? boxHeight : p.lineBox(fonts: UInt64(m)).height
+          }
+          height += box
         }
         last = max(0, e[g].contentEnd - start)
         // (Not `max`: this compiles to one instruction; no width here is NaN.)
@@ -388,6 +396,14 @@ struct FastIndex: Sendable {
       if k < t {
         w = advance[k]
         k += 1
+      }
+      // Four at a time while the fourth fits: no advance is negative here (the index is not
+      // built then), so the sums grow and the three before it fit too.
+      while k &+ 4 <= t {
+        let w4 = w + advance[k] + advance[k &+ 1] + advance[k &+ 2] + advance[k &+ 3]
+        if w4 > limit { break }
+        w = w4
+        k &+= 4
       }
       while k < t {
         let next = w + advance[k]
