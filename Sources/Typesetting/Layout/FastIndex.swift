@@ -311,73 +311,113 @@ struct FastIndex: Sendable {
           return (lines, height, snap(widest), snap(last))
         }
       }
-      // Where the reported width of the line starts (not `base` after a broken segment).
-      var start = base
-      // The fonts of the last line box found (that raise it), and its height.
-      var boxFonts: UInt32 = 0
-      var box = boxHeight
-      // The grapheme where segment `a` resumes when overflow-wrap broke it (-1: its start).
-      var resume = -1
-      while a < n {
-        var limitX = base + limit
-        if breakWords && e[a].contentEnd > limitX {
-          // Alone on its line and too wide: broken between graphemes, as the segment walk
-          // breaks it (see ``measure(_:width:)``, whose steps these are).
-          let from = resume >= 0 ? resume : (a == 0 ? 0 : Int(p.segmentEnd[a &- 1]))
-          let contentEnd = Int(p.segmentContentEnd[a])
-          if from < contentEnd {
-            let part = breakInside(p, segment: a, from: from, limit: limit)
-            if part.end < contentEnd {
-              height += part.fonts == 0 ? boxHeight : p.lineBox(fonts: part.fonts).height
-              last = part.width
-              widest = last > widest ? last : widest
-              lines &+= 1
-              if lines > lineLimit { return nil }
-              base += part.advance
-              resume = part.end
-              continue
-            }
-            base = e[a].contentEnd - part.advance
-            resume = from
-            limitX = base + limit
-          }
-        }
-        if resume >= 0 {
-          start = collapses ? visibleStart(p, e, segment: a, from: resume, at: base) : base
-          resume = -1
-        }
-        let hi = noForcedBreak ? n &- 1 : min(Int(nextForced[a]), n &- 1)
-        var g = min(a &+ span, hi)
-        if e[g].contentEnd <= limitX {
-          while g < hi && e[g &+ 1].contentEnd <= limitX { g &+= 1 }
-        } else {
-          repeat { g &-= 1 } while e[g].contentEnd > limitX
-          // (The line's first segment, too wide and not to be broken: alone on its line.)
-          if g < a { g = a }
-        }
-        if uniformBox {
-          height += boxHeight
-        } else {
-          var m: UInt32 = 0
-          for k in a...g { m |= fonts[k] }
-          if m != boxFonts {
-            // (Lines mostly use the same fonts: their box is found once.)
-            boxFonts = m
-            box = m == 0 ? boxHeight : p.lineBox(fonts: UInt64(m)).height
-          }
-          height += box
-        }
-        last = max(0, e[g].contentEnd - start)
-        // (Not `max`: this compiles to one instruction; no width here is NaN.)
-        widest = last > widest ? last : widest
-        lines &+= 1
-        if lines > lineLimit { return nil }
-        a = g &+ 1
-        base = e[g].end
-        start = base
+      // The other cases, each in a loop of its own (the flags are constants in each).
+      switch (noForcedBreak, uniformBox) {
+      case (true, true):
+        return simpleLoop(
+          e, p, limit: limit, span: span, lineLimit: lineLimit, forced: false, uniform: true,
+          a: a, base: base, lines: lines, height: height, widest: widest, last: last)
+      case (true, false):
+        return simpleLoop(
+          e, p, limit: limit, span: span, lineLimit: lineLimit, forced: false, uniform: false,
+          a: a, base: base, lines: lines, height: height, widest: widest, last: last)
+      case (false, true):
+        return simpleLoop(
+          e, p, limit: limit, span: span, lineLimit: lineLimit, forced: true, uniform: true,
+          a: a, base: base, lines: lines, height: height, widest: widest, last: last)
+      case (false, false):
+        return simpleLoop(
+          e, p, limit: limit, span: span, lineLimit: lineLimit, forced: true, uniform: false,
+          a: a, base: base, lines: lines, height: height, widest: widest, last: last)
       }
-      return (lines, height, snap(widest), snap(last))
     }
+  }
+
+  /// The plain loop of ``measureSimply(_:limit:)`` from the line that starts at segment `a`
+  /// (at x `base`, after `lines` lines): forced breaks when `forced`, one line box for all when
+  /// `uniform`, and words too wide for the line broken between graphemes.
+  @inline(__always)
+  func simpleLoop(
+    _ e: UnsafePointer<Span>, _ p: PreparedText, limit: Double, span: Int, lineLimit: Int,
+    forced: Bool, uniform: Bool, a: Int, base: Double, lines: Int, height: Double,
+    widest: Double, last: Double
+  ) -> (lines: Int, height: Double, widest: Double, lastLineWidth: Double)? {
+    let n = count
+    let breakWords = self.breakWords
+    let boxHeight = self.boxHeight
+    var a = a
+    var base = base
+    var lines = lines
+    var height = height
+    var widest = widest
+    var last = last
+    // Where the reported width of the line starts (not `base` after a broken segment).
+    var start = base
+    // The fonts of the last line box found (that raise it), and its height.
+    var boxFonts: UInt32 = 0
+    var box = boxHeight
+    // The grapheme where segment `a` resumes when overflow-wrap broke it (-1: its start).
+    var resume = -1
+    while a < n {
+      var limitX = base + limit
+      if breakWords && e[a].contentEnd > limitX {
+        // Alone on its line and too wide: broken between graphemes, as the segment walk
+        // breaks it (see ``measure(_:width:)``, whose steps these are).
+        let from = resume >= 0 ? resume : (a == 0 ? 0 : Int(p.segmentEnd[a &- 1]))
+        let contentEnd = Int(p.segmentContentEnd[a])
+        if from < contentEnd {
+          let part = breakInside(p, segment: a, from: from, limit: limit)
+          if part.end < contentEnd {
+            height += part.fonts == 0 ? boxHeight : p.lineBox(fonts: part.fonts).height
+            last = part.width
+            widest = last > widest ? last : widest
+            lines &+= 1
+            if lines > lineLimit { return nil }
+            base += part.advance
+            resume = part.end
+            continue
+          }
+          base = e[a].contentEnd - part.advance
+          resume = from
+          limitX = base + limit
+        }
+      }
+      if resume >= 0 {
+        start = collapses ? visibleStart(p, e, segment: a, from: resume, at: base) : base
+        resume = -1
+      }
+      let hi = forced ? min(Int(nextForced[a]), n &- 1) : n &- 1
+      var g = min(a &+ span, hi)
+      if e[g].contentEnd <= limitX {
+        // (Without forced breaks the sentinel stops the walk.)
+        while (!forced || g < hi) && e[g &+ 1].contentEnd <= limitX { g &+= 1 }
+      } else {
+        repeat { g &-= 1 } while e[g].contentEnd > limitX
+        // (The line's first segment, too wide and not to be broken: alone on its line.)
+        if g < a { g = a }
+      }
+      if uniform {
+        height += boxHeight
+      } else {
+        var m: UInt32 = 0
+        for k in a...g { m |= fonts[k] }
+        if m != boxFonts {
+          // (Lines mostly use the same fonts: their box is found once.)
+          boxFonts = m
+          box = m == 0 ? boxHeight : p.lineBox(fonts: UInt64(m)).height
+        }
+        height += box
+      }
+      last = max(0, e[g].contentEnd - start)
+      // (Not `max`: this compiles to one instruction; no width here is NaN.)
+      widest = last > widest ? last : widest
+      lines &+= 1
+      if lines > lineLimit { return nil }
+      a = g &+ 1
+      base = e[g].end
+      start = base
+    }
+    return (lines, height, snap(widest), snap(last))
   }
 
   /// The first line of segment `s`'s content from grapheme `from` when it is broken between
