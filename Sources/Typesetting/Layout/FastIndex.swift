@@ -56,7 +56,7 @@ struct FastIndex: Sendable {
   /// object is: it does not wait for the count in the array's header).
   let count: Int
   let boxHeight: Double
-  /// Segments per point of line, on average (to guess where a line ends).
+  /// Segments per point of content, on average (to guess where a line ends).
   let segmentsPerPoint: Double
   /// Per segment: the first segment at or after it that ends with a forced break (or the
   /// count) — empty when there is none.
@@ -163,7 +163,6 @@ struct FastIndex: Sendable {
         nextForced[s] = next
       }
     }
-    let total = spans[n].end
     let lastContentEnd = spans[n].contentEnd
     spans.append(Span(contentEnd: .infinity, end: .infinity))
     self.spans = spans
@@ -193,7 +192,7 @@ struct FastIndex: Sendable {
     snapsWidths = p.style.profile == .browser
     maxLines = max(0, p.style.maxLines ?? 0)
     hyphenAdvance = p.hyphenAdvance
-    segmentsPerPoint = total > 0 ? Double(n) / total : 0
+    segmentsPerPoint = lastContentEnd > 0 ? Double(n) / lastContentEnd : 0
     isSimple =
       wraps && !softHyphens && spacing == 0 && self.lastContent.isEmpty
       && self.firstVisible.isEmpty
@@ -268,7 +267,7 @@ struct FastIndex: Sendable {
   )? {
     withSums { e in
       let n = count
-      let span = Int(max(0, min(Double(n), limit * segmentsPerPoint - 0.5)))
+      let span = Int(max(0, min(Double(n), limit * segmentsPerPoint - 1)))
       // (More lines than this is truncation: `maxLines`, or no limit.)
       let lineLimit = maxLines > 0 ? maxLines : Int.max
       let breakWords = self.breakWords
