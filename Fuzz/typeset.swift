@@ -58,6 +58,20 @@ public func fuzzTypeset(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   do {
     let layout = try prepared.layout(width: width)
     checkLayout(layout, prepared, width: width)
+    // Measuring (one-line numbers, the fast index, or the segment walk) gives what laying out
+    // gives, at this width and at narrower ones (more lines, words broken).
+    for w in [width, width * 0.71, width * 0.37, width * 0.13] {
+      let full = w == width ? layout : try prepared.layout(width: w)
+      let m = try prepared.measure(width: w)
+      let last = full.lines.last?.width ?? 0
+      invariant(
+        m.lines == full.lineCount && m.isTruncated == full.isTruncated
+          && abs(m.height - full.height) <= 1e-9 * max(1, full.height)
+          && abs(m.widest - full.widest) <= 1e-9 * max(1, full.widest)
+          && abs(m.lastLineWidth - last) <= 1e-9 * max(1, last),
+        "measure(width: \(w)) gave \(m), layout \(full.lineCount) lines, height \(full.height), "
+          + "widest \(full.widest), last \(last)")
+    }
     // A word cache must give exactly what whole-run shaping gives, also for words it found in
     // another text: a fresh cache (so that a failure reproduces from its input alone) is first
     // filled from the same words in reverse order.

@@ -1,6 +1,6 @@
 /// Prefix sums over a prepared text's segments, so that measuring at a width finds each line's
-/// end by a search instead of walking every segment, and a text that fits on one line is
-/// answered without touching the arrays at all.
+/// end from a guess (the text's segments per point) instead of walking every segment, and a
+/// text that fits on one line is answered without touching the arrays at all.
 ///
 /// Built for every text without tabs (whose widths depend on where they fall), with no segment
 /// narrower than nothing and, where overflow-wrap breaks words, no grapheme narrower than nothing
@@ -42,8 +42,8 @@ struct FastIndex: Sendable {
   /// Some segment's content ends with a soft hyphen (shown when a line breaks after it).
   let hasSoftHyphens: Bool
   /// Lines wrap, and no soft hyphen, line spacing or side array of visible content is there:
-  /// the plain loop of ``measureSimply(_:limit:)`` applies (forced breaks and taller line boxes
-  /// included).
+  /// the plain loop of ``measureSimply(_:limit:)`` applies (forced breaks, taller line boxes and
+  /// words broken by overflow-wrap included).
   let isSimple: Bool
   /// `maxLines` of the style (0: no limit): more lines than that is truncation, not ours.
   let maxLines: Int
@@ -138,6 +138,7 @@ struct FastIndex: Sendable {
         if first != start && firstIsStart {
           firstIsStart = false
           firstVisible.reserveCapacity(n)
+          // (spans[k] is segment k - 1; the first sentinel ends at 0.)
           for k in 0..<s { firstVisible.append(spans[k].end) }
         }
         if !firstIsStart { firstVisible.append(first) }
@@ -207,9 +208,9 @@ struct FastIndex: Sendable {
     spans.withUnsafeBufferPointer { body($0.baseAddress.unsafelyUnwrapped + 1) }
   }
 
-  /// The last segment in `[a, hi]` whose content ends within `limitX` (`a` when none does).
-  /// Segments are of similar widths, so a line's end is guessed from the text's average; a few
-  /// steps reach the answer, or gallop and bisect when the guess is far off.
+  /// The last segment in `[a, hi]` whose content ends within `limitX` (`a` when none does), for
+  /// the general loop of ``measure(_:width:)``: a few steps from the guess, or gallop and
+  /// bisect when the guess is far off.
   @inline(__always)
   static func lastFitting(
     _ e: UnsafePointer<Span>, from a: Int, to hi: Int, guess: Int, _ limitX: Double
@@ -392,7 +393,8 @@ struct FastIndex: Sendable {
         while (!forced || g < hi) && e[g &+ 1].contentEnd <= limitX { g &+= 1 }
       } else {
         repeat { g &-= 1 } while e[g].contentEnd > limitX
-        // (The line's first segment, too wide and not to be broken: alone on its line.)
+        // (The line's first segment, too wide, and not to be broken or no more breakable: alone
+        // on its line.)
         if g < a { g = a }
       }
       if uniform {
@@ -408,7 +410,6 @@ struct FastIndex: Sendable {
         height += box
       }
       last = max(0, e[g].contentEnd - start)
-      // (Not `max`: this compiles to one instruction; no width here is NaN.)
       widest = last > widest ? last : widest
       lines &+= 1
       if lines > lineLimit { return nil }
@@ -494,7 +495,9 @@ struct FastIndex: Sendable {
   func measure(_ p: PreparedText, width: Double) -> (
     lines: Int, height: Double, widest: Double, lastLineWidth: Double
   )? {
-    let limit = width + GreedyBreaker.fitTolerance
+    // (Capped far beyond any text's content, so that no line's limit is infinite: the walks
+    // along the sums stop at the sentinels only below it.)
+    let limit = min(width + GreedyBreaker.fitTolerance, 0x1p900)
     if isSimple, let r = measureSimply(p, limit: limit) { return r }
     let maxLines = self.maxLines
     return withSums { e in
@@ -510,7 +513,7 @@ struct FastIndex: Sendable {
       // The grapheme where segment `a` resumes when overflow-wrap broke it (-1: its start).
       var resume = -1
       // Segments a line holds, as guessed from the text's average: the same for every line.
-      let span = Int(max(0, min(Double(n), limit * segmentsPerPoint - 0.5)))
+      let span = Int(max(0, min(Double(n), limit * segmentsPerPoint - 1)))
       while a < n {
         var limitX = base + limit
         let hi = noForcedBreak ? n - 1 : min(Int(nextForced[a]), n - 1)

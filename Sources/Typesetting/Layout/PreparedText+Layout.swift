@@ -35,7 +35,7 @@ extension PreparedText {
   /// `maxLines` truncated the text, without building line records: the fast path for sizing (no
   /// allocation unless truncation applies). Widths are reported as ``TextLayout`` reports them.
   /// - Throws: ``TypesettingError/invalidWidth(_:)``.
-  /// - Complexity: O(s) for s segments (O(l log s) for l lines for most texts; O(1) for a text
+  /// - Complexity: O(s) for s segments (a few steps per line for most texts; O(1) for a text
   ///   that fits on one line).
   public func measure(width: Double) throws -> (
     lines: Int, height: Double, widest: Double, lastLineWidth: Double, isTruncated: Bool
