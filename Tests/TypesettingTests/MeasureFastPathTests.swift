@@ -70,6 +70,29 @@ final class MeasureFastPathTests: XCTestCase {
     }
   }
 
+  /// Widths from a hair to the largest finite number: the walks along the sums meet no infinite
+  /// limit (the fast index caps it), and every line still holds at least one grapheme.
+  func testMeasureAgreesWithLayoutAtExtremeWidths() throws {
+    let style = try Fixtures.style(["NotoSans-Regular.ttf", "NotoSansCJK-Regular.ttc"], size: 15)
+    let texts = [
+      "one line", "first\nsecond paragraph here\n\nfourth", "Pneumonoultramicroscopic x",
+      "全角の文字列と English words", "a\u{2028}b",
+    ]
+    for text in texts {
+      let prepared = try Typesetter.shared.prepare(text, style: style)
+      XCTAssertNotNil(prepared.fast, text.debugDescription)
+      for w in [1e-300, 0.001, 1, 1e6, 1e300, Double.greatestFiniteMagnitude] {
+        let full = try prepared.layout(width: w)
+        let quick = try prepared.measure(width: w)
+        XCTAssertEqual(quick.lines, full.lineCount, "\(text.debugDescription) at \(w)")
+        XCTAssertEqual(quick.height, full.height, "\(text.debugDescription) at \(w)")
+        XCTAssertEqual(quick.widest, full.widest, "\(text.debugDescription) at \(w)")
+        XCTAssertEqual(
+          quick.lastLineWidth, full.lines.last?.width ?? 0, "\(text.debugDescription) at \(w)")
+      }
+    }
+  }
+
   /// Soft hyphens (a hyphen that must fit too, or the line ends a segment earlier), ideographic
   /// and other spaces inside, before and after words, in every white-space mode and with a
   /// line limit, with words broken by overflow-wrap or not, at widths a quarter point apart.
