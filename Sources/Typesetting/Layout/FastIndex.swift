@@ -351,26 +351,16 @@ struct FastIndex: Sendable {
     while a < n {
       var limitX = base + limit
       if breakWords && e[a].contentEnd > limitX {
-        // Alone on its line and too wide: broken between graphemes, as the segment walk
-        // breaks it (see ``measure(_:width:)``, whose steps these are).
-        let from = resume >= 0 ? resume : (a == 0 ? 0 : Int(p.segmentEnd[a &- 1]))
-        let contentEnd = Int(p.segmentContentEnd[a])
-        if from < contentEnd {
-          let part = breakInside(p, segment: a, from: from, limit: limit)
-          if part.end < contentEnd {
-            height += part.fonts == 0 ? boxHeight : p.lineBox(fonts: part.fonts).height
-            last = part.width
-            widest = last > widest ? last : widest
-            lines &+= 1
-            if lines > lineLimit { return nil }
-            base += part.advance
-            resume = part.end
-            continue
-          }
-          base = e[a].contentEnd - part.advance
-          resume = from
-          limitX = base + limit
+        // Alone on its line and too wide: broken between graphemes.
+        if let part = brokenLine(p, e, segment: a, limit: limit, base: &base, resume: &resume) {
+          height += part.fonts == 0 ? boxHeight : p.lineBox(fonts: part.fonts).height
+          last = part.width
+          widest = last > widest ? last : widest
+          lines &+= 1
+          if lines > lineLimit { return nil }
+          continue
         }
+        limitX = base + limit
       }
       if resume >= 0 {
         start = collapses ? visibleStart(p, e, segment: a, from: resume, at: base) : base
@@ -408,6 +398,32 @@ struct FastIndex: Sendable {
       start = base
     }
     return (lines, height, snap(widest), snap(last))
+  }
+
+  /// The next line of segment `a`, too wide for a line that starts at `base` (at grapheme
+  /// `resume` of it when that is not -1), when overflow-wrap breaks it between graphemes as the
+  /// segment walk does: the reported width and tall fonts of a part that fills a line (`base`
+  /// and `resume` then move past it), or nil when no part does — all that is left of the
+  /// segment's graphemes fits (their advances can sum to less than the segment's; `base` and
+  /// `resume` are then set for the line that goes on after them, as the segment walk measures
+  /// them), or nothing of it is left to break.
+  @inline(__always)
+  func brokenLine(
+    _ p: PreparedText, _ e: UnsafePointer<Span>, segment a: Int, limit: Double,
+    base: inout Double, resume: inout Int
+  ) -> (width: Double, fonts: UInt64)? {
+    let from = resume >= 0 ? resume : (a == 0 ? 0 : Int(p.segmentEnd[a &- 1]))
+    let contentEnd = Int(p.segmentContentEnd[a])
+    guard from < contentEnd else { return nil }
+    let part = breakInside(p, segment: a, from: from, limit: limit)
+    if part.end < contentEnd {
+      base += part.advance
+      resume = part.end
+      return (part.width, part.fonts)
+    }
+    base = e[a].contentEnd - part.advance
+    resume = from
+    return nil
   }
 
   /// The first line of segment `s`'s content from grapheme `from` when it is broken between
@@ -510,26 +526,16 @@ struct FastIndex: Sendable {
         var s: Int
         if wraps && breakWords && e[a].contentEnd > limitX {
           // Alone on its line and too wide: overflow-wrap breaks it between graphemes.
-          let from = resume >= 0 ? resume : (a == 0 ? 0 : Int(p.segmentEnd[a - 1]))
-          if from < Int(p.segmentContentEnd[a]) {
-            let part = breakInside(p, segment: a, from: from, limit: limit)
-            if part.end < Int(p.segmentContentEnd[a]) {
-              if lines > 0 { height += spacing }
-              height += part.fonts == 0 ? boxHeight : p.lineBox(fonts: part.fonts).height
-              last = part.width
-              widest = max(widest, last)
-              lines += 1
-              if lines > maxLines && maxLines > 0 { return nil }
-              base += part.advance
-              resume = part.end
-              continue
-            }
-            // Its graphemes fit after all (their advances can sum to less than the segment's):
-            // the line goes on after them, as the segment walk measures them.
-            base = e[a].contentEnd - part.advance
-            resume = from
-            limitX = base + limit
+          if let part = brokenLine(p, e, segment: a, limit: limit, base: &base, resume: &resume) {
+            if lines > 0 { height += spacing }
+            height += part.fonts == 0 ? boxHeight : p.lineBox(fonts: part.fonts).height
+            last = part.width
+            widest = max(widest, last)
+            lines += 1
+            if lines > maxLines && maxLines > 0 { return nil }
+            continue
           }
+          limitX = base + limit
         }
         if !wraps {
           // No soft wraps: the line runs to the next forced break, however wide.
