@@ -60,6 +60,8 @@ public final class PreparedText: @unchecked Sendable {
   let spaceAdvance: Double
   let ellipsisAdvance: Double
   let hyphenAdvance: Double
+  /// What only some texts' measuring reads, apart from ``fast`` (see ``FastIndex/Side``).
+  private(set) var fastSide = FastIndex.Side()
 
   init(
     text: String,
@@ -106,7 +108,9 @@ public final class PreparedText: @unchecked Sendable {
     self.ellipsisAdvance = ellipsisAdvance
     self.hyphenAdvance = hyphenAdvance
     var oneLine = FastIndex.OneLine()
-    self.fast = FastIndex(self, oneLine: &oneLine)
+    var side = FastIndex.Side()
+    self.fast = FastIndex(self, oneLine: &oneLine, side: &side)
+    fastSide = side
     oneLineEnd = oneLine.contentEnd
     oneLineWidth = oneLine.width
     oneLineHeight = oneLine.height
