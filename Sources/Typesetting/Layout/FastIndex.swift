@@ -540,7 +540,9 @@ struct FastIndex: Sendable {
     // along the sums stop at the sentinels only below it.)
     let limit = min(width + GreedyBreaker.fitTolerance, 0x1p900)
     if isSimple, let r = measureSimply(p, limit: limit) { return r }
-    let maxLines = p.fastSide.maxLines
+    // (The general loop reads the side numbers of the text: a copy of them, once.)
+    let side = p.fastSide
+    let maxLines = side.maxLines
     return withSums { e in
       let n = count
       if n == 0 { return (0, 0, 0, 0) }
@@ -557,12 +559,12 @@ struct FastIndex: Sendable {
       let span = Int(max(0, min(Double(n), limit * segmentsPerPoint - 1)))
       while a < n {
         var limitX = base + limit
-        let hi = noForcedBreak ? n - 1 : min(Int(p.fastSide.nextForced[a]), n - 1)
+        let hi = noForcedBreak ? n - 1 : min(Int(side.nextForced[a]), n - 1)
         var s: Int
         if wraps && breakWords && e[a].contentEnd > limitX {
           // Alone on its line and too wide: overflow-wrap breaks it between graphemes.
           if let part = brokenLine(p, e, segment: a, limit: limit, base: &base, resume: &resume) {
-            if lines > 0 { height += p.fastSide.spacing }
+            if lines > 0 { height += side.spacing }
             height += part.fonts == 0 ? boxHeight : p.lineBox(fonts: part.fonts).height
             last = part.width
             widest = max(widest, last)
@@ -586,21 +588,21 @@ struct FastIndex: Sendable {
           // The line breaks after a soft hyphen, which shows: it must fit too, or the line ends
           // before that segment (showing the hyphen of the one before, if it has one).
           let end = max(
-            0, (p.fastSide.lastContent.isEmpty ? e[s].contentEnd : p.fastSide.lastContent[s]) - base
+            0, (side.lastContent.isEmpty ? e[s].contentEnd : side.lastContent[s]) - base
           )
-          if s > a && end + p.fastSide.hyphenAdvance > limit {
+          if s > a && end + side.hyphenAdvance > limit {
             s -= 1
             if p.segmentFlags[s] & PreparedText.SegmentFlag.softHyphen != 0 {
-              hyphen = p.fastSide.hyphenAdvance
+              hyphen = side.hyphenAdvance
             }
           } else {
-            hyphen = p.fastSide.hyphenAdvance
+            hyphen = side.hyphenAdvance
           }
         }
-        if lines > 0 { height += p.fastSide.spacing }
+        if lines > 0 { height += side.spacing }
         var m: UInt32 = 0
         if !uniformBox {
-          for k in a...s { m |= p.fastSide.fonts[k] }
+          for k in a...s { m |= side.fonts[k] }
         }
         height += m == 0 ? boxHeight : p.lineBox(fonts: UInt64(m)).height
         let start: Double
@@ -608,12 +610,12 @@ struct FastIndex: Sendable {
           start = collapses ? visibleStart(p, e, segment: a, from: resume, at: base) : base
           resume = -1
         } else {
-          start = p.fastSide.firstVisible.isEmpty ? base : p.fastSide.firstVisible[a]
+          start = side.firstVisible.isEmpty ? base : side.firstVisible[a]
         }
         last =
           max(
             0,
-            (p.fastSide.lastContent.isEmpty ? e[s].contentEnd : p.fastSide.lastContent[s]) - start)
+            (side.lastContent.isEmpty ? e[s].contentEnd : side.lastContent[s]) - start)
           + hyphen
         widest = max(widest, last)
         lines += 1
