@@ -9,7 +9,7 @@ import Typesetting
 enum BenchCommand {
   static let help = """
     usage: galley bench [--corpus FILE] [--json] [--repeat N]
-                        [--only prepare|prepareWords|layout|estimate|bubbles|bubbles1]
+                        [--only prepare|prepareWords|layout|estimate|bubbles|bubbles1|parallel]
 
     Times the text engine on a corpus of cases (default: the conformance corpus in
     Tests/TypesettingTests/Fixtures/corpus.jsonl) and prints:
@@ -25,6 +25,7 @@ enum BenchCommand {
                              turn, as when a whole transcript is laid out again: cache-cold)
       layoutMicrosPerTextWarm  the same, each text at 8 widths in a row (its data in cache)
       casesPerSecond1, casesPerSecondAll, parallelSpeedup   cold cases/s on 1 core, on all cores
+                             (the two alternate run by run: a neighbour's load weighs on both)
       layout100kMillis       initial layout of a 100k-item chat and grid on estimates (the slower), ms
       queryMicros            elements(in:) for one screen, µs
       updateMicros1M         one height update with its offset correction at 1M items, µs
@@ -47,7 +48,8 @@ enum BenchCommand {
     without feature gates, alternating), prepareWords
     (each text 4 times with a new tail, word cache on), layout, estimate, bubbles (1 core:
     plain, without feature gates, and with a word cache over the corpus's distinct texts; and
-    plain on all cores), bubbles1 (1 core, plain, alone).
+    plain on all cores), bubbles1 (1 core, plain, alone), parallel (cold cases/s on 1 core and
+    on all cores, and their ratio).
     Build with `swift build -c release` first: a debug build is several times slower.
 
     examples:
@@ -83,7 +85,9 @@ enum BenchCommand {
     #endif
 
     let only = opts.values["only"]
-    let groups = ["prepare", "prepareWords", "layout", "estimate", "bubbles", "bubbles1"]
+    let groups = [
+      "prepare", "prepareWords", "layout", "estimate", "bubbles", "bubbles1", "parallel",
+    ]
     if let only, !groups.contains(only) {
       throw CLIError.usage(
         "--only \(only): unknown group (one of \(groups.joined(separator: ", ")))")
@@ -146,6 +150,14 @@ enum BenchCommand {
       print("estimatorPreparesPerSecond \(e.prepares)")
       return 0
     }
+    if only == "parallel" {
+      let cores = ProcessInfo.processInfo.activeProcessorCount
+      let (one, all) = throughputs(cases, cores: cores, repeats: repeats)
+      print("casesPerSecond1 \(one)")
+      print("casesPerSecondAll \(all)")
+      print("parallelSpeedup \(all / one)")
+      return 0
+    }
     if only == "layout" {
       let ts = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
       let (prepared, widths) = preparedWithWidths(cases, ts)
@@ -200,23 +212,7 @@ enum BenchCommand {
 
     // Cold throughput on one core and on all cores.
     let cores = ProcessInfo.processInfo.activeProcessorCount
-    func throughput(_ threads: Int) -> Double {
-      let seconds =
-        best(repeats) {
-          let t = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
-          DispatchQueue.concurrentPerform(iterations: threads) { k in
-            var i = k
-            while i < cases.count {
-              _ = try? t.prepare(cases[i].text, style: cases[i].style).measure(
-                width: cases[i].width)
-              i += threads
-            }
-          }
-        } / 1e6
-      return n / seconds
-    }
-    let one = throughput(1)
-    let all = throughput(cores)
+    let (one, all) = throughputs(cases, cores: cores, repeats: repeats)
 
     var figures: [(String, Double)] = [
       ("cases", n), ("shapingRunsPerCase", Double(baseline.runCount) / n),
@@ -377,6 +373,35 @@ enum BenchCommand {
       } / count
     if sink.isNaN { print("") }
     return (cold, warm)
+  }
+
+  /// Cold cases per second (prepare + measure, no cache) on one thread and on `cores` threads
+  /// sharing one typesetter, each the best of `repeats` runs; the two alternate, run by run,
+  /// so that a neighbour's load on this shared machine weighs on both alike.
+  static func throughputs(_ cases: [TextCase], cores: Int, repeats: Int) -> (Double, Double) {
+    var best = (one: Double.infinity, all: Double.infinity)
+    for _ in 0..<repeats {
+      for threads in [1, cores] {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let t = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
+        DispatchQueue.concurrentPerform(iterations: threads) { k in
+          var i = k
+          while i < cases.count {
+            _ = try? t.prepare(cases[i].text, style: cases[i].style).measure(
+              width: cases[i].width)
+            i += threads
+          }
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        if threads == 1 {
+          best.one = min(best.one, seconds)
+        } else {
+          best.all = min(best.all, seconds)
+        }
+      }
+    }
+    let n = Double(cases.count)
+    return (n / best.one, n / best.all)
   }
 
   /// The best of `repeats` timings of `body`, in microseconds.
