@@ -18,7 +18,7 @@ public final class Typesetter: @unchecked Sendable {
   /// A process-wide typesetter.
   public static let shared = Typesetter()
 
-  private let lock = NSLock()
+  private let lock = Lock()
   /// Shapers not in use, each with the thread that used it last.
   private var shapers: [(thread: pthread_t, shaper: Shaper)] = []
   private var constants: [ConstantsKey: StyleConstants] = [:]
@@ -604,7 +604,16 @@ public final class Typesetter: @unchecked Sendable {
     let key = ConstantsKey(style)
     // The shaper's previous text most often had the same: no hashing, no lock.
     if let (last, k) = shaper.lastStyleConstants, last == key { return k }
-    let k = sharedStyleConstants(style, key: key, shaper: shaper)
+    // Then the styles this shaper met before (no lock: a lock shared by threads that prepare
+    // text at once bounces between their cores), then those of the whole typesetter.
+    let k: StyleConstants
+    if let mine = shaper.styleConstants[key] {
+      k = mine
+    } else {
+      k = sharedStyleConstants(style, key: key, shaper: shaper)
+      if shaper.styleConstants.count >= 256 { shaper.styleConstants.removeAll() }
+      shaper.styleConstants[key] = k
+    }
     shaper.lastStyleConstants = (key, k)
     return k
   }

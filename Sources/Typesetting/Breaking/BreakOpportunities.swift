@@ -254,7 +254,7 @@ enum BreakOpportunities {
 final class Latin1Pairs: @unchecked Sendable {
   // @unchecked: `table` is only read and written under `lock`.
   static let shared = Latin1Pairs()
-  private let lock = NSLock()
+  private let lock = Lock()
   private var table = [UInt8](repeating: 0, count: 256 * 256)
 
   func breaks(_ a: UInt32, _ b: UInt32) -> Bool {

@@ -11,7 +11,7 @@ public final class FontLibrary: @unchecked Sendable {
   // @unchecked: the cache is guarded by `lock`; `Font` values are immutable.
   /// The directory that font names resolve in.
   public let directory: String
-  private let lock = NSLock()
+  private let lock = Lock()
   private var cache: [String: Font] = [:]
 
   /// A library reading fonts from `directory`.

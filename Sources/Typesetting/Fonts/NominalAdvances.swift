@@ -51,7 +51,7 @@ public final class NominalAdvances: @unchecked Sendable {
 /// A value a font computes once, on first use, for any thread.
 final class FontLazy<Value: Sendable>: @unchecked Sendable {
   // @unchecked: `value` is read and written only under `lock`.
-  private let lock = NSLock()
+  private let lock = Lock()
   private var value: Value?
 
   func get(_ make: () -> Value) -> Value {

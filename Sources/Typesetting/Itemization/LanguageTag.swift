@@ -32,7 +32,7 @@ enum LanguageTag {
   /// Remembers the canonical forms of the tags seen (bounded: cleared when full).
   private final class Memo: @unchecked Sendable {
     // @unchecked: `forms` is only touched under `lock`.
-    let lock = NSLock()
+    let lock = Lock()
     var forms: [String: String] = [:]
   }
 

@@ -665,7 +665,7 @@ final class FeatureGate: Sendable {
 /// Gates, analyses and direct plans of one font, made once and shared by every thread.
 final class FeatureGates: @unchecked Sendable {
   // @unchecked: the dictionaries are read and written only under `lock`.
-  private let lock = NSLock()
+  private let lock = Lock()
   private var gates: [Key: FeatureGate?] = [:]
   private var analyses: [AnalysisKey: FeatureGate.Analysis] = [:]
   private var directPlans: [Key: DirectPlan?] = [:]

@@ -20,9 +20,11 @@ final class Shaper {
   var cache: WordCache? = nil
 
   /// The style of the last text prepared with this shaper and its constants (a shaper belongs to
-  /// one typesetter).
+  /// one typesetter), and those of the styles it met before: found here, they take no lock.
   @exclusivity(unchecked) var lastStyleConstants:
     (Typesetter.ConstantsKey, Typesetter.StyleConstants)? = nil
+  @exclusivity(unchecked) var styleConstants: [Typesetter.ConstantsKey: Typesetter.StyleConstants] =
+    [:]
 
   /// What a style's language gives shaping and line breaking, worked out once per language met
   /// in a row (most texts of a batch share one): the HarfBuzz language of its canonical tag and
