@@ -383,6 +383,10 @@ struct FastIndex: Sendable {
     var box = boxHeight
     // The grapheme where segment `a` resumes when overflow-wrap broke it (-1: its start).
     var resume = -1
+    // The last segment a line may reach: the next forced break at or after `a` (looked up again
+    // only when a line ends at it), or the last segment.
+    var hi = n &- 1
+    if forced && a < n { hi = min(Int(p.fastSide.nextForced[a]), n &- 1) }
     while a < n {
       var limitX = base + limit
       if breakWords && e[a].contentEnd > limitX {
@@ -401,7 +405,6 @@ struct FastIndex: Sendable {
         start = collapses ? visibleStart(p, e, segment: a, from: resume, at: base) : base
         resume = -1
       }
-      let hi = forced ? min(Int(p.fastSide.nextForced[a]), n &- 1) : n &- 1
       var g = min(a &+ span, hi)
       if e[g].contentEnd <= limitX {
         // (Without forced breaks the sentinel stops the walk.)
@@ -431,6 +434,7 @@ struct FastIndex: Sendable {
       a = g &+ 1
       base = e[g].end
       start = base
+      if forced && g == hi && a < n { hi = min(Int(p.fastSide.nextForced[a]), n &- 1) }
     }
     return (lines, height, snap(widest), snap(last))
   }
