@@ -537,6 +537,7 @@ struct FastIndex: Sendable {
   /// Lines, height, widest line and last line's width at `width`, or nil when `maxLines`
   /// truncates (the caller then walks the segments). (A text that fits on one line is answered
   /// before this, from ``PreparedText``'s one-line numbers; searching gives the same.)
+  @inline(__always)
   func measure(_ p: PreparedText, width: Double) -> (
     lines: Int, height: Double, widest: Double, lastLineWidth: Double
   )? {
