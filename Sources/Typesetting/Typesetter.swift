@@ -611,7 +611,7 @@ public final class Typesetter: @unchecked Sendable {
       k = mine
     } else {
       k = sharedStyleConstants(style, key: key, shaper: shaper)
-      if shaper.styleConstants.count >= 256 { shaper.styleConstants.removeAll() }
+      if shaper.styleConstants.count >= 1024 { shaper.styleConstants.removeAll() }
       shaper.styleConstants[key] = k
     }
     shaper.lastStyleConstants = (key, k)
