@@ -113,6 +113,35 @@ final class ConcurrencyTests: XCTestCase {
     XCTAssertTrue(ConcurrencyTests.bytes(gated) == ConcurrencyTests.bytes(whole))
   }
 
+  /// A shaper keeps the constants (line metrics, space, ellipsis and hyphen advances) of up to
+  /// 1,024 styles and then starts again: texts in 1,100 styles, twice round on one typesetter
+  /// (and on two threads, each shaper filling and emptying its own), give the layouts of a
+  /// typesetter that meets each style for the first time.
+  func testStyleConstantsKeptPerShaperPastTheirLimit() throws {
+    let base = ConcurrencyTests.corpus.filter { $0.style.maxLines == nil }.prefix(50)
+    XCTAssertEqual(base.count, 50)
+    var cases: [TextCase] = []
+    for k in 0..<1100 {
+      var c = base[base.startIndex + k % base.count]
+      c.style.size = 9 + Double(k) / 64
+      c.width = 120 + Double(k % 7) * 20
+      cases.append(c)
+    }
+    let fresh = cases.map {
+      try? Typesetter(cacheCapacity: 0).prepare($0.text, style: $0.style).layout(width: $0.width)
+    }
+    XCTAssertEqual(fresh.compactMap { $0 }.count, cases.count)
+    let reference = ConcurrencyTests.bytes(fresh)
+    for threads in [1, 2] {
+      let typesetter = Typesetter(cacheCapacity: 0)
+      for round in 0..<2 {
+        let again = measureAll(cases, threads: threads, typesetter: typesetter)
+        XCTAssertTrue(
+          ConcurrencyTests.bytes(again) == reference, "\(threads) threads, round \(round)")
+      }
+    }
+  }
+
   func testTaskGroupGivesIdenticalBytes() async throws {
     let cases = ConcurrencyTests.corpus
     let serial = cases.map {
