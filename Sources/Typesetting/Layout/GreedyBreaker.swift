@@ -10,10 +10,8 @@ protocol LineSink {
 ///
 /// A struct with mutating methods (no closures) so that the hot loop allocates nothing.
 struct GreedyBreaker {
-  /// How far past the width a line may reach and still fit: Chromium compares positions in
-  /// layout units of 1/64 px, so a line less than 1/64 px too wide still fits (measured: this
-  /// tolerance matches 8 more corpus cases than a tolerance of float noise only).
-  static let fitTolerance = 1.0 / 64.0 - 1e-9
+  /// How far past the width a line may reach and still fit (``PreparedText/fitTolerance``).
+  static var fitTolerance: Double { PreparedText.fitTolerance }
 
   let p: PreparedText
   let wraps: Bool

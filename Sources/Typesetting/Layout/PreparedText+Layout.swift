@@ -37,15 +37,26 @@ extension PreparedText {
   /// - Throws: ``TypesettingError/invalidWidth(_:)``.
   /// - Complexity: O(s) for s segments (a few steps per line for most texts; O(1) for a text
   ///   that fits on one line).
+  @inlinable
   public func measure(width: Double) throws -> (
     lines: Int, height: Double, widest: Double, lastLineWidth: Double, isTruncated: Bool
   ) {
     guard width.isFinite, width > 0 else { throw TypesettingError.invalidWidth(width) }
-    // Most short messages fit on one line: three stored numbers answer, and nothing of the
-    // fast index is read (or copied).
-    if oneLineEnd <= width + GreedyBreaker.fitTolerance {
+    // Most short messages fit on one line: three stored numbers answer, in the caller's own
+    // code. (Inlined there, this path calls nothing, so a caller that takes the text from an
+    // array need not retain and release it around the call: two atomic operations, as many as
+    // the rest of a one-line answer costs.)
+    if oneLineEnd <= width + PreparedText.fitTolerance {
       return (1, oneLineHeight, oneLineWidth, oneLineWidth, false)
     }
+    return try measureLines(width: width)
+  }
+
+  /// ``measure(width:)`` of a text that does not fit on one line at `width` (a valid width).
+  @usableFromInline
+  func measureLines(width: Double) throws -> (
+    lines: Int, height: Double, widest: Double, lastLineWidth: Double, isTruncated: Bool
+  ) {
     if let r = fast?.measure(self, width: width) {
       return (r.lines, r.height, r.widest, r.lastLineWidth, false)
     }
