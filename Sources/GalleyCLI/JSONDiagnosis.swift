@@ -61,4 +61,50 @@ enum JSONDiagnosis {
     }
     return nil
   }
+
+  /// The first number outside strings too large for a 64-bit float (`1e400`, `-2e308`), as
+  /// written in the input; nil when there is none. JSON sets no range on numbers; Galley reads
+  /// them as Doubles, and Foundation's parser rejects one that would be infinite.
+  /// - Complexity: O(n) in the length of the data.
+  static func numberOutOfRange(in data: some Collection<UInt8>) -> String? {
+    let bytes = Array(data)
+    let n = bytes.count
+    func isNumberByte(_ b: UInt8) -> Bool {
+      switch b {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"),
+        UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+        return true
+      default: return false
+      }
+    }
+    var inString = false
+    var i = 0
+    while i < n {
+      let b = bytes[i]
+      if inString {
+        if b == UInt8(ascii: "\\") {
+          i += 2
+          continue
+        }
+        if b == UInt8(ascii: "\"") { inString = false }
+        i += 1
+        continue
+      }
+      if b == UInt8(ascii: "\"") {
+        inString = true
+        i += 1
+        continue
+      }
+      guard b == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) else {
+        i += 1
+        continue
+      }
+      var end = i
+      while end < n && isNumberByte(bytes[end]) { end += 1 }
+      let written = String(decoding: bytes[i..<end], as: UTF8.self)
+      if let value = Double(written), value.isInfinite { return written }
+      i = end
+    }
+    return nil
+  }
 }

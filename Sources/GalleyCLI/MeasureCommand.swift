@@ -176,6 +176,9 @@ enum Records {
       if let escape = JSONDiagnosis.unpairedSurrogate(in: data) {
         return .failure("invalid JSON: unpaired UTF-16 surrogate escape \(escape)")
       }
+      if let number = JSONDiagnosis.numberOutOfRange(in: data) {
+        return .failure("invalid JSON: number \(number) is beyond the range of a 64-bit float")
+      }
       return .failure("invalid JSON")
     }
     guard let object = any as? [String: Any] else { return .failure("not a JSON object") }

@@ -45,6 +45,27 @@ final class MeasureCommandHostileTests: XCTestCase {
     XCTAssertEqual(try record(#"{"id":"x","text":"\\ud800","width":100}"#)["lines"] as? Int, 1)
   }
 
+  func testNumbersBeyondDoubleRangeAreSpecificErrorRecords() throws {
+    // JSON sets no range on numbers; Foundation's parser rejects one that would be infinite.
+    for (i, number) in ["1e400", "-2e308", "1.5E+999"].enumerated() {
+      let json = #"{"id":"n\#(i)","text":"hello","width":\#(number)}"#
+      let r = try record(json, line: 7 + i)
+      XCTAssertEqual(
+        r["error"] as? String,
+        "invalid JSON: number \(number) is beyond the range of a 64-bit float",
+        json)
+      XCTAssertEqual(r["line"] as? Int, 7 + i)
+    }
+    // Inside a string, such digits are text; a tiny number reads as 0 (a width error, not JSON).
+    let inText = try record(#"{"id":"t","text":"1e400 is big","width":}"#)
+    XCTAssertEqual(inText["error"] as? String, "invalid JSON")
+    let quoted = try record(#"{"id":"q","text":"1e400","width":200}"#)
+    XCTAssertEqual(quoted["lines"] as? Int, 1)
+    let tiny = try record(#"{"id":"z","text":"hello","width":1e-400}"#)
+    XCTAssertEqual(tiny["id"] as? String, "z")
+    XCTAssertNotNil(tiny["error"] as? String)
+  }
+
   func testPairedSurrogateEscapesAreMeasured() throws {
     let escaped = try record(#"{"id":"p","text":"hi \ud83d\ude00\uD83D\uDC4D","width":300}"#)
     let literal = try record(#"{"id":"p","text":"hi 😀👍","width":300}"#)
