@@ -162,7 +162,10 @@ extension LayoutSpec {
     do {
       any = try JSONSerialization.jsonObject(with: data, options: [])
     } catch {
-      throw LayoutSpecError(path: "", message: "not valid JSON")
+      // Foundation's parser says where it stopped (or which number is too large for a Double).
+      let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+      throw LayoutSpecError(
+        path: "", message: detail.map { "not valid JSON: \($0)" } ?? "not valid JSON")
     }
     let root = try JSONObject(any, path: "", allowed: ["container", "configuration", "sections"])
     let c = try root.requiredObject(

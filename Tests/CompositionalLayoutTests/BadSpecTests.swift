@@ -29,6 +29,24 @@ final class BadSpecTests: XCTestCase {
     XCTAssertEqual(r.cells.count, 7)
   }
 
+  func testBrokenJSONSaysWhereTheParserStopped() {
+    // Cut off mid-spec, a stray character, a number too large for a Double: the message keeps
+    // "not valid JSON" and adds the parser's own account (where it stopped, or which number).
+    let base = Self.spec()
+    let cases = [
+      String(base.prefix(base.count / 2)),
+      base.replacingOccurrences(of: #""items": 4"#, with: #""items": 4x"#),
+      base.replacingOccurrences(of: #""width": 390"#, with: #""width": 1e400"#),
+    ]
+    for json in cases {
+      XCTAssertThrowsError(try LayoutSpec(json: Data(json.utf8))) { error in
+        let message = (error as? LayoutSpecError)?.message ?? ""
+        XCTAssertTrue(message.hasPrefix("not valid JSON: "), message)
+        XCTAssertGreaterThan(message.count, "not valid JSON: ".count + 5, message)
+      }
+    }
+  }
+
   func testMalformedSpecsNameThePath() {
     let cases: [(String, String, String)] = [
       ("not JSON", "{", ""),
