@@ -71,11 +71,26 @@ enum BenchCommand {
     let repeats = max(1, try opts.int("repeat") ?? 3)
     let library = FontLibrary(directory: opts.values["fonts-dir"] ?? FontLibrary.bundledDirectory())
     let text = try String(contentsOfFile: path, encoding: .utf8)
-    let cases: [TextCase] = text.split(separator: "\n").compactMap { line in
+    var cases: [TextCase] = []
+    var skipped: [Int] = []
+    for (k, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+    where !line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) {
       guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-        let c = try? TextCase(json: o, library: library), c.width > 0
-      else { return nil }
-      return c
+        let c = try? TextCase(json: o, library: library), c.width > 0, c.width.isFinite
+      else {
+        skipped.append(k + 1)
+        continue
+      }
+      cases.append(c)
+    }
+    if !skipped.isEmpty {
+      // (Timed on what is left; `galley measure` on the same file says what is wrong with each.)
+      let first = skipped.prefix(5).map(String.init).joined(separator: ", ")
+      FileHandle.standardError.write(
+        Data(
+          ("warning: \(path): \(skipped.count) line(s) are not usable cases and are left out "
+            + "(line \(first)\(skipped.count > 5 ? ", …" : ""); `galley measure` says why)\n").utf8)
+      )
     }
     guard !cases.isEmpty else { throw CLIError.input("\(path): no usable cases") }
     let n = Double(cases.count)

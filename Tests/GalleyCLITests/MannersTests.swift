@@ -50,6 +50,30 @@ final class MannersTests: XCTestCase {
     XCTAssertTrue(bench.stderr.contains("--only nope"), bench.stderr)
   }
 
+  /// A bench corpus with lines that are not cases is timed on the rest, and says which it left
+  /// out; one with none left is an error.
+  func testBenchSaysWhichCorpusLinesItLeavesOut() throws {
+    let cli = Galley()
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "galley-bench-\(ProcessInfo.processInfo.processIdentifier)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let good = #"{"id":"a","text":"Hello there, how are you today?","width":120}"#
+    let mixed = dir.appendingPathComponent("mixed.jsonl")
+    try [good, good, "not json", #"{"id":"w","text":"x","width":-1}"#, ""]
+      .joined(separator: "\n").write(to: mixed, atomically: true, encoding: .utf8)
+    let r = try cli.run(["bench", "--corpus", mixed.path, "--only", "layout", "--repeat", "1"])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    XCTAssertTrue(r.stderr.contains("2 line(s) are not usable cases"), r.stderr)
+    XCTAssertTrue(r.stderr.contains("(line 3, 4;"), r.stderr)
+    XCTAssertTrue(r.stdout.contains("layoutMicrosPerText "), r.stdout)
+    let none = dir.appendingPathComponent("none.jsonl")
+    try "not json\n".write(to: none, atomically: true, encoding: .utf8)
+    let n = try cli.run(["bench", "--corpus", none.path, "--only", "layout"])
+    XCTAssertNotEqual(n.status, 0)
+    XCTAssertTrue(n.stderr.contains("no usable cases"), n.stderr)
+  }
+
   /// Splits a shell-like line on spaces, keeping "double-quoted" words whole.
   func words(_ line: String) -> [String] {
     var out: [String] = []
