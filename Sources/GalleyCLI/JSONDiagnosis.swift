@@ -28,38 +28,20 @@ enum JSONDiagnosis {
       }
       return hex(at: i + 2)
     }
-    var inString = false
-    var i = 0
-    while i < n {
-      let b = bytes[i]
-      if !inString {
-        if b == UInt8(ascii: "\"") { inString = true }
-        i += 1
-        continue
-      }
-      if b == UInt8(ascii: "\"") {
-        inString = false
-        i += 1
-      } else if b == UInt8(ascii: "\\") {
-        guard let unit = escape(at: i) else {
-          i += 2  // any other escape is two bytes
-          continue
+    return scan(bytes) { i in
+      guard let unit = escape(at: i) else { return .pass }
+      let written = String(decoding: bytes[i..<i + 6], as: UTF8.self)
+      if (0xDC00...0xDFFF).contains(unit) { return .found(written) }
+      if (0xD800...0xDBFF).contains(unit) {
+        guard let next = escape(at: i + 6), (0xDC00...0xDFFF).contains(next) else {
+          return .found(written)
         }
-        let written = String(decoding: bytes[i..<i + 6], as: UTF8.self)
-        if (0xDC00...0xDFFF).contains(unit) { return written }
-        if (0xD800...0xDBFF).contains(unit) {
-          guard let next = escape(at: i + 6), (0xDC00...0xDFFF).contains(next) else {
-            return written
-          }
-          i += 12
-        } else {
-          i += 6
-        }
-      } else {
-        i += 1
+        return .skip(to: i + 12)
       }
+      return .skip(to: i + 6)
+    } outside: { _ in
+      .pass
     }
-    return nil
   }
 
   /// The first number outside strings too large for a 64-bit float (`1e400`, `-2e308`), as
@@ -68,7 +50,6 @@ enum JSONDiagnosis {
   /// - Complexity: O(n) in the length of the data.
   static func numberOutOfRange(in data: some Collection<UInt8>) -> String? {
     let bytes = Array(data)
-    let n = bytes.count
     func isNumberByte(_ b: UInt8) -> Bool {
       switch b {
       case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"),
@@ -77,33 +58,53 @@ enum JSONDiagnosis {
       default: return false
       }
     }
-    var inString = false
-    var i = 0
-    while i < n {
+    return scan(bytes) { _ in
+      .pass
+    } outside: { i in
       let b = bytes[i]
-      if inString {
-        if b == UInt8(ascii: "\\") {
-          i += 2
-          continue
-        }
-        if b == UInt8(ascii: "\"") { inString = false }
-        i += 1
-        continue
-      }
-      if b == UInt8(ascii: "\"") {
-        inString = true
-        i += 1
-        continue
-      }
       guard b == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) else {
-        i += 1
-        continue
+        return .pass
       }
       var end = i
-      while end < n && isNumberByte(bytes[end]) { end += 1 }
+      while end < bytes.count && isNumberByte(bytes[end]) { end += 1 }
       let written = String(decoding: bytes[i..<end], as: UTF8.self)
-      if let value = Double(written), value.isInfinite { return written }
-      i = end
+      if let value = Double(written), value.isInfinite { return .found(written) }
+      return .skip(to: end)
+    }
+  }
+
+  /// What a scan does at a byte: the walk's own step, going on at `to`, or stopping with what it
+  /// found.
+  private enum Step {
+    case pass
+    case skip(to: Int)
+    case found(String)
+  }
+
+  /// Walks JSON text keeping track of strings (their quotes, and escapes of two bytes unless
+  /// `escape` says otherwise); asks `escape` at each backslash inside a string and `outside` at
+  /// each byte outside strings that is not a quote. The first thing found, or nil.
+  private static func scan(
+    _ bytes: [UInt8], escape: (Int) -> Step, outside: (Int) -> Step
+  ) -> String? {
+    let quote = UInt8(ascii: "\"")
+    let backslash = UInt8(ascii: "\\")
+    var inString = false
+    var i = 0
+    while i < bytes.count {
+      let b = bytes[i]
+      if b == quote {
+        inString.toggle()
+        i += 1
+        continue
+      }
+      let escaped = inString && b == backslash
+      let step: Step = inString ? (escaped ? escape(i) : .pass) : outside(i)
+      switch step {
+      case .found(let written): return written
+      case .skip(let next): i = next
+      case .pass: i += escaped ? 2 : 1
+      }
     }
     return nil
   }
