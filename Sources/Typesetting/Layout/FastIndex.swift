@@ -543,7 +543,7 @@ struct FastIndex: Sendable {
   )? {
     // (Capped far beyond any text's content, so that no line's limit is infinite: the walks
     // along the sums stop at the sentinels only below it.)
-    let limit = min(width + GreedyBreaker.fitTolerance, 0x1p900)
+    let limit = min(width + PreparedText.fitTolerance, 0x1p900)
     if isSimple, let r = measureSimply(p, limit: limit) { return r }
     // (The general loop reads the side numbers of the text: a copy of them, once.)
     let side = p.fastSide

@@ -10,9 +10,6 @@ protocol LineSink {
 ///
 /// A struct with mutating methods (no closures) so that the hot loop allocates nothing.
 struct GreedyBreaker {
-  /// How far past the width a line may reach and still fit (``PreparedText/fitTolerance``).
-  static var fitTolerance: Double { PreparedText.fitTolerance }
-
   let p: PreparedText
   let wraps: Bool
   let breakWords: Bool
@@ -50,7 +47,7 @@ struct GreedyBreaker {
     wraps = ws == .normal || ws == .preWrap
     breakWords = p.style.overflowWrap != .normal
     collapse = ws == .normal || ws == .nowrap
-    limit = width + Self.fitTolerance
+    limit = width + PreparedText.fitTolerance
     line.hasReportStart = !collapse
   }
 
