@@ -217,15 +217,15 @@ struct FastIndex: Sendable {
     let isSimple =
       wraps && !softHyphens && spacing == 0 && lastContent.isEmpty && firstVisible.isEmpty
     var bits = UInt64(n)
-    for (flag, on) in [
-      (Flag.noForcedBreak, noForcedBreak), (Flag.snapsWidths, snapsWidths),
-      (Flag.uniformBox, uniformBox), (Flag.wraps, wraps),
-      (Flag.breakWords, p.style.overflowWrap != .normal), (Flag.collapses, collapse),
-      (Flag.hasSoftHyphens, softHyphens), (Flag.isSimple, isSimple),
-      (Flag.limitsLines, maxLines > 0),
-    ] where on {
-      bits |= flag
-    }
+    if noForcedBreak { bits |= Flag.noForcedBreak }
+    if snapsWidths { bits |= Flag.snapsWidths }
+    if uniformBox { bits |= Flag.uniformBox }
+    if wraps { bits |= Flag.wraps }
+    if p.style.overflowWrap != .normal { bits |= Flag.breakWords }
+    if collapse { bits |= Flag.collapses }
+    if softHyphens { bits |= Flag.hasSoftHyphens }
+    if isSimple { bits |= Flag.isSimple }
+    if maxLines > 0 { bits |= Flag.limitsLines }
     self.bits = bits
     side = Side(
       nextForced: nextForced,
