@@ -75,7 +75,7 @@ enum BenchCommand {
     var skipped: [Int] = []
     for (k, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
     where !line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) {
-      guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+      guard case .success(let o) = Records.parseObject(Data(line.utf8)),
         let c = try? TextCase(json: o, library: library), c.width > 0, c.width.isFinite
       else {
         skipped.append(k + 1)
