@@ -74,9 +74,9 @@ func checkFeatureGates(_ text: String, style: TextStyle) {
   for item in runs {
     let run = Shaper.Run(
       start: 0, end: item.text.count, font: item.font, rtl: item.rtl, script: item.script)
-    let a = gated.glyphs(
+    let a = gated.harfBuzzGlyphs(
       item.text, 0, item.text.count, run: run, language: item.language, features: item.features)
-    let b = whole.glyphs(
+    let b = whole.harfBuzzGlyphs(
       item.text, 0, item.text.count, run: run, language: item.language, features: item.features)
     invariant(a == b, "feature gates changed the glyphs of a run in \(item.font.name)")
     // Direct shaping (no HarfBuzz for runs that need only glyphs, advances and pair kerning)

@@ -24,6 +24,9 @@ enum BenchCommand {
       layoutMicrosPerText    layout of a prepared text at a new width, µs per text (texts in
                              turn, as when a whole transcript is laid out again: cache-cold)
       layoutMicrosPerTextWarm  the same, each text at 8 widths in a row (its data in cache)
+      runsShapedWithoutHarfBuzz  share of the prepared texts' runs the accelerator answered
+      bytesPerPreparedText   bytes a prepared text's arrays hold (mean); ...WithoutGlyphs: the
+                             same less the glyphs kept for drawing
       casesPerSecond1, casesPerSecondAll, parallelSpeedup   cold cases/s on 1 core, on all cores
                              (the two alternate run by run: a neighbour's load weighs on both)
       layout100kMillis       initial layout of a 100k-item chat and grid on estimates (the slower), ms
@@ -222,6 +225,9 @@ enum BenchCommand {
     // Layout at a new width from prepared text.
     let layoutTypesetter = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
     let (prepared, widths) = preparedWithWidths(cases, layoutTypesetter)
+    // What the accelerator answered of those texts' runs, and what a prepared text holds.
+    let counts = layoutTypesetter.shapingCounts
+    let memory = prepared.reduce((0, 0)) { ($0.0 + $1.arrayBytes.total, $0.1 + $1.arrayBytes.glyphs) }
     let (layout, layoutWarm) = layoutFigures(prepared, baseWidths: widths, repeats: repeats)
     var sink = 0.0
 
@@ -237,6 +243,9 @@ enum BenchCommand {
       ("preparedWarmMicros", warm), ("layoutMicrosPerText", layout),
       ("layoutMicrosPerTextWarm", layoutWarm), ("cores", Double(cores)),
       ("casesPerSecond1", one), ("casesPerSecondAll", all), ("parallelSpeedup", all / one),
+      ("runsShapedWithoutHarfBuzz", Double(counts.direct) / Double(max(1, counts.runs))),
+      ("bytesPerPreparedText", Double(memory.0) / n),
+      ("bytesPerPreparedTextWithoutGlyphs", Double(memory.0 - memory.1) / n),
     ]
     if sink.isNaN { log += "" }
     // Cells: exact bubble heights over a 10k-message transcript of the corpus texts, each text unseen

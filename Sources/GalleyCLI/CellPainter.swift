@@ -21,10 +21,23 @@ final class CellPainter {
     self.sizer = sizer
   }
 
-  /// What one drawn cell covered: its frame and the ink bounds of its text lines (points).
+  /// What one drawn cell covered: its frame, the ink bounds of its text lines (points), and
+  /// the drawn width of each line of its main text (a bubble's message, a card's title).
   struct Drawn {
     var frame: Rasterizer.Rect
     var ink: [Rasterizer.Rect]
+    var lineWidths: [Double] = []
+  }
+
+  /// Draws one placed text; returns its lines' ink and drawn widths.
+  private func draw(
+    _ t: CellPlacement.Text, x: Double, y: Double, color: Color, on canvas: Canvas
+  ) throws -> (ink: [Rasterizer.Rect], widths: [Double]) {
+    let runs = t.prepared.glyphRuns(t.layout)
+    let lines = try renderer.draw(
+      runs: runs, layout: t.layout, rightToLeft: t.prepared.isRightToLeft, at: (x + t.x, y + t.y),
+      boxWidth: t.width, color: color, on: canvas)
+    return (lines.compactMap { $0 }, TextRenderer.lineWidths(runs, lineCount: t.layout.lineCount))
   }
 
   /// Draws a placed bubble with its top-left corner at (x, y).
@@ -42,6 +55,7 @@ final class CellPainter {
         radius: 6, me ? Color(hex: 0xFFFFFF, alpha: 0.25) : Color(hex: 0xD1D1D6))
     }
     var ink: [Rasterizer.Rect] = []
+    var widths: [Double] = []
     for t in placement.texts {
       let color: Color
       switch t.role {
@@ -50,12 +64,11 @@ final class CellPainter {
         color = me ? Color(hex: 0xFFFFFF, alpha: 0.85) : Color(hex: 0x6E6E73)
       default: color = me ? .white : .black
       }
-      let lines = try renderer.draw(
-        t.prepared, layout: t.layout, at: (x + t.x, y + t.y), boxWidth: t.width, color: color,
-        on: canvas)
-      ink += lines.compactMap { $0 }
+      let lines = try draw(t, x: x, y: y, color: color, on: canvas)
+      ink += lines.ink
+      if t.role == "text" { widths = lines.widths }
     }
-    return Drawn(frame: frame, ink: ink)
+    return Drawn(frame: frame, ink: ink, lineWidths: widths)
   }
 
   /// Draws a placed product card in `frame`'s top-left corner.
@@ -64,6 +77,7 @@ final class CellPainter {
     let frame = Rasterizer.Rect(
       x: x, y: y, width: placement.size.width, height: placement.size.height)
     var ink: [Rasterizer.Rect] = []
+    var widths: [Double] = []
     for box in placement.boxes {
       let r = Rasterizer.Rect(x: x + box.x, y: y + box.y, width: box.width, height: box.height)
       if box.role == "image" {
@@ -80,11 +94,10 @@ final class CellPainter {
       case "badge": color = Color(hex: 0xD70015)
       default: color = Color(hex: 0x1C1C1E)
       }
-      let lines = try renderer.draw(
-        t.prepared, layout: t.layout, at: (x + t.x, y + t.y), boxWidth: t.width, color: color,
-        on: canvas)
-      ink += lines.compactMap { $0 }
+      let lines = try draw(t, x: x, y: y, color: color, on: canvas)
+      ink += lines.ink
+      if t.role == "title" { widths = lines.widths }
     }
-    return Drawn(frame: frame, ink: ink)
+    return Drawn(frame: frame, ink: ink, lineWidths: widths)
   }
 }

@@ -21,6 +21,8 @@ enum Pictures {
     var frame: Rasterizer.Rect
     var estimated: Rasterizer.Rect?
     var ink: [Rasterizer.Rect]
+    /// The drawn width of each line of the cell's main text (see ``CellPainter/Drawn``).
+    var lineWidths: [Double] = []
   }
 
   static let margin = 8.0
@@ -100,7 +102,8 @@ enum Pictures {
       }
       placed.append(
         Placed(
-          line: line, id: record.id, frame: drawn.frame, estimated: estimatedFrame, ink: drawn.ink))
+          line: line, id: record.id, frame: drawn.frame, estimated: estimatedFrame, ink: drawn.ink,
+          lineWidths: drawn.lineWidths))
       y += placement.size.height + gap
     }
     return (canvas, placed, failures)
@@ -154,7 +157,10 @@ enum Pictures {
             case .productCard(let c):
               drawn = try painter.drawCard(try sizer.place(c), x: f.x, y: f.y, on: canvas)
             }
-            placed.append(Placed(line: 0, id: record.id, frame: f, estimated: nil, ink: drawn.ink))
+            placed.append(
+              Placed(
+                line: 0, id: record.id, frame: f, estimated: nil, ink: drawn.ink,
+                lineWidths: drawn.lineWidths))
           } catch {
             failures.append(
               Failure(
@@ -183,9 +189,10 @@ enum Pictures {
     let canvas = Canvas(
       width: width, height: layout.height + 2 * pad, scale: scale, background: .white)
     let renderer = try TextRenderer()
+    let runs = prepared.glyphRuns(layout)
     let ink = try renderer.draw(
-      prepared, layout: layout, at: (pad, pad), boxWidth: width - 2 * pad, color: .black,
-      on: canvas)
+      runs: runs, layout: layout, rightToLeft: prepared.isRightToLeft, at: (pad, pad),
+      boxWidth: width - 2 * pad, color: .black, on: canvas)
     if overlay {
       for (i, line) in layout.lines.enumerated() {
         let x = prepared.isRightToLeft ? width - pad - line.width : pad
@@ -199,7 +206,12 @@ enum Pictures {
     }
     let frame = Rasterizer.Rect(x: pad, y: pad, width: width - 2 * pad, height: layout.height)
     return (
-      canvas, [Placed(line: 1, id: c.id, frame: frame, estimated: nil, ink: ink.compactMap { $0 })]
+      canvas,
+      [
+        Placed(
+          line: 1, id: c.id, frame: frame, estimated: nil, ink: ink.compactMap { $0 },
+          lineWidths: TextRenderer.lineWidths(runs, lineCount: layout.lineCount))
+      ]
     )
   }
 
@@ -227,6 +239,7 @@ enum Pictures {
       ]
       if let e = p.estimated { pairs.append(("estimated", r(e))) }
       pairs.append(("ink", JSONWriter.array(p.ink.map(r))))
+      pairs.append(("lineWidths", JSONWriter.numbers(p.lineWidths)))
       return JSONWriter.object(pairs) + "\n"
     }.joined()
   }

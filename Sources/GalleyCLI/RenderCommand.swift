@@ -32,7 +32,9 @@ enum RenderCommand {
     typographic box (green) and its ink bounds (dashed red).
 
     --frames FILE writes one JSON object per drawn cell: {"id", "line", "frame": [x, y, w, h],
-    "estimated", "ink": [[x, y, w, h], …]} in points (ink: tight bounds of each drawn text line).
+    "estimated", "ink": [[x, y, w, h], …], "lineWidths": [w, …]} in points (ink: tight bounds of
+    each drawn text line; lineWidths: the pen extent of each drawn line of the main text — the
+    --text, a bubble's message, a card's title — which equals galley measure's lineWidths).
 
     A record that cannot be drawn is left out of the picture and reported on standard error with
     its line number; the rest is drawn.

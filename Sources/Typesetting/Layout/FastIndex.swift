@@ -67,6 +67,9 @@ struct FastIndex: Sendable {
     static let limitsLines: UInt64 = 1 << 40
   }
 
+  /// Bytes its array holds.
+  var arrayBytes: Int { spans.capacity * MemoryLayout<Span>.stride }
+
   var count: Int { Int(truncatingIfNeeded: bits & 0xffff_ffff) }
   var noForcedBreak: Bool { bits & Flag.noForcedBreak != 0 }
   var snapsWidths: Bool { bits & Flag.snapsWidths != 0 }
@@ -82,6 +85,12 @@ struct FastIndex: Sendable {
   /// white space that reported widths leave out, `maxLines`), kept in ``PreparedText`` apart
   /// from the index: the index's four words are what every measure reads.
   struct Side: Sendable {
+    /// Bytes its arrays hold.
+    var arrayBytes: Int {
+      nextForced.capacity * 4 + fonts.capacity * 4 + lastContent.capacity * 8
+        + firstVisible.capacity * 8
+    }
+
     /// Per segment: the first segment at or after it that ends with a forced break (or the
     /// count) — empty when there is none.
     var nextForced: [Int32] = []

@@ -61,7 +61,7 @@ struct GreedyBreaker {
       PreparedText.RawLine(
         start: lineStart, end: end, width: w, fonts: line.fonts,
         reportStart: line.reportStartG >= 0 ? line.reportStartG : lineStart,
-        visibleEnd: max(line.visibleEnd, lineStart)))
+        visibleEnd: max(line.visibleEnd, lineStart), hyphenated: line.hyphenAtEnd))
     lineStart = end
     line = LineState()
     line.hasReportStart = !collapse

@@ -1,5 +1,3 @@
-import CHarfBuzz
-
 /// Glyphs to draw: one font, one direction, positioned on one line of a ``TextLayout``.
 public struct GlyphRun: Sendable {
   /// The font the glyphs come from.
@@ -12,7 +10,7 @@ public struct GlyphRun: Sendable {
   public let x: [Double]
   /// Each glyph's origin y, from the baseline (up is negative), points.
   public let y: [Double]
-  /// Each glyph's advance, points.
+  /// How far each glyph moves the pen, points (its measured advance, letter spacing included).
   public let advances: [Double]
   /// The line the run is on (index into `TextLayout.lines`).
   public let line: Int
@@ -20,140 +18,220 @@ public struct GlyphRun: Sendable {
   public let baseline: Double
   /// Whether the run is right-to-left.
   public let isRightToLeft: Bool
+  /// Pen position where the run starts, from the line's left edge, points.
+  public let origin: Double
+  /// How far the run moves the pen, points: its glyphs' advances, or a tab's width.
+  public let width: Double
 }
 
 extension PreparedText {
   /// Whether the paragraph's base direction is right-to-left (lines then align to the right).
-  public var isRightToLeft: Bool {
-    Bidi.levels(scalars, direction: style.direction).paragraph & 1 == 1
+  public var isRightToLeft: Bool { paragraphLevel & 1 == 1 }
+
+  /// The glyphs of every line of `layout`, in visual order: what a renderer draws (see
+  /// ``glyphRuns(forLine:of:)``).
+  public func glyphRuns(_ layout: TextLayout) -> [GlyphRun] {
+    layout.lines.indices.flatMap { glyphRuns(forLine: $0, of: layout) }
   }
 
-  /// The glyphs of every line of `layout`, shaped again run by run (same fonts, directions and
-  /// scripts as measuring used), in visual order: what a renderer draws. A truncated line ends
-  /// with the ellipsis.
-  /// - Complexity: O(n) shaping; for drawing, not for measuring.
-  public func glyphRuns(_ layout: TextLayout) -> [GlyphRun] {
-    let fonts = style.fonts.fonts
-    let (levels, _) = Bidi.levels(scalars, direction: style.direction)
-    let language = style.language.isEmpty ? nil : hb_language_from_string(style.language, -1)
-    let features = Shaper.features(style.features)
-    let buffer = hb_buffer_create()!
-    defer { hb_buffer_destroy(buffer) }
-    var out: [GlyphRun] = []
-    var scalarFont = [Int](repeating: 0, count: scalars.count)
-    for g in 0..<graphemeAdvance.count {
-      for k in Int(graphemeStart[g])..<Int(graphemeStart[g + 1]) {
-        scalarFont[k] = Int(graphemeFont[g])
+  /// The glyphs of line `index` of `layout` in visual order, cut from the glyphs this text was
+  /// measured with: the same advances, tab widths, letter spacing, hyphen and ellipsis, so that
+  /// the pen's extent over the runs is the line's measured width. Runs go from the line's first
+  /// counted grapheme to its last visible one (hanging white space is not drawn).
+  /// - Complexity: O(g log n) for the line's g glyphs; no shaping.
+  public func glyphRuns(forLine index: Int, of layout: TextLayout) -> [GlyphRun] {
+    let line = layout.lines[index]
+    let truncatedHere = layout.isTruncated && index == layout.lines.count - 1
+    // (Truncation measures a tab as its grapheme's advance, not up to a tab stop.)
+    var pieces = linePieces(line, tabsAtStops: !truncatedHere)
+    if truncatedHere {
+      pieces.append(.snippet(ellipsis, level: paragraphLevel))
+      if let tail = layout.truncationTail {
+        pieces += logicalPieces(graphemes: tail, lineStart: tail.lowerBound, tabsAtStops: false)
       }
+    } else if line.hyphenated {
+      let level = pieces.last?.level ?? paragraphLevel
+      pieces.append(.snippet(hyphen, level: level))
     }
-    for (li, line) in layout.lines.enumerated() {
-      let a = Int(graphemeStart[line.graphemes.lowerBound])
-      let b = Int(graphemeStart[line.graphemes.upperBound])
-      // Logical runs of one font, level and script; line feeds and tabs draw nothing.
-      var runs: [(Int, Int)] = []
-      var i = a
-      while i < b {
-        if scalars[i] == 0x0A || scalars[i] == 0x09 {
-          i += 1
-          continue
-        }
-        var j = i + 1
-        while j < b && scalarFont[j] == scalarFont[i] && levels[j] == levels[i]
-          && scalars[j] != 0x0A && scalars[j] != 0x09
-          && (Shaper.isCommonOrInherited(Shaper.script(of: scalars[j]))
-            || Shaper.script(of: scalars[j]) == Shaper.script(of: scalars[i])
-            || Shaper.isCommonOrInherited(Shaper.script(of: scalars[i])))
-        {
-          j += 1
-        }
-        runs.append((i, j))
-        i = j
-      }
-      // Visual order (UAX #9 L2): reverse each maximal sequence at or above every odd level.
-      var order = Array(runs.indices)
-      if let maxLevel = runs.map({ levels[$0.0] }).max(), maxLevel > 0 {
-        let lowestOdd = runs.map { levels[$0.0] }.filter { $0 & 1 == 1 }.min() ?? maxLevel
-        var level = maxLevel
-        while level >= lowestOdd && level > 0 {
-          var k = 0
-          while k < order.count {
-            if levels[runs[order[k]].0] >= level {
-              var e = k
-              while e < order.count && levels[runs[order[e]].0] >= level { e += 1 }
-              order[k..<e].reverse()
-              k = e
-            } else {
-              k += 1
-            }
-          }
-          level -= 1
-        }
-      }
-      var pen = 0.0
-      for r in order {
-        let (s, e) = runs[r]
-        let font = fonts[scalarFont[s]]
-        let rtl = levels[s] & 1 == 1
-        hb_buffer_clear_contents(buffer)
-        scalars.withUnsafeBufferPointer { p in
-          hb_buffer_add_utf32(buffer, p.baseAddress, Int32(p.count), UInt32(s), Int32(e - s))
-        }
-        hb_buffer_set_direction(buffer, rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-        var script = Shaper.script(of: scalars[s])
-        for k in s..<e where !Shaper.isCommonOrInherited(Shaper.script(of: scalars[k])) {
-          script = Shaper.script(of: scalars[k])
-          break
-        }
-        hb_buffer_set_script(buffer, script)
-        if let language { hb_buffer_set_language(buffer, language) }
-        features.withUnsafeBufferPointer { f in
-          hb_shape(font.hbFont, buffer, f.baseAddress, UInt32(f.count))
-        }
-        var count: UInt32 = 0
-        let infos = hb_buffer_get_glyph_infos(buffer, &count)!
-        let positions = hb_buffer_get_glyph_positions(buffer, &count)!
-        let unit = style.size / Double(font.unitsPerEm)
-        var glyphs: [UInt32] = []
-        var xs: [Double] = []
-        var ys: [Double] = []
-        var advs: [Double] = []
-        for k in 0..<Int(count) {
-          let g = infos[k].codepoint
-          var adv = Double(positions[k].x_advance) * unit
-          if let ppem = font.bitmapStrikePPEM, Int(g) < font.bitmapAdvances.count,
-            positions[k].x_advance != 0
-          {
-            adv = font.bitmapAdvances[Int(g)] * style.size / Double(ppem)
-          }
-          glyphs.append(g)
-          xs.append(pen + Double(positions[k].x_offset) * unit)
-          ys.append(-Double(positions[k].y_offset) * unit)
-          advs.append(adv)
-          pen += adv
-        }
-        out.append(
-          GlyphRun(
-            font: font, size: style.size, glyphs: glyphs, x: xs, y: ys, advances: advs, line: li,
-            baseline: line.baseline, isRightToLeft: rtl))
-      }
-      if layout.isTruncated && li == layout.lines.count - 1, let offset = layout.ellipsisOffset {
-        let ellipsis: [UInt32] = [0x2026]
-        let fi = FontSelection.font(for: ellipsis[...], in: fonts)
-        let font = fonts[fi]
-        if let g = font.glyph(for: 0x2026) {
-          var glyph = hb_codepoint_t(g)
-          let adv =
-            Double(hb_font_get_glyph_h_advance(font.hbFont, glyph)) * style.size
-            / Double(font.unitsPerEm)
-          glyph = hb_codepoint_t(g)
-          out.append(
-            GlyphRun(
-              font: font, size: style.size, glyphs: [g], x: [offset], y: [0], advances: [adv],
-              line: li,
-              baseline: line.baseline, isRightToLeft: false))
-        }
-      }
+    var pen = 0.0
+    var out: [GlyphRun] = []
+    for piece in LineOrder.visual(pieces, levels: pieces.map(\.level)) {
+      let run = place(piece, pen: pen, line: index, baseline: line.baseline)
+      pen += run.width
+      out.append(run)
     }
     return out
+  }
+
+  /// A stretch of one line as drawing sees it, in logical order.
+  enum LinePiece {
+    /// Code points `[start, end)` of shaped run `run`.
+    case glyphs(run: Int, start: Int, end: Int, level: UInt8)
+    /// A tab, as wide as the layout made it.
+    case tab(width: Double, level: UInt8)
+    case snippet(ShapedSnippet, level: UInt8)
+
+    var level: UInt8 {
+      switch self {
+      case .glyphs(_, _, _, let level), .tab(_, let level), .snippet(_, let level): level
+      }
+    }
+  }
+
+  /// The pieces of a line's graphemes from its first counted one to its last visible one.
+  func linePieces(_ line: TextLayout.Line, tabsAtStops: Bool) -> [LinePiece] {
+    let from = max(line.extentStart, line.graphemes.lowerBound)
+    return logicalPieces(
+      graphemes: from..<max(from, line.graphemes.upperBound), lineStart: line.graphemes.lowerBound,
+      tabsAtStops: tabsAtStops)
+  }
+
+  /// Graphemes `graphemes` cut at shaped runs. Tabs get the width the layout gives them: up to
+  /// the next tab stop from their pen position on a line that starts at grapheme `lineStart`,
+  /// or (`tabsAtStops` false) their grapheme's advance.
+  func logicalPieces(graphemes: Range<Int>, lineStart: Int, tabsAtStops: Bool) -> [LinePiece] {
+    guard !graphemes.isEmpty else { return [] }
+    // Pen positions from the line's start, as the breaker found them (tabs depend on them).
+    var tabWidth: [Int: Double] = [:]
+    if segmentFlags.contains(where: { $0 & SegmentFlag.hasTab != 0 }) {
+      var x = 0.0
+      for g in lineStart..<graphemes.upperBound {
+        var w = graphemeAdvance[g]
+        if graphemeFlags[g] & GraphemeFlag.tab != 0 {
+          if tabsAtStops { w = tabAdvance(at: x) }
+          tabWidth[g] = w
+        }
+        x += w
+      }
+    }
+    let a = Int(graphemeStart[graphemes.lowerBound])
+    let b = Int(graphemeStart[graphemes.upperBound])
+    var pieces: [LinePiece] = []
+    var r = runIndex(containing: a)
+    while r < runs.count && Int(runs[r].start) < b {
+      let run = runs[r]
+      let lo = max(a, Int(run.start))
+      let hi = min(b, Int(run.end))
+      if run.glyphEnd > run.glyphStart {
+        pieces.append(.glyphs(run: r, start: lo, end: hi, level: run.level))
+      } else if scalars[lo] == 0x09 {
+        pieces.append(.tab(width: tabWidth[grapheme(containing: lo)] ?? 0, level: run.level))
+      }
+      r += 1
+    }
+    return pieces
+  }
+
+  /// Positions a piece's glyphs from pen x `pen`.
+  private func place(_ piece: LinePiece, pen: Double, line: Int, baseline: Double) -> GlyphRun {
+    let fonts = style.fonts.fonts
+    switch piece {
+    case .tab(let width, let level):
+      return GlyphRun(
+        font: fonts[0], size: style.size, glyphs: [], x: [], y: [], advances: [], line: line,
+        baseline: baseline, isRightToLeft: level & 1 == 1, origin: pen, width: width)
+    case .snippet(let snippet, let level):
+      return positioned(
+        snippet.glyphs[...], font: fonts[snippet.font], extra: nil, pen: pen, line: line,
+        baseline: baseline, rtl: level & 1 == 1)
+    case .glyphs(let r, let start, let end, let level):
+      let run = runs[r]
+      let all = glyphs[Int(run.glyphStart)..<Int(run.glyphEnd)]
+      let mine = all.filter { Int($0.cluster) >= start && Int($0.cluster) < end }
+      let extra = style.letterSpacing == 0 ? nil : spacing(of: mine, start: start, end: end)
+      return positioned(
+        mine[...], font: fonts[Int(run.font)], extra: extra, pen: pen, line: line,
+        baseline: baseline, rtl: level & 1 == 1)
+    }
+  }
+
+  /// Letter spacing per glyph of `glyphs` (code points `[start, end)`), and after the last:
+  /// each grapheme's spacing goes to its last glyph in shaping order, or to the glyph of the
+  /// nearest earlier code point when it has none (a ligature's second part).
+  private func spacing(of glyphs: [ShapedGlyph], start: Int, end: Int) -> [Double] {
+    var extra = [Double](repeating: 0, count: glyphs.count + 1)
+    let first = grapheme(containing: start)
+    let last = grapheme(containing: end - 1)
+    var owner = [Int](repeating: -1, count: last - first + 1)
+    for (k, g) in glyphs.enumerated() { owner[grapheme(containing: Int(g.cluster)) - first] = k }
+    var carried = glyphs.count  // no glyph yet: after the last
+    for g in first...last {
+      if owner[g - first] >= 0 { carried = owner[g - first] }
+      if graphemeFlags[g] & GraphemeFlag.forcedBreak == 0 {
+        extra[carried] += style.letterSpacing
+      }
+    }
+    return extra
+  }
+
+  private func positioned(
+    _ glyphs: ArraySlice<ShapedGlyph>, font: Font, extra: [Double]?, pen start: Double,
+    line: Int, baseline: Double, rtl: Bool
+  ) -> GlyphRun {
+    var pen = start
+    var ids: [UInt32] = []
+    var xs: [Double] = []
+    var ys: [Double] = []
+    var advances: [Double] = []
+    for (k, g) in glyphs.enumerated() {
+      ids.append(g.id)
+      xs.append(pen + Double(g.offsetX))
+      ys.append(-Double(g.offsetY))
+      let advance = g.advance + (extra?[k] ?? 0)
+      advances.append(advance)
+      pen += advance
+    }
+    pen += extra?.last ?? 0
+    return GlyphRun(
+      font: font, size: style.size, glyphs: ids, x: xs, y: ys, advances: advances, line: line,
+      baseline: baseline, isRightToLeft: rtl, origin: start, width: pen - start)
+  }
+
+  /// The shaped run that holds processed code point `c`.
+  func runIndex(containing c: Int) -> Int {
+    var lo = 0
+    var hi = runs.count
+    while hi - lo > 1 {
+      let mid = (lo + hi) / 2
+      if Int(runs[mid].start) <= c { lo = mid } else { hi = mid }
+    }
+    return lo
+  }
+
+  /// The grapheme that holds processed code point `c`.
+  func grapheme(containing c: Int) -> Int {
+    var lo = 0
+    var hi = graphemeAdvance.count
+    while hi - lo > 1 {
+      let mid = (lo + hi) / 2
+      if Int(graphemeStart[mid]) <= c { lo = mid } else { hi = mid }
+    }
+    return lo
+  }
+}
+
+/// The visual order of a line's pieces (UAX #9 rule L2): from the highest level down to the
+/// lowest odd one, every maximal sequence at or above the level is reversed.
+enum LineOrder {
+  static func visual<T>(_ items: [T], levels: [UInt8]) -> [T] {
+    guard let highest = levels.max(), highest > 0 else { return items }
+    let lowestOdd = levels.filter { $0 & 1 == 1 }.min() ?? highest
+    var order = Array(items.indices)
+    var level = highest
+    while level >= lowestOdd && level > 0 {
+      var k = 0
+      while k < order.count {
+        guard levels[order[k]] >= level else {
+          k += 1
+          continue
+        }
+        var e = k
+        while e < order.count && levels[order[e]] >= level { e += 1 }
+        order[k..<e].reverse()
+        k = e
+      }
+      level -= 1
+    }
+    return order.map { items[$0] }
   }
 }

@@ -7,6 +7,8 @@ extension PreparedText {
     var fonts: UInt64
     var reportStart: Int  // first grapheme that counts for the reported start
     var visibleEnd: Int  // one past the last visible grapheme
+    var hyphenated = false  // ends at a soft hyphen, which shows a hyphen
+    var extentStart: Int? = nil  // where the reported width starts (nil: at reportStart)
   }
 
   /// Lays the text out in lines no wider than `width` (greedy, as browsers and TextKit do).
@@ -19,16 +21,20 @@ extension PreparedText {
     var truncated = false
     var ellipsisOffset: Double? = nil
     var visibleEnd = Int(source[source.count - 1])
+    var tail: Range<Int>? = nil
     if let maxLines = style.maxLines, maxLines > 0, raw.count > maxLines {
       truncated = true
       let t = truncate(raw, maxLines: maxLines, width: width)
       raw = t.lines
       ellipsisOffset = t.ellipsisOffset
       visibleEnd = t.visibleEnd
+      tail = t.tail
     }
-    return makeLayout(
+    var layout = makeLayout(
       raw, width: width, truncated: truncated, visibleEnd: visibleEnd,
       ellipsisOffset: ellipsisOffset)
+    layout.truncationTail = tail
+    return layout
   }
 
   /// Number of lines, height, widest line and width of the last line at `width`, and whether

@@ -29,7 +29,9 @@ extension PreparedText {
           start: startScalar, startUTF16: Int(utf16Offsets[startScalar]), startCharacter: 0,
           end: endScalar,
           width: snap(r.width), ascent: a, descent: d, top: top, height: h, baseline: top + a,
-          graphemes: r.start..<max(r.start, r.visibleEnd)))
+          graphemes: r.start..<max(r.start, r.visibleEnd),
+          extentStart: r.extentStart ?? min(r.reportStart, graphemeAdvance.count),
+          hyphenated: r.hyphenated))
       top += h
       widest = max(widest, snap(r.width))
     }

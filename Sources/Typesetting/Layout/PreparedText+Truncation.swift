@@ -1,7 +1,8 @@
 extension PreparedText {
   /// Keeps `maxLines` lines and puts an ellipsis on the last one, at its end, middle or start.
+  /// `tail`: for truncation at the start or middle, the graphemes shown after the ellipsis.
   func truncate(_ raw: [RawLine], maxLines: Int, width: Double) -> (
-    lines: [RawLine], ellipsisOffset: Double, visibleEnd: Int
+    lines: [RawLine], ellipsisOffset: Double, visibleEnd: Int, tail: Range<Int>?
   ) {
     var lines = Array(raw.prefix(maxLines))
     var last = lines[maxLines - 1]
@@ -30,9 +31,11 @@ extension PreparedText {
       last.end = lastVisibleEnd
       last.visibleEnd = lastVisibleEnd
       last.width = max(0, lastVisibleW + ellipsisAdvance)  // (negative letter spacing)
+      last.hyphenated = false
+      last.extentStart = last.start
       lines[maxLines - 1] = last
       let end = Int(source[Int(graphemeStart[lastVisibleEnd])])
-      return (lines, lastVisibleW, end)
+      return (lines, lastVisibleW, end, nil)
     case .start, .middle:
       // The last line shows the head (middle) or nothing (start) of its text, the ellipsis, and
       // the tail of the whole paragraph.
@@ -56,9 +59,11 @@ extension PreparedText {
       last.end = total
       last.visibleEnd = k
       last.width = max(0, head + ellipsisAdvance + tail)
+      last.hyphenated = false
+      last.extentStart = last.start
       lines[maxLines - 1] = last
       let end = Int(source[Int(graphemeStart[k])])
-      return (lines, head, end)
+      return (lines, head, end, j..<total)
     }
   }
 }

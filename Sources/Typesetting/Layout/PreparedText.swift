@@ -35,7 +35,7 @@ public final class PreparedText: @unchecked Sendable {
 
   // Processed code point → original code point index (one extra entry: the original length).
   let source: [Int32]
-  // The processed code points themselves (for drawing: lines are shaped again glyph by glyph).
+  // The processed code points themselves.
   let scalars: [UInt32]
   // Original code point index → UTF-16 offset (one extra entry: the UTF-16 length).
   let utf16Offsets: [Int32]
@@ -62,6 +62,15 @@ public final class PreparedText: @unchecked Sendable {
   let spaceAdvance: Double
   let ellipsisAdvance: Double
   let hyphenAdvance: Double
+  /// The glyphs shaping gave, run after run (what measuring summed and drawing places).
+  let glyphs: [ShapedGlyph]
+  /// The shaped runs in logical order, covering every processed code point.
+  let runs: [ShapedRun]
+  /// The ellipsis of truncation and the hyphen shown at a soft hyphen, as shaped for the style.
+  let ellipsis: ShapedSnippet
+  let hyphen: ShapedSnippet
+  /// The paragraph's bidi level (odd: right to left).
+  let paragraphLevel: UInt8
   /// What only some texts' measuring reads, apart from ``fast`` (see ``FastIndex/Side``).
   private(set) var fastSide = FastIndex.Side()
 
@@ -86,7 +95,12 @@ public final class PreparedText: @unchecked Sendable {
     fontLineGap: [Double],
     spaceAdvance: Double,
     ellipsisAdvance: Double,
-    hyphenAdvance: Double
+    hyphenAdvance: Double,
+    glyphs: [ShapedGlyph],
+    runs: [ShapedRun],
+    ellipsis: ShapedSnippet,
+    hyphen: ShapedSnippet,
+    paragraphLevel: UInt8
   ) {
     self.text = text
     self.style = style
@@ -109,6 +123,11 @@ public final class PreparedText: @unchecked Sendable {
     self.spaceAdvance = spaceAdvance
     self.ellipsisAdvance = ellipsisAdvance
     self.hyphenAdvance = hyphenAdvance
+    self.glyphs = glyphs
+    self.runs = runs
+    self.ellipsis = ellipsis
+    self.hyphen = hyphen
+    self.paragraphLevel = paragraphLevel
     var oneLine = FastIndex.OneLine()
     var side = FastIndex.Side()
     self.fast = FastIndex(self, oneLine: &oneLine, side: &side)
@@ -122,6 +141,21 @@ public final class PreparedText: @unchecked Sendable {
   /// layout units of 1/64 px, so a line less than 1/64 px too wide still fits (measured: this
   /// tolerance matches 8 more corpus cases than a tolerance of float noise only).
   @inlinable static var fitTolerance: Double { 1.0 / 64.0 - 1e-9 }
+
+  /// Bytes the text's arrays hold (their capacities), with and without the glyphs it keeps for
+  /// drawing (a benchmark figure).
+  package var arrayBytes: (total: Int, glyphs: Int) {
+    func bytes<T>(_ a: [T]) -> Int { a.capacity * MemoryLayout<T>.stride }
+    let glyphs =
+      bytes(self.glyphs) + bytes(runs) + bytes(ellipsis.glyphs) + bytes(hyphen.glyphs)
+    let rest =
+      bytes(source) + bytes(scalars) + bytes(utf16Offsets) + bytes(graphemeStart)
+      + bytes(graphemeAdvance) + bytes(graphemeFlags) + bytes(graphemeFont) + bytes(segmentEnd)
+      + bytes(segmentContentEnd) + bytes(segmentContent) + bytes(segmentTrailing)
+      + bytes(segmentFlags) + bytes(segmentFonts) + bytes(fontAscent) + bytes(fontDescent)
+      + bytes(fontLineGap) + (fast?.arrayBytes ?? 0) + fastSide.arrayBytes
+    return (rest + glyphs, glyphs)
+  }
 
   /// Number of grapheme clusters after white-space processing.
   public var graphemeCount: Int { graphemeAdvance.count }

@@ -24,6 +24,10 @@ public struct TextLayout: Sendable, Equatable {
     public var baseline: Double
     /// The graphemes of the prepared text on this line (for drawing).
     var graphemes: Range<Int> = 0..<0
+    /// The grapheme at which the line's reported width starts (for drawing).
+    var extentStart = 0
+    /// Whether the line ends at a soft hyphen and shows a hyphen there.
+    var hyphenated = false
   }
 
   /// The width the text was laid out in.
@@ -41,6 +45,8 @@ public struct TextLayout: Sendable, Equatable {
   /// For a truncated layout: where the ellipsis sits, in points from the line start, on the
   /// line that carries it.
   public var ellipsisOffset: Double?
+  /// For truncation at the start or in the middle: the graphemes drawn after the ellipsis.
+  var truncationTail: Range<Int>? = nil
 
   /// Number of lines.
   public var lineCount: Int { lines.count }

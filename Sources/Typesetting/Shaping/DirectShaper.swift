@@ -15,8 +15,9 @@ final class DirectShaper {
     /// Per code point of the memo's planes: 0 until first seen, then bit 63, and when a run may
     /// hold it, bit 62, its glyph in bits 32–47 and its advance in the low 32 bits.
     @exclusivity(unchecked) var characters: CharacterMemo?
-    /// Pair adjustments met: 4,096 keys (`1 << 32 | first << 16 | second`) then their values
-    /// (the first glyph's adjustment in the high half); a slot per hash, overwritten.
+    /// Pair adjustments met: 4,096 keys (`1 << 32 | first << 16 | second`), then their values
+    /// (the first glyph's adjustment in the high half), then the first glyph's x placements; a
+    /// slot per hash, overwritten.
     @exclusivity(unchecked) var pairs: UnsafeMutablePointer<UInt64>?
 
     deinit { free(pairs) }
@@ -28,6 +29,9 @@ final class DirectShaper {
   private var scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: 256)
   /// The character each glyph of `scratch` comes from, once ligatures formed (grown with it).
   private var clusters = UnsafeMutablePointer<Int32>.allocate(capacity: 256)
+  /// Each glyph's x offset in font units: a `kern` table's pair moves the second glyph by its
+  /// share, as HarfBuzz splits such kerning (grown with it).
+  private var offsets = UnsafeMutablePointer<Int32>.allocate(capacity: 256)
   private var scratchCapacity = 256
   /// Runs shaped.
   private(set) var runs = 0
@@ -35,6 +39,7 @@ final class DirectShaper {
   deinit {
     scratch.deallocate()
     clusters.deallocate()
+    offsets.deallocate()
   }
 
   /// Forgets every plan (their addresses may be reused).
@@ -50,7 +55,7 @@ final class DirectShaper {
   func shape(
     _ text: UnsafeBufferPointer<UInt32>, _ start: Int, _ end: Int, font: Font, size: Double,
     plan: OpaquePointer, decideAfter: Int, into advances: UnsafeMutablePointer<Double>, offset: Int,
-    find: (_ mayMake: Bool) -> DirectPlan??
+    glyphs: inout [ShapedGlyph], find: (_ mayMake: Bool) -> DirectPlan??
   ) -> Bool {
     let entry = entries.entry(plan) { Entry() }
     if !entry.decided {
@@ -63,8 +68,8 @@ final class DirectShaper {
       if let made = entry.plan {
         entry.characters = CharacterMemo()
         if !made.kerning.isEmpty {
-          entry.pairs = calloc(2 * Self.pairSlots, 8)!.bindMemory(
-            to: UInt64.self, capacity: 2 * Self.pairSlots)
+          entry.pairs = calloc(3 * Self.pairSlots, 8)!.bindMemory(
+            to: UInt64.self, capacity: 3 * Self.pairSlots)
         }
       }
     }
@@ -73,9 +78,11 @@ final class DirectShaper {
     if scratchCapacity < n {
       scratch.deallocate()
       clusters.deallocate()
+      offsets.deallocate()
       scratchCapacity = max(n, 2 * scratchCapacity)
       scratch = .allocate(capacity: scratchCapacity)
       clusters = .allocate(capacity: scratchCapacity)
+      offsets = .allocate(capacity: scratchCapacity)
     }
     let scratch = self.scratch
     for k in 0..<n {
@@ -93,8 +100,12 @@ final class DirectShaper {
       n = count
       ligated = true
     }
+    let offsets = self.offsets
+    var shifted = false
     if let pairs = entry.pairs, n > 1 {
+      offsets.update(repeating: 0, count: n)
       let values = pairs + Self.pairSlots
+      let placements = pairs + 2 * Self.pairSlots
       for k in 0..<(n - 1) {
         let key = 1 << 32 | (scratch[k] >> 16 & 0xFFFF_0000) | (scratch[k + 1] >> 32 & 0xFFFF)
         let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 52)
@@ -106,6 +117,7 @@ final class DirectShaper {
           values[slot] =
             UInt64(UInt32(bitPattern: a.first)) << 32
             | UInt64(UInt32(bitPattern: a.second))
+          placements[slot] = UInt64(UInt32(bitPattern: a.placement))
         }
         let value = values[slot]
         // Adjust the low 32 bits (the advances) in place.
@@ -116,21 +128,37 @@ final class DirectShaper {
         scratch[k + 1] =
           scratch[k + 1] & ~0xFFFF_FFFF
           | UInt64(UInt32(truncatingIfNeeded: scratch[k + 1]) &+ UInt32(truncatingIfNeeded: value))
+        let moved = Int32(truncatingIfNeeded: placements[slot])
+        if moved != 0 {
+          offsets[k] &+= moved
+          shifted = true
+        }
+        // A `kern` table's split moves the second glyph by its share (left to right; right to
+        // left, such a run is left to HarfBuzz).
+        let secondShare = Int32(truncatingIfNeeded: value)
+        if secondShare != 0 {
+          if direct.rightToLeft { return false }
+          offsets[k + 1] &+= secondShare
+          shifted = true
+        }
       }
     }
     let scale = size / direct.advanceUnitsPerEm
-    if ligated {
-      // A ligature's advance goes to its first character, as HarfBuzz's clusters give it.
-      let clusters = self.clusters
-      for k in 0..<n {
-        advances[start - offset + Int(clusters[k])] +=
-          Double(Int32(truncatingIfNeeded: scratch[k])) * scale
-      }
-    } else {
-      for k in 0..<n {
-        advances[start - offset + k] += Double(Int32(truncatingIfNeeded: scratch[k])) * scale
-      }
+    glyphs.reserveCapacity(glyphs.count + n)
+    let first = glyphs.count
+    // (Ligated: a ligature's advance goes to its first character, as HarfBuzz's clusters give it.)
+    let clusters = self.clusters
+    for k in 0..<n {
+      let cluster = start + (ligated ? Int(clusters[k]) : k)
+      let advance = Double(Int32(truncatingIfNeeded: scratch[k])) * scale
+      advances[cluster - offset] += advance
+      glyphs.append(
+        ShapedGlyph(
+          id: UInt32(truncatingIfNeeded: scratch[k] >> 32 & 0xFFFF), cluster: Int32(cluster),
+          advance: advance, offsetX: shifted ? Float(Double(offsets[k]) * scale) : 0, offsetY: 0))
     }
+    // HarfBuzz gives a right-to-left run's glyphs right to left (clusters falling).
+    if direct.rightToLeft { glyphs[first...].reverse() }
     runs += 1
     return true
   }

@@ -1,6 +1,6 @@
 /// Pair kerning read from a font, to apply without HarfBuzz where HarfBuzz would do nothing else
-/// (``DirectShaping``): GPOS pair-adjustment lookups that change only the first glyph, or the
-/// `kern` table of a font without GPOS.
+/// (``DirectShaping``): GPOS pair-adjustment lookups that change only the first glyph's advance
+/// and x placement, or the `kern` table of a font without GPOS.
 ///
 /// Each adjustment is what HarfBuzz 6 applies to two adjacent glyphs with no mark between them:
 /// - GPOS lookups (in any order: each adds to the first glyph's advance only, and which rule
@@ -17,7 +17,7 @@ struct PairKerning: Sendable {
     let coverage: Coverage
     /// Format 1: per first-glyph coverage index, the second glyphs and values in the font's
     /// order (empty for format 2).
-    let sets: [[(second: UInt16, value: Int16)]]
+    let sets: [[(second: UInt16, value: Int16, placement: Int16)]]
     /// Format 2: the class matrix (nil for format 1).
     let classes: ClassMatrix?
   }
@@ -28,6 +28,8 @@ struct PairKerning: Sendable {
     let count1: Int
     let count2: Int
     let values: [Int16]
+    /// The first glyph's x placements (empty when the records have none).
+    let placements: [Int16]
   }
 
   /// GPOS lookups, each a list of subtables.
@@ -42,10 +44,12 @@ struct PairKerning: Sendable {
     self.kernTables = kernTables
   }
 
-  /// The adjustments of the first and second glyph's advances, in font units.
-  func adjustment(_ a: UInt16, _ b: UInt16) -> (first: Int32, second: Int32) {
+  /// The adjustments of the first and second glyph's advances and of the first glyph's x
+  /// placement (its offset), in font units.
+  func adjustment(_ a: UInt16, _ b: UInt16) -> (first: Int32, second: Int32, placement: Int32) {
     var first: Int32 = 0
     var second: Int32 = 0
+    var placement: Int32 = 0
     for lookup in lookups {
       subtables: for sub in lookup {
         guard let k = sub.coverage.index(a) else { continue }
@@ -54,12 +58,14 @@ struct PairKerning: Sendable {
           let c2 = Int(m.second.class(b))
           guard c1 < m.count1 && c2 < m.count2 else { continue }
           if !m.values.isEmpty { first += Int32(m.values[c1 * m.count2 + c2]) }
+          if !m.placements.isEmpty { placement += Int32(m.placements[c1 * m.count2 + c2]) }
           break subtables
         }
         guard k < sub.sets.count else { continue }
         let set = sub.sets[k]
         if let found = harfBuzzSearch(set.count, { searchOrder(b, set[$0].second) }) {
           first += Int32(set[found].value)
+          placement += Int32(set[found].placement)
           break subtables
         }
       }
@@ -73,26 +79,29 @@ struct PairKerning: Sendable {
         second += kern - half
       }
     }
-    return (first, second)
+    return (first, second, placement)
   }
 
-  /// A GPOS pair-adjustment subtable whose only effect is on the first glyph's horizontal
-  /// advance (no value for the second glyph, no device tables), or nil.
+  /// A GPOS pair-adjustment subtable whose only effects are on the first glyph's horizontal
+  /// advance and x placement (no value for the second glyph, no y placement, no device
+  /// tables), or nil.
   static func subtable(
     _ t: TableBytes, at sub: Int, work: LookupRequirements.Work
   ) -> Subtable? {
     guard let format = t.u16(sub), let cov = t.offset(sub, 2),
       let coverage = Coverage(t, at: cov), work.spend(coverage.size),
       let format1 = t.u16(sub + 4),
-      let format2 = t.u16(sub + 6), format2 == 0, format1 & 0xFFF0 == 0
+      let format2 = t.u16(sub + 6), format2 == 0, format1 & 0xFFF2 == 0
     else { return nil }
     let size = format1.nonzeroBitCount
-    // Where the x advance sits in a value record (after x and y placement), if it has one.
-    let advance: Int? = format1 & 4 != 0 ? (format1 & 3).nonzeroBitCount : nil
+    // Where the x advance sits in a value record (after the x placement), if it has one; the
+    // x placement comes first.
+    let advance: Int? = format1 & 4 != 0 ? (format1 & 1).nonzeroBitCount : nil
+    let placement: Int? = format1 & 1 != 0 ? 0 : nil
     switch format {
     case 1:
       guard let count = t.u16(sub + 8) else { return nil }
-      var sets: [[(second: UInt16, value: Int16)]] = []
+      var sets: [[(second: UInt16, value: Int16, placement: Int16)]] = []
       for k in 0..<Int(count) {
         guard let set = t.offset(sub, 10 + 2 * k), let n = t.u16(set),
           set + 2 + Int(n) * 2 * (1 + size) <= t.data.count, work.spend(Int(n))
@@ -101,7 +110,8 @@ struct PairKerning: Sendable {
           (0..<Int(n)).map { j in
             let record = set + 2 + j * 2 * (1 + size)
             let value = advance.map { t.i16(record + 2 + 2 * $0)! } ?? 0
-            return (t.u16(record)!, value)
+            let moved = placement.map { t.i16(record + 2 + 2 * $0)! } ?? 0
+            return (t.u16(record)!, value, moved)
           })
       }
       return Subtable(coverage: coverage, sets: sets, classes: nil)
@@ -119,10 +129,16 @@ struct PairKerning: Sendable {
         guard work.spend(cells) else { return nil }
         values = (0..<cells).map { k in t.i16(sub + 16 + k * 2 * size + 2 * advance)! }
       }
+      var placements: [Int16] = []
+      if let placement {
+        guard work.spend(cells) else { return nil }
+        placements = (0..<cells).map { k in t.i16(sub + 16 + k * 2 * size + 2 * placement)! }
+      }
       return Subtable(
         coverage: coverage, sets: [],
         classes: ClassMatrix(
-          first: def1, second: def2, count1: Int(count1), count2: Int(count2), values: values))
+          first: def1, second: def2, count1: Int(count1), count2: Int(count2), values: values,
+          placements: placements))
     default:
       return nil
     }

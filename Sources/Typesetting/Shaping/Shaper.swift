@@ -18,6 +18,9 @@ final class Shaper {
   var recorder: ((ShapingBaseline.Item) -> Void)? = nil
   /// When set, runs are shaped word by word through this cache where that changes nothing.
   var cache: WordCache? = nil
+  /// Every glyph shaped since it was last emptied, in the order runs were shaped: the shaping
+  /// stage's output, which ``Typesetter`` cuts into a prepared text's runs.
+  @exclusivity(unchecked) var glyphs: [ShapedGlyph] = []
 
   /// The style of the last text prepared with this shaper and its constants (a shaper belongs to
   /// one typesetter), and those of the styles it met before: found here, they take no lock.
@@ -92,6 +95,8 @@ final class Shaper {
   private let direct = DirectShaper()
   /// Runs shaped without HarfBuzz (for tests and benchmarks).
   var directRuns: Int { direct.runs }
+  /// Runs (or stretches of a run) shaped, either way.
+  private(set) var rangesShaped = 0
 
   private final class GateEntry {
     @exclusivity(unchecked) var uses = 0
@@ -305,6 +310,8 @@ final class Shaper {
     if wordScratch.count < n { wordScratch = [Double](repeating: 0, count: max(n, 256)) }
     let context = contextID(plan: plan, font: run.font, size: size)
     missing.removeAll(keepingCapacity: true)
+    hits.removeAll(keepingCapacity: true)
+    hitGlyphs.removeAll(keepingCapacity: true)
     var complete = true
     text.withUnsafeBufferPointer { t in
       var k = run.start
@@ -321,38 +328,108 @@ final class Shaper {
         }
         let word = UnsafeBufferPointer(rebasing: t[a..<k])
         let hash = WordCache.hash(context: context, word)
-        let hit = wordScratch.withUnsafeMutableBufferPointer { w in
+        let found = wordScratch.withUnsafeMutableBufferPointer { w in
           cache.lookup(context: context, word, hash: hash, into: w.baseAddress! + (a - run.start))
         }
-        if !hit { missing.append(MissingWord(start: a, end: k, hash: hash)) }
+        if let found {
+          // (Copied now: a store below may drop the cache's arenas.)
+          let from = hitGlyphs.count
+          for var g in found {
+            g.cluster += Int32(a)
+            hitGlyphs.append(g)
+          }
+          hits.append(HitWord(start: a, glyphs: from..<hitGlyphs.count))
+        } else {
+          missing.append(MissingWord(start: a, end: k, hash: hash))
+        }
       }
     }
     guard complete else { return false }
+    let base = glyphs.count
+    var stretch = 0..<0  // code points shaped afresh
     if let first = missing.first, let last = missing.last {
       // Shape the stretch from the first missing word to the end of the last (one HarfBuzz
       // call), then keep each missing word's slice of it: the checks above make a slice what
       // shaping the word alone gives, and the words around it shape as they would alone too.
       let lo = first.start
       let hi = last.end
+      stretch = lo..<hi
       var part = [Double](repeating: 0, count: hi - lo)
       shapeRange(
         text, lo, hi, run: run, size: size, language: language, features: features,
         into: &part, offset: lo)
-      text.withUnsafeBufferPointer { t in
-        part.withUnsafeBufferPointer { values in
-          for word in missing {
-            cache.store(
-              context: context, UnsafeBufferPointer(rebasing: t[word.start..<word.end]),
-              hash: word.hash,
-              advances: UnsafeBufferPointer(rebasing: values[(word.start - lo)..<(word.end - lo)]))
-          }
-        }
-      }
+      storeMissingWords(text, part: part, lo: lo, context: context, glyphsFrom: base, cache: cache)
       for j in 0..<(hi - lo) { wordScratch[lo - run.start + j] = part[j] }
     }
+    arrangeWordGlyphs(base: base, stretch: stretch, rtl: run.rtl)
     for j in 0..<n { advances[run.start + j] += wordScratch[j] }
     return true
   }
+
+  /// Keeps each missing word's advances and its slice of the glyphs shaped for the stretch
+  /// (`glyphs[from...]`, in shaping order) in the cache.
+  private func storeMissingWords(
+    _ text: [UInt32], part: [Double], lo: Int, context: Int32, glyphsFrom from: Int,
+    cache: WordCache
+  ) {
+    // Each glyph to its word (binary search on the words' starts), in shaping order.
+    var perWord = [[ShapedGlyph]](repeating: [], count: missing.count)
+    for g in glyphs[from...] {
+      let c = Int(g.cluster)
+      var w = 0
+      var past = missing.count
+      while past - w > 1 {
+        let mid = (w + past) / 2
+        if missing[mid].start <= c { w = mid } else { past = mid }
+      }
+      guard c >= missing[w].start && c < missing[w].end else { continue }
+      var g = g
+      g.cluster -= Int32(missing[w].start)
+      perWord[w].append(g)
+    }
+    text.withUnsafeBufferPointer { t in
+      part.withUnsafeBufferPointer { values in
+        for (w, word) in missing.enumerated() {
+          cache.store(
+            context: context, UnsafeBufferPointer(rebasing: t[word.start..<word.end]),
+            hash: word.hash,
+            advances: UnsafeBufferPointer(rebasing: values[(word.start - lo)..<(word.end - lo)]),
+            glyphs: perWord[w][...])
+        }
+      }
+    }
+  }
+
+  /// Puts the run's glyphs (`glyphs[base...]` holds the stretch shaped afresh) in the order
+  /// shaping the whole run gives: the words found in the cache before the stretch, the stretch,
+  /// the words after it — reversed for a right-to-left run, whose glyphs go right to left.
+  private func arrangeWordGlyphs(base: Int, stretch: Range<Int>, rtl: Bool) {
+    var units: [ArraySlice<ShapedGlyph>] = []
+    let fresh = glyphs[base...]
+    var freshPlaced = stretch.isEmpty
+    for hit in hits {
+      if !freshPlaced && hit.start >= stretch.upperBound {
+        units.append(fresh)
+        freshPlaced = true
+      }
+      if stretch.contains(hit.start) { continue }  // shaped again within the stretch
+      units.append(hitGlyphs[hit.glyphs])
+    }
+    if !freshPlaced { units.append(fresh) }
+    if rtl { units.reverse() }
+    var arranged: [ShapedGlyph] = []
+    arranged.reserveCapacity(glyphs.count - base + hitGlyphs.count)
+    for u in units { arranged.append(contentsOf: u) }
+    glyphs.replaceSubrange(base..., with: arranged)
+  }
+
+  /// A word the cache had: code points from `start`, its glyphs in `hitGlyphs`.
+  struct HitWord {
+    var start: Int
+    var glyphs: Range<Int>
+  }
+  @exclusivity(unchecked) private var hits: [HitWord] = []
+  @exclusivity(unchecked) private var hitGlyphs: [ShapedGlyph] = []
 
   /// A word the cache did not have: code points `[start, end)` of the text.
   struct MissingWord {
@@ -561,7 +638,7 @@ final class Shaper {
 
   /// The glyphs HarfBuzz gives for `text[start..<end]` as this shaper shapes it: glyph, cluster
   /// and position (for checking that gates change nothing).
-  func glyphs(
+  func harfBuzzGlyphs(
     _ text: [UInt32], _ start: Int, _ end: Int, run: Run, language: hb_language_t?,
     features: [hb_feature_t]
   ) -> [[Int32]] {
@@ -603,6 +680,7 @@ final class Shaper {
     _ text: [UInt32], _ start: Int, _ end: Int, run: Run, size: Double, language: hb_language_t?,
     features: [hb_feature_t], into advances: inout [Double], offset: Int = 0
   ) {
+    rangesShaped += 1
     let chosen = choosePlan(text, start, end, run: run, language: language, features: features)
     if featureGating && directShaping && end > start {
       let font = run.font
@@ -610,7 +688,7 @@ final class Shaper {
         advances.withUnsafeMutableBufferPointer { a in
           direct.shape(
             t, start, end, font: font, size: size, plan: chosen.plan, decideAfter: gateAfterUses,
-            into: a.baseAddress!, offset: offset
+            into: a.baseAddress!, offset: offset, glyphs: &glyphs
           ) { mayMake in
             // Made once per font and plan properties, shared by all threads.
             let props = chosen.props
@@ -633,6 +711,8 @@ final class Shaper {
     let infos = hb_buffer_get_glyph_infos(buffer, &count)!
     let positions = hb_buffer_get_glyph_positions(buffer, &count)!
     let font = run.font
+    let unit = size / Double(font.unitsPerEm)
+    glyphs.reserveCapacity(glyphs.count + Int(count))
     if let ppem = font.bitmapStrikePPEM, !font.bitmapAdvances.isEmpty {
       // Bitmap-only fonts are measured in whole pixels of their strike, then scaled.
       let scale = size / Double(ppem)
@@ -640,20 +720,35 @@ final class Shaper {
         let g = Int(infos[k].codepoint)
         let adv = g < font.bitmapAdvances.count ? font.bitmapAdvances[g] : 0
         let hbAdv = Double(positions[k].x_advance)
-        advances[Int(infos[k].cluster) - offset] += hbAdv == 0 ? 0 : adv * scale
+        let advance = hbAdv == 0 ? 0 : adv * scale
+        advances[Int(infos[k].cluster) - offset] += advance
+        glyphs.append(Shaper.glyph(infos[k], positions[k], advance: advance, unit: unit))
       }
     } else {
-      let scale = size / Double(font.unitsPerEm)
       for k in 0..<Int(count) {
         let cluster = Int(infos[k].cluster)
         // A combining mark the font lacks takes no room (a browser falls back for it and sets
         // it over its base), rather than the width of a missing-glyph box.
         if infos[k].codepoint == 0 && cluster < text.count && Shaper.isMark(text[cluster]) {
+          glyphs.append(Shaper.glyph(infos[k], positions[k], advance: 0, unit: unit))
           continue
         }
-        advances[cluster - offset] += Double(positions[k].x_advance) * scale
+        let advance = Double(positions[k].x_advance) * unit
+        advances[cluster - offset] += advance
+        glyphs.append(Shaper.glyph(infos[k], positions[k], advance: advance, unit: unit))
       }
     }
+  }
+
+  /// A HarfBuzz glyph as the shaping stage keeps it (`unit`: points per font unit).
+  @inline(__always)
+  static func glyph(
+    _ info: hb_glyph_info_t, _ position: hb_glyph_position_t, advance: Double, unit: Double
+  ) -> ShapedGlyph {
+    ShapedGlyph(
+      id: info.codepoint, cluster: Int32(bitPattern: info.cluster), advance: advance,
+      offsetX: Float(Double(position.x_offset) * unit),
+      offsetY: Float(Double(position.y_offset) * unit))
   }
 
   /// A HarfBuzz language (interned: equal tags give the same pointer) as a number for keys.

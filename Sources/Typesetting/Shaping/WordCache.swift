@@ -9,8 +9,8 @@
 ///
 /// An open-addressing table over flat memory, so that a lookup is a hash of the word, a probe
 /// or two and a comparison of code points, with no reference counting, no lock and no
-/// copy-on-write check: the code points and advances of the words live in two arenas, and when
-/// either is full (or the table is), everything is dropped at once and filling starts again.
+/// copy-on-write check: the code points, advances and glyphs of the words live in arenas, and when
+/// one is full (or the table is), everything is dropped at once and filling starts again.
 /// The memory comes zeroed from the system, so pages the cache never reaches cost nothing.
 final class WordCache {
   private struct Slot {
@@ -18,6 +18,8 @@ final class WordCache {
     var start: Int32  // in the arenas
     var count: Int32
     var context: Int32
+    var glyphStart: Int32
+    var glyphCount: Int32
   }
 
   /// The most words held.
@@ -26,8 +28,11 @@ final class WordCache {
   private let mask: Int
   private let characters: UnsafeMutablePointer<UInt32>
   private let advances: UnsafeMutablePointer<Double>
+  /// The words' glyphs, clusters counted from the word's first code point.
+  private let glyphs: UnsafeMutablePointer<ShapedGlyph>
   private let arenaSize: Int
   private var used = 0
+  private var glyphsUsed = 0
   /// Number of words held.
   private(set) var count = 0
 
@@ -46,12 +51,15 @@ final class WordCache {
     slots = calloc(size, MemoryLayout<Slot>.stride)!.bindMemory(to: Slot.self, capacity: size)
     characters = calloc(arenaSize, 4)!.bindMemory(to: UInt32.self, capacity: arenaSize)
     advances = calloc(arenaSize, 8)!.bindMemory(to: Double.self, capacity: arenaSize)
+    glyphs = calloc(arenaSize, MemoryLayout<ShapedGlyph>.stride)!.bindMemory(
+      to: ShapedGlyph.self, capacity: arenaSize)
   }
 
   deinit {
     free(slots)
     free(characters)
     free(advances)
+    free(glyphs)
   }
 
   /// The hash of a word in a context (never 0).
@@ -77,33 +85,36 @@ final class WordCache {
     return true
   }
 
-  /// Copies the advances of `text` in `context` to `into` and returns true, or returns false.
+  /// Copies the advances of `text` in `context` to `into` and returns the word's glyphs
+  /// (valid until the next store), or returns nil.
   func lookup(
     context: Int32, _ text: UnsafeBufferPointer<UInt32>, hash: UInt64,
     into: UnsafeMutablePointer<Double>
-  ) -> Bool {
+  ) -> UnsafeBufferPointer<ShapedGlyph>? {
     var i = Int(truncatingIfNeeded: hash) & mask
     for _ in 0..<WordCache.probes {
       let slot = slots[i]
-      if slot.hash == 0 { return false }
+      if slot.hash == 0 { return nil }
       if holds(slot, context: context, text, hash: hash) {
         let start = Int(slot.start)
         for k in 0..<text.count { into[k] = advances[start + k] }
-        return true
+        return UnsafeBufferPointer(start: glyphs + Int(slot.glyphStart), count: Int(slot.glyphCount))
       }
       i = (i + 1) & mask
     }
-    return false
+    return nil
   }
 
-  /// Keeps the advances of `text` in `context`.
+  /// Keeps the advances and glyphs of `text` in `context` (glyph clusters counted from the
+  /// word's first code point).
   func store(
     context: Int32, _ text: UnsafeBufferPointer<UInt32>, hash: UInt64,
-    advances values: UnsafeBufferPointer<Double>
+    advances values: UnsafeBufferPointer<Double>, glyphs wordGlyphs: ArraySlice<ShapedGlyph>
   ) {
     let n = text.count
-    guard n > 0, n <= arenaSize else { return }
-    if used + n > arenaSize || count >= capacity { clear() }
+    let g = wordGlyphs.count
+    guard n > 0, n <= arenaSize, g <= arenaSize else { return }
+    if used + n > arenaSize || glyphsUsed + g > arenaSize || count >= capacity { clear() }
     var i = Int(truncatingIfNeeded: hash) & mask
     var target = i
     for _ in 0..<WordCache.probes {
@@ -117,18 +128,23 @@ final class WordCache {
       i = (i + 1) & mask
     }
     if slots[target].hash == 0 { count += 1 }
-    slots[target] = Slot(hash: hash, start: Int32(used), count: Int32(n), context: context)
+    slots[target] = Slot(
+      hash: hash, start: Int32(used), count: Int32(n), context: context,
+      glyphStart: Int32(glyphsUsed), glyphCount: Int32(g))
     for k in 0..<n {
       characters[used + k] = text[k]
       advances[used + k] = values[k]
     }
+    for (k, glyph) in wordGlyphs.enumerated() { glyphs[glyphsUsed + k] = glyph }
     used += n
+    glyphsUsed += g
   }
 
   /// Drops every word.
   func clear() {
     memset(slots, 0, (mask + 1) * MemoryLayout<Slot>.stride)
     used = 0
+    glyphsUsed = 0
     count = 0
   }
 }

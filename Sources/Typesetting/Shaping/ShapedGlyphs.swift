@@ -1,0 +1,37 @@
+/// One glyph as shaping placed it: the output of the shaping stage that measuring sums and
+/// drawing positions, so that a picture shows the very glyphs that were measured.
+struct ShapedGlyph: Sendable, Equatable {
+  /// Glyph id in the run's font.
+  var id: UInt32
+  /// The processed code point the glyph comes from (HarfBuzz's cluster at character level).
+  var cluster: Int32
+  /// Advance in points, exactly as measuring added it to the cluster's code point.
+  var advance: Double
+  /// Offset of the glyph from its pen position, in points (x right, y up, as HarfBuzz gives it).
+  var offsetX: Float
+  var offsetY: Float
+}
+
+/// A shaped run: processed code points `[start, end)` in one font and one bidi level, with
+/// the glyphs `[glyphStart, glyphEnd)` of ``PreparedText``'s glyph array in the order shaping
+/// gave them (left to right on the line: reversed logical order for a right-to-left run).
+/// Tabs and forced breaks are runs of their own with no glyph (their width is the layout's).
+struct ShapedRun: Sendable, Equatable {
+  var start: Int32
+  var end: Int32
+  var glyphStart: Int32
+  var glyphEnd: Int32
+  /// Index of the font in the style's stack.
+  var font: UInt8
+  /// Bidi embedding level (odd: right to left).
+  var level: UInt8
+}
+
+/// A short string shaped once per style (the ellipsis of truncation, the hyphen shown at a
+/// soft hyphen): its font in the stack and its glyphs.
+struct ShapedSnippet: Sendable, Equatable {
+  var font: Int = 0
+  var glyphs: [ShapedGlyph] = []
+  /// Sum of the glyphs' advances (points).
+  var advance: Double { glyphs.reduce(0) { $0 + $1.advance } }
+}
