@@ -168,8 +168,8 @@ public struct BubbleEstimator: Sendable, Hashable {
     builder.entries.reserveCapacity(cells.count * 8)
     var bubbles: [PreparedBubbles.Bubble] = []
     bubbles.reserveCapacity(cells.count)
-    var geometries: [Geometry] = []
-    var geometryIndex: [Geometry: Int] = [:]
+    var geometries: [BubbleGeometry] = []
+    var geometryIndex: [BubbleGeometry: Int] = [:]
     var replies: [PreparedBubbles.Text] = []
     var sink: [Double]? = nil
     func text(_ t: String, _ style: TextStyle, size: Double) -> PreparedBubbles.Text {
@@ -193,7 +193,7 @@ public struct BubbleEstimator: Sendable, Hashable {
         reply = replies.count
         replies.append(text(r, rs, size: rs.size))
       }
-      let g = Geometry(cell)
+      let g = BubbleGeometry(cell)
       let gi: Int
       if let k = geometryIndex[g] {
         gi = k

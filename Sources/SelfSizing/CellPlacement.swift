@@ -44,6 +44,7 @@ public struct CellPlacement: Sendable {
 }
 
 extension CellSizer {
+  /// A text shaped and laid out for drawing.
   private func prepared(_ text: String, _ style: TextStyle, width: Double) throws -> (
     PreparedText, TextLayout
   ) {
@@ -55,131 +56,71 @@ extension CellSizer {
     }
   }
 
-  /// Places the parts of a bubble (the same rules as ``measure(_:)-(BubbleCell)``, so the size is
-  /// the measured size): reply box, sender name, text, timestamp (inline at the
+  private static func box(_ laid: (PreparedText, TextLayout)) -> TextBox {
+    let (p, l) = laid
+    return TextBox(
+      lineCount: l.lineCount, height: l.height, widest: l.widest,
+      lastLineWidth: l.lines.last?.width ?? 0, isTruncated: l.isTruncated,
+      isRightToLeft: p.isRightToLeft)
+  }
+
+  private static func text(
+    _ role: String, _ laid: (PreparedText, TextLayout), _ frame: PartFrame
+  ) -> CellPlacement.Text {
+    .init(role: role, prepared: laid.0, layout: laid.1, x: frame.x, y: frame.y, width: frame.width)
+  }
+
+  private static func box(_ role: String, _ f: PartFrame) -> CellPlacement.Box {
+    .init(role: role, x: f.x, y: f.y, width: f.width, height: f.height)
+  }
+
+  /// Places the parts of a bubble by the rule it is measured with (``BubbleGeometry``), so
+  /// the size is the measured size: reply box, sender name, text, timestamp (inline at the
   /// trailing end of the last line, or below it, aligned trailing).
   public func place(_ cell: BubbleCell) throws -> CellPlacement {
-    let m = try measure(cell)
-    var out = CellPlacement(size: m.size)
-    let tw = cell.textWidth
-    let left = cell.padding.leading
-    let inner = m.size.width - cell.padding.horizontal
-    var y = cell.padding.top
-    let textStyle = scaled(cell.style, by: cell.textScale)
-    if let replyText = cell.replyText {
-      let rs = cell.replyTextStyle
-      let innerReply = max(1, tw - cell.replyPadding.horizontal)
-      var boxY = y + cell.replyPadding.top
-      var content = 0.0
-      var texts: [CellPlacement.Text] = []
-      if let name = cell.replyName {
-        let (p, l) = try prepared(name, cell.replyNameStyle, width: innerReply)
-        texts.append(
-          .init(
-            role: "replyName", prepared: p, layout: l, x: left + cell.replyPadding.leading, y: boxY,
-            width: l.widest))
-        content = max(content, l.widest)
-        boxY += l.height
+    try cell.validate()
+    let g = BubbleGeometry(cell)
+    let parts = try bubbleParts(cell, g) { try prepared($0, $1, width: $2) }
+    let placed = g.place(
+      text: Self.box(parts.text), reply: parts.reply.map { (($0.name.map(Self.box)), Self.box($0.text)) },
+      name: parts.name.map(Self.box), timestamp: parts.timestamp.map(Self.box),
+      containerWidth: cell.containerWidth)
+    var out = CellPlacement(size: placed.size)
+    if let reply = parts.reply, let box = placed.replyBox, let frame = placed.replyText {
+      out.boxes.append(Self.box("reply", box))
+      if let name = reply.name, let f = placed.replyName {
+        out.texts.append(Self.text("replyName", name, f))
       }
-      let (p, l) = try prepared(replyText, rs, width: innerReply)
-      texts.append(
-        .init(
-          role: "replyText", prepared: p, layout: l, x: left + cell.replyPadding.leading, y: boxY,
-          width: l.widest))
-      content = max(content, l.widest)
-      boxY += l.height + cell.replyPadding.bottom
-      out.boxes.append(
-        .init(
-          role: "reply", x: left, y: y,
-          width: min(tw, content + cell.replyPadding.horizontal), height: boxY - y))
-      out.texts += texts
-      y = boxY + cell.blockSpacing
+      out.texts.append(Self.text("replyText", reply.text, frame))
     }
-    if let name = cell.senderName {
-      let (p, l) = try prepared(name, cell.senderNameStyle, width: tw)
-      out.texts.append(.init(role: "name", prepared: p, layout: l, x: left, y: y, width: inner))
-      y += l.height + cell.nameSpacing
-    }
-    let (tp, tl) = try prepared(cell.text, textStyle, width: tw)
-    out.texts.append(.init(role: "text", prepared: tp, layout: tl, x: left, y: y, width: inner))
-    y += tl.height
-    if let ts = cell.timestamp {
-      let (p, l) = try prepared(ts, cell.timestampTextStyle, width: tw)
-      let x = left + inner - l.widest
-      if m.timestampPlacement == .inline {
-        // After the last line: at its trailing end, which in a right-to-left paragraph is the
-        // left (the line itself is right-aligned there).
-        let ix = tp.isRightToLeft ? left : x
-        out.texts.append(
-          .init(role: "timestamp", prepared: p, layout: l, x: ix, y: y - l.height, width: l.widest))
-      } else {
-        y += tl.lines.isEmpty ? 0 : cell.nameSpacing
-        out.texts.append(
-          .init(role: "timestamp", prepared: p, layout: l, x: x, y: y, width: l.widest))
-      }
+    if let name = parts.name, let f = placed.name { out.texts.append(Self.text("name", name, f)) }
+    out.texts.append(Self.text("text", parts.text, placed.text))
+    if let t = parts.timestamp, let f = placed.timestamp {
+      out.texts.append(Self.text("timestamp", t, f))
     }
     return out
   }
 
-  /// Places the parts of a product card: picture, title, price (original price beside it when
-  /// it fits, else below), badge.
+  /// Places the parts of a product card by the rule it is measured with
+  /// (``ProductCardGeometry``): picture, title, price (original price beside it when it fits,
+  /// else below), badge.
   public func place(_ cell: ProductCardCell) throws -> CellPlacement {
-    let m = try measure(cell)
-    var out = CellPlacement(size: m.size)
-    let cw = cell.width - cell.padding.horizontal
-    let left = cell.padding.leading
-    var y = cell.padding.top
-    let imageHeight = cell.width / cell.imageAspectRatio
-    out.boxes.append(.init(role: "image", x: 0, y: y, width: cell.width, height: imageHeight))
-    y += imageHeight + cell.spacing
-    let titleStyle = scaled(cell.titleStyle, by: cell.textScale)
-    let (tp, tl) = try prepared(cell.title, titleStyle, width: cw)
-    out.texts.append(.init(role: "title", prepared: tp, layout: tl, x: left, y: y, width: cw))
-    y += tl.height
-    if let price = cell.price {
-      y += cell.spacing
-      var ps = scaled(cell.priceStyle ?? cell.titleStyle, by: cell.textScale)
-      if cell.priceStyle == nil { ps.size += 1 }
-      ps.maxLines = 1
-      let (pp, pl) = try prepared(price, ps, width: cw)
-      out.texts.append(.init(role: "price", prepared: pp, layout: pl, x: left, y: y, width: cw))
-      var priceHeight = pl.height
-      if let original = cell.originalPrice {
-        var os = scaled(cell.originalPriceStyle ?? cell.titleStyle, by: cell.textScale)
-        if cell.originalPriceStyle == nil { os.size = max(1, os.size - 2) }
-        os.maxLines = 1
-        let (op, ol) = try prepared(original, os, width: cw)
-        if pl.widest + cell.priceGap + ol.widest <= cw {
-          out.texts.append(
-            .init(
-              role: "originalPrice", prepared: op, layout: ol,
-              x: left + pl.widest + cell.priceGap, y: y + max(0, pl.height - ol.height),
-              width: ol.widest))
-          priceHeight = max(priceHeight, ol.height)
-        } else {
-          out.texts.append(
-            .init(
-              role: "originalPrice", prepared: op, layout: ol, x: left, y: y + pl.height,
-              width: cw))
-          priceHeight += ol.height
-        }
-      }
-      y += priceHeight
+    try cell.validate()
+    let g = ProductCardGeometry(cell: cell)
+    let parts = try cardParts(g) { try prepared($0, $1, width: $2) }
+    let placed = g.place(
+      title: Self.box(parts.title), price: parts.price.map(Self.box),
+      originalPrice: parts.originalPrice.map(Self.box), badge: parts.badge.map(Self.box))
+    var out = CellPlacement(size: placed.size)
+    out.boxes.append(Self.box("image", placed.image))
+    out.texts.append(Self.text("title", parts.title, placed.title))
+    if let p = parts.price, let f = placed.price { out.texts.append(Self.text("price", p, f)) }
+    if let o = parts.originalPrice, let f = placed.originalPrice {
+      out.texts.append(Self.text("originalPrice", o, f))
     }
-    if let badge = cell.badge {
-      y += cell.spacing
-      var bs = scaled(cell.badgeStyle ?? cell.titleStyle, by: cell.textScale)
-      if cell.badgeStyle == nil { bs.size = 12 * cell.textScale }
-      bs.maxLines = 1
-      let (bp, bl) = try prepared(badge, bs, width: cw)
-      let pad = cell.badgePadding
-      out.boxes.append(
-        .init(
-          role: "badge", x: left, y: y, width: min(cw, bl.widest + 2 * pad + 4),
-          height: bl.height + 2 * pad))
-      out.texts.append(
-        .init(
-          role: "badge", prepared: bp, layout: bl, x: left + pad + 2, y: y + pad, width: bl.widest))
+    if let b = parts.badge, let box = placed.badgeBox, let f = placed.badge {
+      out.boxes.append(Self.box("badge", box))
+      out.texts.append(Self.text("badge", b, f))
     }
     return out
   }

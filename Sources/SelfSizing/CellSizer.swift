@@ -108,15 +108,7 @@ public final class CellSizer: @unchecked Sendable {
     return s
   }
 
-  /// A text's size at a width, as sizing needs it (no line records are built).
-  struct TextBox {
-    var lineCount: Int
-    var height: Double
-    var widest: Double
-    var lastLineWidth: Double
-    var isTruncated: Bool
-  }
-
+  /// A text's extent at a width, as sizing needs it (no line records are built).
   func lay(_ text: String, _ style: TextStyle, width: Double) throws -> TextBox {
     do {
       let m = try typesetter.prepare(text, style: style).measure(width: width)
@@ -128,99 +120,58 @@ public final class CellSizer: @unchecked Sendable {
     }
   }
 
+  /// A bubble's parts, each laid out by `lay` in its style at the width the bubble rule gives it.
+  func bubbleParts<T>(
+    _ cell: BubbleCell, _ g: BubbleGeometry, lay: (String, TextStyle, Double) throws -> T
+  ) throws -> (text: T, reply: (name: T?, text: T)?, name: T?, timestamp: T?) {
+    let tw = g.textWidth(cell.containerWidth)
+    var reply: (name: T?, text: T)? = nil
+    if let replyText = cell.replyText {
+      let inner = g.replyWidth(tw)
+      let name = try cell.replyName.map { try lay($0, cell.replyNameStyle, inner) }
+      reply = (name, try lay(replyText, cell.replyTextStyle, inner))
+    }
+    let name = try cell.senderName.map { try lay($0, cell.senderNameStyle, tw) }
+    let text = try lay(cell.text, scaled(cell.style, by: cell.textScale), tw)
+    let timestamp = try cell.timestamp.map { try lay($0, cell.timestampTextStyle, tw) }
+    return (text, reply, name, timestamp)
+  }
+
   func size(_ cell: BubbleCell) throws -> CellMeasurement {
     try cell.validate()
-    let tw = cell.textWidth
-    let textStyle = scaled(cell.style, by: cell.textScale)
-    var height = cell.padding.top
-    var contentWidth = 0.0
-
-    if let replyText = cell.replyText {
-      let rs = cell.replyTextStyle
-      let inner = max(1, tw - cell.replyPadding.horizontal)
-      var boxContent = 0.0
-      var boxHeight = cell.replyPadding.vertical
-      if let name = cell.replyName {
-        let l = try lay(name, cell.replyNameStyle, width: inner)
-        boxContent = max(boxContent, l.widest)
-        boxHeight += l.height
-      }
-      let l = try lay(replyText, rs, width: inner)
-      boxContent = max(boxContent, l.widest)
-      boxHeight += l.height
-      contentWidth = max(contentWidth, min(tw, boxContent + cell.replyPadding.horizontal))
-      height += boxHeight + cell.blockSpacing
-    }
-    if let name = cell.senderName {
-      let l = try lay(name, cell.senderNameStyle, width: tw)
-      contentWidth = max(contentWidth, l.widest)
-      height += l.height + cell.nameSpacing
-    }
-    let text = try lay(cell.text, textStyle, width: tw)
-    contentWidth = max(contentWidth, text.widest)
-    height += text.height
-    var placement: TimestampPlacement? = nil
-    if let ts = cell.timestamp {
-      let l = try lay(ts, cell.timestampTextStyle, width: tw)
-      let lastWidth = text.lastLineWidth
-      if text.lineCount > 0 && lastWidth + cell.timestampGap + l.widest <= tw {
-        placement = .inline
-        contentWidth = max(contentWidth, lastWidth + cell.timestampGap + l.widest)
-      } else {
-        placement = .below
-        contentWidth = max(contentWidth, l.widest)
-        height += (text.lineCount == 0 ? 0 : cell.nameSpacing) + l.height
-      }
-    }
-    height += cell.padding.bottom
-    let width = max(
-      cell.minSize.width, min(cell.maximumBubbleWidth, contentWidth + cell.padding.horizontal))
-    height = max(cell.minSize.height, height)
+    let g = BubbleGeometry(cell)
+    let parts = try bubbleParts(cell, g) { try lay($0, $1, width: $2) }
+    let placed = g.place(
+      text: parts.text, reply: parts.reply, name: parts.name, timestamp: parts.timestamp,
+      containerWidth: cell.containerWidth)
     return CellMeasurement(
-      size: CellSize(
-        width: roundUp(width, scale: cell.scale), height: roundUp(height, scale: cell.scale)),
-      lines: text.lineCount, textHeight: text.height, truncated: text.isTruncated,
-      timestampPlacement: placement)
+      size: placed.size, lines: parts.text.lineCount, textHeight: parts.text.height,
+      truncated: parts.text.isTruncated, timestampPlacement: placed.timestampPlacement)
+  }
+
+  /// A product card's texts, each laid out by `lay` in its style at the card's content width.
+  func cardParts<T>(
+    _ g: ProductCardGeometry, lay: (String, TextStyle, Double) throws -> T
+  ) throws -> (title: T, price: T?, originalPrice: T?, badge: T?) {
+    let cw = g.contentWidth
+    let cell = g.cell
+    let title = try lay(cell.title, g.titleStyle, cw)
+    let price = try cell.price.map { try lay($0, g.priceStyle, cw) }
+    let original =
+      cell.price == nil ? nil : try cell.originalPrice.map { try lay($0, g.originalPriceStyle, cw) }
+    let badge = try cell.badge.map { try lay($0, g.badgeStyle, cw) }
+    return (title, price, original, badge)
   }
 
   func size(_ cell: ProductCardCell) throws -> CellMeasurement {
     try cell.validate()
-    let cw = cell.width - cell.padding.horizontal
-    var height = cell.padding.top + cell.width / cell.imageAspectRatio
-    let titleStyle = scaled(cell.titleStyle, by: cell.textScale)
-    let title = try lay(cell.title, titleStyle, width: cw)
-    height += cell.spacing + title.height
-    if let price = cell.price {
-      var ps = scaled(cell.priceStyle ?? cell.titleStyle, by: cell.textScale)
-      if cell.priceStyle == nil { ps.size += 1 }
-      ps.maxLines = 1
-      let p = try lay(price, ps, width: cw)
-      var priceHeight = p.height
-      if let original = cell.originalPrice {
-        var os = scaled(cell.originalPriceStyle ?? cell.titleStyle, by: cell.textScale)
-        if cell.originalPriceStyle == nil { os.size = max(1, os.size - 2) }
-        os.maxLines = 1
-        let o = try lay(original, os, width: cw)
-        if p.widest + cell.priceGap + o.widest <= cw {
-          priceHeight = max(priceHeight, o.height)
-        } else {
-          priceHeight += o.height
-        }
-      }
-      height += cell.spacing + priceHeight
-    }
-    if let badge = cell.badge {
-      var bs = scaled(cell.badgeStyle ?? cell.titleStyle, by: cell.textScale)
-      if cell.badgeStyle == nil { bs.size = 12 * cell.textScale }
-      bs.maxLines = 1
-      let b = try lay(badge, bs, width: cw)
-      height += cell.spacing + b.height + 2 * cell.badgePadding
-    }
-    height += cell.padding.bottom
+    let g = ProductCardGeometry(cell: cell)
+    let parts = try cardParts(g) { try lay($0, $1, width: $2) }
+    let placed = g.place(
+      title: parts.title, price: parts.price, originalPrice: parts.originalPrice,
+      badge: parts.badge)
     return CellMeasurement(
-      size: CellSize(
-        width: roundUp(cell.width, scale: cell.scale), height: roundUp(height, scale: cell.scale)),
-      lines: title.lineCount, textHeight: title.height, truncated: title.isTruncated,
-      timestampPlacement: nil)
+      size: placed.size, lines: parts.title.lineCount, textHeight: parts.title.height,
+      truncated: parts.title.isTruncated, timestampPlacement: nil)
   }
 }

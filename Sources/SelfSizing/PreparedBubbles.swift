@@ -46,13 +46,13 @@ public final class PreparedBubbles: Sendable {
   /// Paragraphs in order (their ends are absolute entry indices).
   let paragraphs: [BubbleEstimator.Paragraph]
   let bubbles: [Bubble]
-  let geometries: [BubbleEstimator.Geometry]
+  let geometries: [BubbleGeometry]
   /// The texts of reply previews (a bubble's `reply` indexes them).
   let replies: [Text]
 
   init(
     entries: [BubbleEstimator.Entry], paragraphs: [BubbleEstimator.Paragraph], bubbles: [Bubble],
-    geometries: [BubbleEstimator.Geometry], replies: [Text]
+    geometries: [BubbleGeometry], replies: [Text]
   ) {
     self.entries = entries
     self.paragraphs = paragraphs
@@ -66,8 +66,8 @@ public final class PreparedBubbles: Sendable {
     var entries: [BubbleEstimator.Entry] = []
     var paragraphs: [BubbleEstimator.Paragraph] = []
     var bubbles: [Bubble] = []
-    var geometries: [BubbleEstimator.Geometry] = []
-    var geometryIndex: [BubbleEstimator.Geometry: Int] = [:]
+    var geometries: [BubbleGeometry] = []
+    var geometryIndex: [BubbleGeometry: Int] = [:]
     var replies: [Text] = []
     entries.reserveCapacity(parts.reduce(0) { $0 + $1.entries.count })
     bubbles.reserveCapacity(parts.reduce(0) { $0 + $1.bubbles.count })
@@ -151,7 +151,7 @@ public final class PreparedBubbles: Sendable {
   struct Storage {
     let entries: UnsafeBufferPointer<BubbleEstimator.Entry>
     let paragraphs: UnsafeBufferPointer<BubbleEstimator.Paragraph>
-    let geometries: UnsafeBufferPointer<BubbleEstimator.Geometry>
+    let geometries: UnsafeBufferPointer<BubbleGeometry>
   }
 
   private func withStorage<R>(_ body: (Storage) -> R) -> R {
@@ -170,7 +170,14 @@ public final class PreparedBubbles: Sendable {
     let tw = g.textWidth(containerWidth)
     let text = wrap(b.text, width: tw, s)
     let reply = b.reply >= 0 ? wrap(replies[b.reply], width: g.replyWidth(tw), s) : nil
-    return g.finish(text, reply: reply, labels: b.labels, containerWidth: containerWidth)
+    let labels = b.labels
+    return g.place(
+      text: text.box,
+      reply: reply.map { (labels.replyNameSize.map(BubbleEstimator.Labels.box), $0.box) },
+      name: labels.nameSize.map(BubbleEstimator.Labels.box),
+      timestamp: labels.timestampSize.map(BubbleEstimator.Labels.box),
+      containerWidth: containerWidth
+    ).size
   }
 
   @inline(__always)
@@ -220,81 +227,17 @@ extension BubbleEstimator {
       nameSize = cell.senderName.map { oneLine($0, cell.senderNameStyle) }
       timestampSize = cell.timestamp.map { oneLine($0, cell.timestampTextStyle) }
     }
-  }
 
-  /// A bubble's geometry as plain values (bubbles of a transcript share it);
-  /// ``finish(_:reply:labels:containerWidth:)`` puts a bubble together by the rules ``CellSizer``
-  /// measures with.
-  struct Geometry: Sendable, Hashable {
-    var padding: Padding
-    var minSize: CellSize
-    var scale: Double
-    var maxWidthFraction: Double?
-    var maxWidth: Double?
-    var nameSpacing: Double
-    var blockSpacing: Double
-    var timestampGap: Double
-    var replyPadding: Padding
-
-    init(_ cell: BubbleCell) {
-      padding = cell.padding
-      minSize = cell.minSize
-      scale = cell.scale
-      maxWidthFraction = cell.maxWidthFraction
-      maxWidth = cell.maxWidth
-      nameSpacing = cell.nameSpacing
-      blockSpacing = cell.blockSpacing
-      timestampGap = cell.timestampGap
-      replyPadding = cell.replyPadding
-    }
-
-    /// The widest the bubble may be in a container.
+    /// A one-line label's size as the bubble rule reads a text's extent.
     @inline(__always)
-    func maximumBubbleWidth(_ containerWidth: Double) -> Double {
-      BubbleCell.maximumBubbleWidth(
-        containerWidth: containerWidth, fraction: maxWidthFraction, maxWidth: maxWidth)
-    }
-
-    /// The width the main text wraps in.
-    @inline(__always)
-    func textWidth(_ containerWidth: Double) -> Double {
-      max(1, maximumBubbleWidth(containerWidth) - padding.horizontal)
-    }
-
-    /// The width the reply preview wraps in.
-    @inline(__always)
-    func replyWidth(_ textWidth: Double) -> Double { max(1, textWidth - replyPadding.horizontal) }
-
-    /// The bubble around its main text (and reply preview, already wrapped).
-    func finish(_ text: Block, reply: Block?, labels: Labels, containerWidth: Double) -> CellSize {
-      let maxBubble = maximumBubbleWidth(containerWidth)
-      let tw = max(1, maxBubble - padding.horizontal)
-      var height = padding.top + text.height
-      var width = min(text.widest, tw)
-      if var box = reply {
-        if let name = labels.replyNameSize {
-          box.widest = max(box.widest, min(replyWidth(tw), name.width))
-          box.height += name.height
-        }
-        width = max(width, min(tw, box.widest + replyPadding.horizontal))
-        height += box.height + replyPadding.vertical + blockSpacing
-      }
-      if let name = labels.nameSize {
-        width = max(width, min(tw, name.width))
-        height += name.height + nameSpacing
-      }
-      if let t = labels.timestampSize {
-        if text.lines > 0 && text.last + timestampGap + t.width <= tw {
-          width = max(width, text.last + timestampGap + t.width)
-        } else {
-          width = max(width, t.width)
-          height += (text.lines > 0 ? nameSpacing : 0) + t.height
-        }
-      }
-      height += padding.bottom
-      width = max(minSize.width, min(maxBubble, width + padding.horizontal))
-      height = max(minSize.height, height)
-      return CellSize(width: roundUp(width, scale: scale), height: roundUp(height, scale: scale))
+    static func box(_ size: CellSize) -> TextBox {
+      TextBox(lineCount: 1, height: size.height, widest: size.width, lastLineWidth: size.width)
     }
   }
+}
+
+extension BubbleEstimator.Block {
+  /// The estimated text's extent as the bubble rule reads it.
+  @inline(__always)
+  var box: TextBox { TextBox(lineCount: lines, height: height, widest: widest, lastLineWidth: last) }
 }

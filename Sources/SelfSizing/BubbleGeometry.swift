@@ -1,0 +1,159 @@
+/// A text's extent at the width it was laid out in — measured by the text engine or estimated —
+/// as the cell rules read it.
+struct TextBox: Sendable {
+  var lineCount: Int
+  var height: Double
+  var widest: Double
+  var lastLineWidth: Double
+  var isTruncated = false
+  /// Whether the paragraph runs right to left (an inline timestamp then sits on the left).
+  var isRightToLeft = false
+}
+
+/// Where a part of a cell sits, in points from the cell's top-left corner.
+struct PartFrame: Sendable {
+  var x: Double
+  var y: Double
+  var width: Double
+  var height: Double
+}
+
+/// The bubble rule, once: the geometry of a bubble as plain values (bubbles of a transcript
+/// share it) and ``place(text:reply:name:timestamp:containerWidth:)``, which puts a bubble
+/// together from its parts' extents. Measuring (``CellSizer``), placing for drawing and
+/// estimating (``PreparedBubbles``) all call it; only how the parts' extents were found differs.
+struct BubbleGeometry: Sendable, Hashable {
+  var padding: Padding
+  var minSize: CellSize
+  var scale: Double
+  var maxWidthFraction: Double?
+  var maxWidth: Double?
+  var nameSpacing: Double
+  var blockSpacing: Double
+  var timestampGap: Double
+  var replyPadding: Padding
+
+  init(_ cell: BubbleCell) {
+    padding = cell.padding
+    minSize = cell.minSize
+    scale = cell.scale
+    maxWidthFraction = cell.maxWidthFraction
+    maxWidth = cell.maxWidth
+    nameSpacing = cell.nameSpacing
+    blockSpacing = cell.blockSpacing
+    timestampGap = cell.timestampGap
+    replyPadding = cell.replyPadding
+  }
+
+  /// The widest the bubble may be in a container.
+  @inline(__always)
+  func maximumBubbleWidth(_ containerWidth: Double) -> Double {
+    BubbleCell.maximumBubbleWidth(
+      containerWidth: containerWidth, fraction: maxWidthFraction, maxWidth: maxWidth)
+  }
+
+  /// The width the main text, the sender name and the timestamp are laid out in.
+  @inline(__always)
+  func textWidth(_ containerWidth: Double) -> Double {
+    max(1, maximumBubbleWidth(containerWidth) - padding.horizontal)
+  }
+
+  /// The width the reply preview (name and text) is laid out in.
+  @inline(__always)
+  func replyWidth(_ textWidth: Double) -> Double { max(1, textWidth - replyPadding.horizontal) }
+
+  /// A bubble put together.
+  struct Placed: Sendable {
+    /// Rounded up to whole device pixels.
+    var size: CellSize
+    var timestampPlacement: TimestampPlacement?
+    var replyBox: PartFrame?
+    var replyName: PartFrame?
+    var replyText: PartFrame?
+    var name: PartFrame?
+    var text: PartFrame
+    var timestamp: PartFrame?
+  }
+
+  /// Top to bottom: padding, reply preview (its name and text in a box with `replyPadding`, then
+  /// `blockSpacing`), sender name (+ `nameSpacing`), text, the timestamp inline after the last
+  /// line when `timestampGap` and it fit in the text width, else on a line below (`nameSpacing`
+  /// above it), padding. The bubble hugs the widest part, within its maximum width, is at least
+  /// `minSize`, and is rounded up to 1/scale. `reply` needs a text; its name is optional.
+  @inline(__always)
+  func place(
+    text: TextBox, reply: (name: TextBox?, text: TextBox)?, name: TextBox?, timestamp: TextBox?,
+    containerWidth: Double
+  ) -> Placed {
+    let maxBubble = maximumBubbleWidth(containerWidth)
+    let tw = max(1, maxBubble - padding.horizontal)
+    let left = padding.leading
+    var y = padding.top
+    var content = min(text.widest, tw)
+    var replyBox: PartFrame? = nil
+    var replyNameFrame: PartFrame? = nil
+    var replyTextFrame: PartFrame? = nil
+    if let reply {
+      let inner = replyWidth(tw)
+      var boxY = y + replyPadding.top
+      var widest = 0.0
+      if let n = reply.name {
+        replyNameFrame = PartFrame(
+          x: left + replyPadding.leading, y: boxY, width: n.widest, height: n.height)
+        widest = max(widest, min(inner, n.widest))
+        boxY += n.height
+      }
+      replyTextFrame = PartFrame(
+        x: left + replyPadding.leading, y: boxY, width: reply.text.widest,
+        height: reply.text.height)
+      widest = max(widest, min(inner, reply.text.widest))
+      boxY += reply.text.height + replyPadding.bottom
+      let boxWidth = min(tw, widest + replyPadding.horizontal)
+      replyBox = PartFrame(x: left, y: y, width: boxWidth, height: boxY - y)
+      content = max(content, boxWidth)
+      y = boxY + blockSpacing
+    }
+    var nameFrame: PartFrame? = nil
+    if let name {
+      nameFrame = PartFrame(x: left, y: y, width: 0, height: name.height)
+      content = max(content, min(tw, name.widest))
+      y += name.height + nameSpacing
+    }
+    let textY = y
+    y += text.height
+    var placement: TimestampPlacement? = nil
+    var stamp: (box: TextBox, y: Double)? = nil
+    if let t = timestamp {
+      if text.lineCount > 0 && text.lastLineWidth + timestampGap + t.widest <= tw {
+        placement = .inline
+        content = max(content, text.lastLineWidth + timestampGap + t.widest)
+        stamp = (t, y - t.height)
+      } else {
+        placement = .below
+        content = max(content, min(tw, t.widest))
+        y += text.lineCount > 0 ? nameSpacing : 0
+        stamp = (t, y)
+        y += t.height
+      }
+    }
+    y += padding.bottom
+    let width = max(minSize.width, min(maxBubble, content + padding.horizontal))
+    let size = CellSize(
+      width: roundUp(width, scale: scale), height: roundUp(max(minSize.height, y), scale: scale))
+    // Name and text boxes span the bubble's inside; the timestamp sits at its trailing end
+    // (inline after a right-to-left paragraph, whose lines end on the left: at the left).
+    let inside = size.width - padding.horizontal
+    nameFrame?.width = inside
+    var timestampFrame: PartFrame? = nil
+    if let stamp {
+      let trailing = left + inside - stamp.box.widest
+      let x = placement == .inline && text.isRightToLeft ? left : trailing
+      timestampFrame = PartFrame(x: x, y: stamp.y, width: stamp.box.widest, height: stamp.box.height)
+    }
+    return Placed(
+      size: size, timestampPlacement: placement, replyBox: replyBox, replyName: replyNameFrame,
+      replyText: replyTextFrame, name: nameFrame,
+      text: PartFrame(x: left, y: textY, width: inside, height: text.height),
+      timestamp: timestampFrame)
+  }
+}
