@@ -271,6 +271,7 @@ public final class Typesetter: @unchecked Sendable {
     }
     shaper.glyphs.removeAll(keepingCapacity: true)
     var runs: [ShapedRun] = []
+    runs.reserveCapacity(8)
     var runStart = 0
     while runStart < n {
       let runEnd = scalars.withUnsafeBufferPointer { scalars in
@@ -326,7 +327,8 @@ public final class Typesetter: @unchecked Sendable {
       }
       Typesetter.respace(&shaper.glyphs, at: respaced, advances: advances)
     }
-    let glyphs = Array(shaper.glyphs)
+    // (A copy of exactly its length: `Array(shaper.glyphs)` would share the scratch buffer.)
+    let glyphs = shaper.glyphs.withUnsafeBufferPointer { Array($0) }
     if shaper.glyphs.capacity > Shaper.Scratch.keptCapacity { shaper.glyphs = [] }
 
     let letterSpacing = style.letterSpacing
@@ -395,18 +397,14 @@ public final class Typesetter: @unchecked Sendable {
   private static func respace(
     _ glyphs: inout [ShapedGlyph], at respaced: [Int], advances: [Double]
   ) {
-    var done = Set<Int>()
+    // Per code point: 1 for a respaced space whose glyph is still to come, 2 once it came.
+    var mark = [UInt8](filling: 0, count: advances.count)
+    for i in respaced { mark[i] = 1 }
     for k in glyphs.indices {
       let c = Int(glyphs[k].cluster)
-      // (Respaced positions are sorted.)
-      var lo = 0
-      var hi = respaced.count
-      while lo < hi {
-        let mid = (lo + hi) / 2
-        if respaced[mid] < c { lo = mid + 1 } else { hi = mid }
-      }
-      guard lo < respaced.count, respaced[lo] == c else { continue }
-      glyphs[k].advance = done.insert(c).inserted ? advances[c] : 0
+      guard c < mark.count, mark[c] != 0 else { continue }
+      glyphs[k].advance = mark[c] == 1 ? advances[c] : 0
+      mark[c] = 2
     }
   }
 

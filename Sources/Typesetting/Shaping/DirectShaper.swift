@@ -144,21 +144,26 @@ final class DirectShaper {
       }
     }
     let scale = size / direct.advanceUnitsPerEm
-    glyphs.reserveCapacity(glyphs.count + n)
-    let first = glyphs.count
-    // (Ligated: a ligature's advance goes to its first character, as HarfBuzz's clusters give it.)
+    // (Ligated: a ligature's advance goes to its first character, as HarfBuzz's clusters give
+    // it. Written in place, then appended at once; right to left, HarfBuzz gives the glyphs
+    // right to left, clusters falling.)
     let clusters = self.clusters
-    for k in 0..<n {
-      let cluster = start + (ligated ? Int(clusters[k]) : k)
-      let advance = Double(Int32(truncatingIfNeeded: scratch[k])) * scale
-      advances[cluster - offset] += advance
-      glyphs.append(
-        ShapedGlyph(
-          id: UInt32(truncatingIfNeeded: scratch[k] >> 32 & 0xFFFF), cluster: Int32(cluster),
-          advance: advance, offsetX: shifted ? Float(Double(offsets[k]) * scale) : 0, offsetY: 0))
+    let rtl = direct.rightToLeft
+    withUnsafeTemporaryAllocation(of: ShapedGlyph.self, capacity: n) { out in
+      for k in 0..<n {
+        let cluster = start + (ligated ? Int(clusters[k]) : k)
+        let advance = Double(Int32(truncatingIfNeeded: scratch[k])) * scale
+        advances[cluster - offset] += advance
+        out.initializeElement(
+          at: rtl ? n - 1 - k : k,
+          to: ShapedGlyph(
+            id: UInt32(truncatingIfNeeded: scratch[k] >> 32 & 0xFFFF), cluster: Int32(cluster),
+            advance: advance, offsetX: shifted ? Float(Double(offsets[k]) * scale) : 0,
+            offsetY: 0))
+      }
+      glyphs.append(contentsOf: UnsafeBufferPointer(out))
+      _ = out.deinitialize()
     }
-    // HarfBuzz gives a right-to-left run's glyphs right to left (clusters falling).
-    if direct.rightToLeft { glyphs[first...].reverse() }
     runs += 1
     return true
   }

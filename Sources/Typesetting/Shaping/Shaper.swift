@@ -712,31 +712,37 @@ final class Shaper {
     let positions = hb_buffer_get_glyph_positions(buffer, &count)!
     let font = run.font
     let unit = size / Double(font.unitsPerEm)
-    glyphs.reserveCapacity(glyphs.count + Int(count))
-    if let ppem = font.bitmapStrikePPEM, !font.bitmapAdvances.isEmpty {
-      // Bitmap-only fonts are measured in whole pixels of their strike, then scaled.
-      let scale = size / Double(ppem)
-      for k in 0..<Int(count) {
-        let g = Int(infos[k].codepoint)
-        let adv = g < font.bitmapAdvances.count ? font.bitmapAdvances[g] : 0
-        let hbAdv = Double(positions[k].x_advance)
-        let advance = hbAdv == 0 ? 0 : adv * scale
-        advances[Int(infos[k].cluster) - offset] += advance
-        glyphs.append(Shaper.glyph(infos[k], positions[k], advance: advance, unit: unit))
-      }
-    } else {
-      for k in 0..<Int(count) {
-        let cluster = Int(infos[k].cluster)
-        // A combining mark the font lacks takes no room (a browser falls back for it and sets
-        // it over its base), rather than the width of a missing-glyph box.
-        if infos[k].codepoint == 0 && cluster < text.count && Shaper.isMark(text[cluster]) {
-          glyphs.append(Shaper.glyph(infos[k], positions[k], advance: 0, unit: unit))
-          continue
+    // (Written in place, then appended at once: an append per glyph checks the array each time.)
+    withUnsafeTemporaryAllocation(of: ShapedGlyph.self, capacity: Int(count)) { out in
+      if let ppem = font.bitmapStrikePPEM, !font.bitmapAdvances.isEmpty {
+        // Bitmap-only fonts are measured in whole pixels of their strike, then scaled.
+        let scale = size / Double(ppem)
+        for k in 0..<Int(count) {
+          let g = Int(infos[k].codepoint)
+          let adv = g < font.bitmapAdvances.count ? font.bitmapAdvances[g] : 0
+          let hbAdv = Double(positions[k].x_advance)
+          let advance = hbAdv == 0 ? 0 : adv * scale
+          advances[Int(infos[k].cluster) - offset] += advance
+          out.initializeElement(
+            at: k, to: Shaper.glyph(infos[k], positions[k], advance: advance, unit: unit))
         }
-        let advance = Double(positions[k].x_advance) * unit
-        advances[cluster - offset] += advance
-        glyphs.append(Shaper.glyph(infos[k], positions[k], advance: advance, unit: unit))
+      } else {
+        for k in 0..<Int(count) {
+          let cluster = Int(infos[k].cluster)
+          var advance = Double(positions[k].x_advance) * unit
+          // A combining mark the font lacks takes no room (a browser falls back for it and
+          // sets it over its base), rather than the width of a missing-glyph box.
+          if infos[k].codepoint == 0 && cluster < text.count && Shaper.isMark(text[cluster]) {
+            advance = 0
+          } else {
+            advances[cluster - offset] += advance
+          }
+          out.initializeElement(
+            at: k, to: Shaper.glyph(infos[k], positions[k], advance: advance, unit: unit))
+        }
       }
+      glyphs.append(contentsOf: UnsafeBufferPointer(out))
+      _ = out.deinitialize()
     }
   }
 
