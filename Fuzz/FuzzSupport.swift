@@ -72,7 +72,7 @@ func checkFeatureGates(_ text: String, style: TextStyle) {
   let whole = Shaper()
   whole.featureGating = false
   for item in runs {
-    let run = Shaper.Run(
+    let run = ShapingRun(
       start: 0, end: item.text.count, font: item.font, rtl: item.rtl, script: item.script)
     let a = gated.harfBuzzGlyphs(
       item.text, 0, item.text.count, run: run, language: item.language, features: item.features)

@@ -41,7 +41,7 @@ final class CharacterTablesTests: XCTestCase {
         (CharacterTable.graphemeStandalone, Graphemes.isStandalone(c)),
         (CharacterTable.plainMark, Graphemes.isPlainMark(c)),
         (CharacterTable.primaryFontAlone, FontSelection.takesPrimaryFont(c)),
-        (CharacterTable.reportWhitespace, Typesetter.isReportWhitespace(c)),
+        (CharacterTable.reportWhitespace, CharacterTable.isReportWhitespace(c)),
       ]
       for (bit, value) in expected where (bits & bit != 0) != value {
         differ.append("U+\(String(c, radix: 16)) bit \(bit)")
@@ -51,7 +51,7 @@ final class CharacterTablesTests: XCTestCase {
     // Lookups beyond the BMP skip the lists of BMP code points only: none holds another.
     var beyond: [UInt32] = []
     for c in UInt32(0x10000)..<0x110000
-    where Graphemes.isStandalone(c) || Graphemes.isPlainMark(c) || Typesetter.isReportWhitespace(c)
+    where Graphemes.isStandalone(c) || Graphemes.isPlainMark(c) || CharacterTable.isReportWhitespace(c)
     {
       beyond.append(c)
     }

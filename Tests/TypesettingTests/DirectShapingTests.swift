@@ -11,7 +11,7 @@ final class DirectShapingTests: XCTestCase {
     _ text: [UInt32], font: Font, script: hb_script_t, language: String = "en",
     features: [hb_feature_t] = [], rtl: Bool = false, direct: Shaper, whole: Shaper
   ) -> (direct: [Double], harfBuzz: [Double], wentDirect: Bool) {
-    let run = Shaper.Run(start: 0, end: text.count, font: font, rtl: rtl, script: script)
+    let run = ShapingRun(start: 0, end: text.count, font: font, rtl: rtl, script: script)
     let lang = hb_language_from_string(language, -1)
     var a = [Double](repeating: 0, count: text.count)
     var b = a
@@ -46,7 +46,7 @@ final class DirectShapingTests: XCTestCase {
     // The first pass decides each plan; the second meets every character again.
     for _ in 0..<2 {
       for item in runs {
-        let run = Shaper.Run(
+        let run = ShapingRun(
           start: 0, end: item.text.count, font: item.font, rtl: item.rtl, script: item.script)
         var a = [Double](repeating: 0, count: item.text.count)
         var b = a

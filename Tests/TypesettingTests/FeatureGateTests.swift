@@ -30,7 +30,7 @@ final class FeatureGateTests: XCTestCase {
     // The first pass lets each plan reach the uses after which its gate is worked out.
     for _ in 0..<passes {
       for item in runs {
-        let run = Shaper.Run(
+        let run = ShapingRun(
           start: 0, end: item.text.count, font: item.font, rtl: item.rtl, script: item.script)
         let a = gated.harfBuzzGlyphs(
           item.text, 0, item.text.count, run: run, language: item.language,

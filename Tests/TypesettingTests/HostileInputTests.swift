@@ -302,9 +302,9 @@ final class HostileInputTests: XCTestCase {
     let extra = try typesetter.shapingBaseline([("", style)]).runCount
     let runs = try typesetter.shapingBaseline([(text, style)]).items.dropLast(extra)
     XCTAssertEqual(runs.map(\.text.count).reduce(0, +), 100_001)
-    XCTAssertLessThanOrEqual(runs.map(\.text.count).max() ?? 0, Typesetter.maximumMarksPerRun + 1)
+    XCTAssertLessThanOrEqual(runs.map(\.text.count).max() ?? 0, Itemization.maximumMarksPerRun + 1)
     // A short stack of marks is still shaped in one run with its base.
-    let short = "a" + String(repeating: "\u{301}", count: Typesetter.maximumMarksPerRun)
+    let short = "a" + String(repeating: "\u{301}", count: Itemization.maximumMarksPerRun)
     XCTAssertEqual(try typesetter.shapingBaseline([(short, style)]).runCount, 1 + extra)
   }
 
@@ -488,7 +488,7 @@ final class HostileInputTests: XCTestCase {
 
   /// Many halved fullwidth punctuation marks in one run (text-spacing-trim) were passed to
   /// HarfBuzz as one ranged feature each, and HarfBuzz applies every ranged feature with a pass
-  /// over the buffer: time quadratic in the text. Now at most `HalfShaping.maximumRanges` ranges
+  /// over the buffer: time quadratic in the text. Now at most `HaltShaping.maximumRanges` ranges
   /// go to one call, and the two ways of shaping give the same advances.
   func testManyHalvedPunctuationMarksStayLinear() throws {
     var style = try Fixtures.style(["NotoSansCJK-Regular.ttc"], size: 17)
@@ -496,7 +496,7 @@ final class HostileInputTests: XCTestCase {
     let text = String(repeating: "」」a", count: 30_000)
     let runs = try typesetter.shapingBaseline([(text, style)]).items
     XCTAssertLessThanOrEqual(
-      runs.map(\.features.count).max() ?? 0, 1 + Typesetter.HalfShaping.maximumRanges)
+      runs.map(\.features.count).max() ?? 0, 1 + HaltShaping.maximumRanges)
     let layout = try typesetter.prepare(text, style: style).layout(width: 300)
     XCTAssertGreaterThan(layout.lineCount, 1000)
 
@@ -506,11 +506,11 @@ final class HostileInputTests: XCTestCase {
       let scalars = sample.unicodeScalars.map(\.value)
       let halved = PunctuationTrim.halved(scalars, language: "ja")
       XCTAssertFalse(halved.isEmpty)
-      let run = Shaper.Run(
+      let run = ShapingRun(
         start: 0, end: scalars.count, font: font, rtl: false, script: Shaper.script(of: 0x30C6))
       var results: [[Double]] = []
       for limit in [Int.max, 0] {
-        var shaping = Typesetter.HalfShaping()
+        var shaping = HaltShaping()
         var advances = [Double](repeating: 0, count: scalars.count)
         shaping.shape(
           scalars, run: run, halved: halved[...], features: [], size: 17,

@@ -13,6 +13,16 @@ import Foundation
 /// - `word-break: keep-all` suppresses breaks between letters and numbers (general categories L
 ///   and N, marks taking their base's), except in scripts with complex breaking (Thai, …).
 enum BreakOpportunities {
+  /// The ICU locale for line breaking: Chromium's `line-break: auto` is ICU's `normal` for Japanese
+  /// (breaks before small kana and the prolonged sound mark).
+  static func locale(_ language: String) -> String {
+    let lang = language.lowercased()
+    if lang == "ja" || lang.hasPrefix("ja-") || lang.hasPrefix("ja_") {
+      return language + "@lb=normal"
+    }
+    return language.isEmpty ? "en" : language
+  }
+
   /// `result[i]` is true when a soft wrap is allowed between `scalars[i-1]` and `scalars[i]`
   /// (index 0 is always false). Forced breaks (U+000A) are handled by the caller.
   ///   - browserTailoring: Chromium's rules above (the browser profile); without them, ICU's

@@ -30,7 +30,7 @@ public enum LineBreaker {
       return (1...scalars.count).filter { b[$0] }
     case .browser:
       let soft = try BreakOpportunities.compute(
-        scalars, locale: Typesetter.breakLocale(LanguageTag.canonical(language)),
+        scalars, locale: BreakOpportunities.locale(LanguageTag.canonical(language)),
         wordBreak: wordBreak)
       var result: [Int] = []
       for i in 1..<scalars.count where soft[i] || scalars[i - 1] == 0x0A { result.append(i) }

@@ -74,60 +74,37 @@ public final class PreparedText: @unchecked Sendable {
   /// What only some texts' measuring reads, apart from ``fast`` (see ``FastIndex/Side``).
   private(set) var fastSide = FastIndex.Side()
 
+  /// The text made of the stages' outputs (see ``Typesetter``), its fast index built last.
   init(
-    text: String,
-    style: TextStyle,
-    source: [Int32],
-    scalars: [UInt32],
-    utf16Offsets: [Int32],
-    graphemeStart: [Int32],
-    graphemeAdvance: [Double],
-    graphemeFlags: [UInt8],
-    graphemeFont: [UInt8],
-    segmentEnd: [Int32],
-    segmentContentEnd: [Int32],
-    segmentContent: [Double],
-    segmentTrailing: [Double],
-    segmentFlags: [UInt8],
-    segmentFonts: [UInt64],
-    fontAscent: [Double],
-    fontDescent: [Double],
-    fontLineGap: [Double],
-    spaceAdvance: Double,
-    ellipsisAdvance: Double,
-    hyphenAdvance: Double,
-    glyphs: [ShapedGlyph],
-    runs: [ShapedRun],
-    ellipsis: ShapedSnippet,
-    hyphen: ShapedSnippet,
-    paragraphLevel: UInt8
+    text: String, style: TextStyle, source: SourceText, items: Itemization, shaped: ShapedText,
+    segments: Segmentation, constants k: StyleConstants
   ) {
     self.text = text
     self.style = style
-    self.source = source
-    self.scalars = scalars
-    self.utf16Offsets = utf16Offsets
-    self.graphemeStart = graphemeStart
-    self.graphemeAdvance = graphemeAdvance
-    self.graphemeFlags = graphemeFlags
-    self.graphemeFont = graphemeFont
-    self.segmentEnd = segmentEnd
-    self.segmentContentEnd = segmentContentEnd
-    self.segmentContent = segmentContent
-    self.segmentTrailing = segmentTrailing
-    self.segmentFlags = segmentFlags
-    self.segmentFonts = segmentFonts
-    self.fontAscent = fontAscent
-    self.fontDescent = fontDescent
-    self.fontLineGap = fontLineGap
-    self.spaceAdvance = spaceAdvance
-    self.ellipsisAdvance = ellipsisAdvance
-    self.hyphenAdvance = hyphenAdvance
-    self.glyphs = glyphs
-    self.runs = runs
-    self.ellipsis = ellipsis
-    self.hyphen = hyphen
-    self.paragraphLevel = paragraphLevel
+    self.source = source.processed.source
+    self.scalars = source.processed.scalars
+    self.utf16Offsets = source.utf16Offsets
+    self.graphemeStart = source.graphemeStart
+    self.graphemeAdvance = segments.graphemeAdvance
+    self.graphemeFlags = items.graphemeFlags
+    self.graphemeFont = items.graphemeFont
+    self.segmentEnd = segments.end
+    self.segmentContentEnd = segments.contentEnd
+    self.segmentContent = segments.content
+    self.segmentTrailing = segments.trailing
+    self.segmentFlags = segments.flags
+    self.segmentFonts = segments.fonts
+    self.fontAscent = k.ascent
+    self.fontDescent = k.descent
+    self.fontLineGap = k.lineGap
+    self.spaceAdvance = k.space + style.letterSpacing
+    self.ellipsisAdvance = k.ellipsis.advance
+    self.hyphenAdvance = k.hyphen.advance
+    self.glyphs = shaped.glyphs
+    self.runs = shaped.runs
+    self.ellipsis = k.ellipsis
+    self.hyphen = k.hyphen
+    self.paragraphLevel = items.paragraphLevel
     var oneLine = FastIndex.OneLine()
     var side = FastIndex.Side()
     self.fast = FastIndex(self, oneLine: &oneLine, side: &side)

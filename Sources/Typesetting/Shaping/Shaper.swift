@@ -12,7 +12,7 @@ import CHarfBuzz
 /// one per thread). Nor does any of its methods reach back into it while changing its state,
 /// so the state it changes per run skips Swift's dynamic exclusivity checks
 /// (`@exclusivity(unchecked)`: ~2% of preparing a bubble), as does ``DirectShaper``'s.
-final class Shaper {
+final class Shaper: ShapingEngine {
   private let buffer: OpaquePointer
   /// When set, every shaped run is recorded (for ``ShapingBaseline``).
   var recorder: ((ShapingBaseline.Item) -> Void)? = nil
@@ -21,63 +21,6 @@ final class Shaper {
   /// Every glyph shaped since it was last emptied, in the order runs were shaped: the shaping
   /// stage's output, which ``Typesetter`` cuts into a prepared text's runs.
   @exclusivity(unchecked) var glyphs: [ShapedGlyph] = []
-
-  /// The style of the last text prepared with this shaper and its constants (a shaper belongs to
-  /// one typesetter), and those of the styles it met before: found here, they take no lock.
-  @exclusivity(unchecked) var lastStyleConstants:
-    (Typesetter.ConstantsKey, Typesetter.StyleConstants)? = nil
-  @exclusivity(unchecked) var styleConstants: [Typesetter.ConstantsKey: Typesetter.StyleConstants] =
-    [:]
-
-  /// What a style's language gives shaping and line breaking, worked out once per language met
-  /// in a row (most texts of a batch share one): the HarfBuzz language of its canonical tag and
-  /// the ICU line-break locale.
-  struct LanguageInfo {
-    var language: String
-    var harfBuzz: hb_language_t?
-    var breakLocale: String
-  }
-  @exclusivity(unchecked) private var lastLanguage: LanguageInfo?
-
-  /// Arrays that ``Typesetter`` needs only while it prepares a text, kept from one text to the
-  /// next so that preparing allocates only what the prepared text keeps.
-  final class Scratch {
-    @exclusivity(unchecked) var fonts: [UInt8] = []
-    @exclusivity(unchecked) var levels: [UInt8] = []
-    @exclusivity(unchecked) var scripts: [hb_script_t] = []
-    @exclusivity(unchecked) var advances: [Double] = []
-
-    /// Longer arrays than this are not kept (a huge text would hold on to its memory).
-    static let keptCapacity = 16_384
-
-    /// `storage`'s array (now empty there) holding `count` copies of `value`.
-    @inline(__always)
-    static func take<T>(_ storage: inout [T], count: Int, value: T) -> [T] {
-      var a: [T] = []
-      swap(&a, &storage)
-      a.removeAll(keepingCapacity: true)
-      a.append(contentsOf: repeatElement(value, count: count))
-      return a
-    }
-
-    /// Puts `array` back into `storage` for the next text, unless it is too large to keep.
-    @inline(__always)
-    static func giveBack<T>(_ array: inout [T], to storage: inout [T]) {
-      if array.capacity <= keptCapacity { swap(&array, &storage) }
-    }
-  }
-  let scratch = Scratch()
-
-  func languageInfo(_ language: String) -> LanguageInfo {
-    if let last = lastLanguage, last.language == language { return last }
-    let tag = LanguageTag.canonical(language)
-    let info = LanguageInfo(
-      language: language,
-      harfBuzz: tag.isEmpty ? nil : tag.withCString { hb_language_from_string($0, -1) },
-      breakLocale: Typesetter.breakLocale(tag))
-    lastLanguage = info
-    return info
-  }
 
   /// Shape plans this shaper has used, so that each run skips HarfBuzz's search of its plan cache.
   @exclusivity(unchecked) private var plans: [PlanKey: OpaquePointer] = [:]
@@ -158,7 +101,7 @@ final class Shaper {
   }
 
   /// The segment properties of a run.
-  private static func properties(run: Run, language: hb_language_t?) -> hb_segment_properties_t {
+  private static func properties(run: ShapingRun, language: hb_language_t?) -> hb_segment_properties_t {
     var props = hb_segment_properties_t()
     props.direction = run.rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR
     props.script = run.script
@@ -230,19 +173,10 @@ final class Shaper {
     recentPlans.append((key, plan))
   }
 
-  /// A run: code points `[start, end)` of `text`, all in one font, direction and script.
-  struct Run {
-    var start: Int
-    var end: Int
-    var font: Font
-    var rtl: Bool
-    var script: hb_script_t
-  }
-
   /// Adds the advance (in points) of every glyph of `run` to `advances[cluster]`, where the cluster
   /// is the index of the code point the glyph came from.
   func shape(
-    _ text: [UInt32], run: Run, size: Double, language: hb_language_t?, features: [hb_feature_t],
+    _ text: [UInt32], run: ShapingRun, size: Double, language: hb_language_t?, features: [hb_feature_t],
     into advances: inout [Double]
   ) {
     forgetPlansIfMany()
@@ -286,7 +220,7 @@ final class Shaper {
   /// outside the run cannot change its shaping (no joining character). Returns whether it did;
   /// if not, the run is to be shaped whole.
   private func shapeByWords(
-    _ text: [UInt32], run: Run, size: Double, language: hb_language_t?, features: [hb_feature_t],
+    _ text: [UInt32], run: ShapingRun, size: Double, language: hb_language_t?, features: [hb_feature_t],
     cache: WordCache, into advances: inout [Double]
   ) -> Bool {
     if run.start > 0 && Shaper.joinsAcross(text[run.start - 1]) { return false }
@@ -474,12 +408,12 @@ final class Shaper {
   /// between them safe to break (no kerning pair, ligature or mark attachment across it). Found
   /// by shaping the two characters once per plan and character.
   private func junctionIsSafe(
-    _ plan: OpaquePointer, first: UInt32, run: Run, language: hb_language_t?,
+    _ plan: OpaquePointer, first: UInt32, run: ShapingRun, language: hb_language_t?,
     features: [hb_feature_t]
   ) -> Bool {
     let key = Junction(plan: plan, first: first)
     if let known = junctions[key] { return known }
-    var safe = !Typesetter.isCombiningMark(first)
+    var safe = !CharacterTable.isCombiningMark(first)
     if safe {
       execute([0x20, first], 0, 2, run: run, language: language, features: features)
       var count: UInt32 = 0
@@ -511,14 +445,14 @@ final class Shaper {
       0x10D00...0x10D3F, 0x10F30...0x10FFF, 0x1E900...0x1E95F:
       return true
     default:
-      return Typesetter.isCombiningMark(c)
+      return CharacterTable.isCombiningMark(c)
     }
   }
 
   /// Fills the buffer with `text[start..<end]` (the rest of `text` is context) and shapes it
   /// with the run's plan, one cluster per character.
   private func execute(
-    _ text: [UInt32], _ start: Int, _ end: Int, run: Run, language: hb_language_t?,
+    _ text: [UInt32], _ start: Int, _ end: Int, run: ShapingRun, language: hb_language_t?,
     features: [hb_feature_t]
   ) {
     let chosen = choosePlan(text, start, end, run: run, language: language, features: features)
@@ -530,7 +464,7 @@ final class Shaper {
   /// The run's properties and plan: the run's, or a variant with the features that cannot
   /// change `text[start..<end]` left off.
   private func choosePlan(
-    _ text: [UInt32], _ start: Int, _ end: Int, run: Run, language: hb_language_t?,
+    _ text: [UInt32], _ start: Int, _ end: Int, run: ShapingRun, language: hb_language_t?,
     features: [hb_feature_t]
   ) -> (props: hb_segment_properties_t, plan: OpaquePointer, features: [hb_feature_t]) {
     let props = Shaper.properties(run: run, language: language)
@@ -639,7 +573,7 @@ final class Shaper {
   /// The glyphs HarfBuzz gives for `text[start..<end]` as this shaper shapes it: glyph, cluster
   /// and position (for checking that gates change nothing).
   func harfBuzzGlyphs(
-    _ text: [UInt32], _ start: Int, _ end: Int, run: Run, language: hb_language_t?,
+    _ text: [UInt32], _ start: Int, _ end: Int, run: ShapingRun, language: hb_language_t?,
     features: [hb_feature_t]
   ) -> [[Int32]] {
     execute(text, start, end, run: run, language: language, features: features)
@@ -677,7 +611,7 @@ final class Shaper {
 
   /// Advances go to `advances[cluster - offset]`.
   private func shapeRange(
-    _ text: [UInt32], _ start: Int, _ end: Int, run: Run, size: Double, language: hb_language_t?,
+    _ text: [UInt32], _ start: Int, _ end: Int, run: ShapingRun, size: Double, language: hb_language_t?,
     features: [hb_feature_t], into advances: inout [Double], offset: Int = 0
   ) {
     rangesShaped += 1

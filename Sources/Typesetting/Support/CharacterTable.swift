@@ -2,6 +2,23 @@
 /// once: asking Swift's `Unicode.Scalar.Properties` costs tens of nanoseconds a character, which
 /// preparing text would otherwise pay several times per character.
 enum CharacterTable {
+  /// Nonspacing, spacing and enclosing marks (general categories Mn, Mc, Me).
+  @inline(__always)
+  static func isCombiningMark(_ c: UInt32) -> Bool {
+    c >= 0x300 && CharacterTable.has(c, CharacterTable.combiningMark)
+  }
+
+  /// White space that measured line widths leave out at the end of a line.
+  @inline(__always)
+  static func isReportWhitespace(_ c: UInt32) -> Bool {
+    switch c {
+    case 0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C, 0x2028, 0x2029, 0x3000, 0x200B, 0x1680,
+      0x2000...0x2006, 0x2008...0x200A, 0x205F:
+      return true
+    default: return false
+    }
+  }
+
   /// Nonspacing, spacing or enclosing mark (Mn, Mc, Me).
   static let combiningMark: UInt8 = 1
   /// Nonspacing or enclosing mark (Mn, Me).
@@ -14,7 +31,7 @@ enum CharacterTable {
   static let plainMark: UInt8 = 16
   /// Alone in a grapheme cluster, takes the primary font (``FontSelection/takesPrimaryFont(_:)``).
   static let primaryFontAlone: UInt8 = 32
-  /// White space that measured line widths leave out (``Typesetter/isReportWhitespace(_:)``).
+  /// White space that measured line widths leave out (``isReportWhitespace(_:)``).
   static let reportWhitespace: UInt8 = 64
 
   /// The flags of every BMP code point (surrogates: none).
@@ -31,7 +48,7 @@ enum CharacterTable {
     if Graphemes.isStandalone(c) { grapheme |= graphemeStandalone }
     if Graphemes.isPlainMark(c) { grapheme |= plainMark }
     if FontSelection.takesPrimaryFont(c) { grapheme |= primaryFontAlone }
-    if Typesetter.isReportWhitespace(c) { grapheme |= reportWhitespace }
+    if isReportWhitespace(c) { grapheme |= reportWhitespace }
     switch s.properties.generalCategory {
     case .nonspacingMark, .enclosingMark: return grapheme | combiningMark | nonspacingMark
     case .spacingMark: return grapheme | combiningMark

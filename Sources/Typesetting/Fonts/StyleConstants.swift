@@ -1,0 +1,65 @@
+import CHarfBuzz
+
+/// What a style gives every text: per-font line metrics, the advances of a space (tab stops),
+/// an ellipsis and a hyphen. Computed once per style and kept (a few hundred bytes each).
+struct StyleConstants {
+  var ascent: [Double] = []
+  var descent: [Double] = []
+  var lineGap: [Double] = []
+  var space = 0.0
+  var ellipsis = ShapedSnippet()
+  var hyphen = ShapedSnippet()
+
+  /// What the constants of a style depend on (not its wrapping, line height or truncation).
+  struct Key: Hashable {
+    var fonts: FontStack
+    var size: Double
+    var profile: TextStyle.Profile
+    var language: String
+    var features: [String: UInt32]
+
+    init(_ style: TextStyle) {
+      fonts = style.fonts
+      size = style.size
+      profile = style.profile
+      language = style.language
+      features = style.features
+    }
+  }
+
+  /// The constants of `style`, worked out with `engine`.
+  init(_ style: TextStyle, engine: some ShapingEngine) {
+    let fonts = style.fonts.fonts
+    for f in fonts {
+      let m = LineMetrics.of(f, size: style.size, profile: style.profile)
+      ascent.append(m.ascent)
+      descent.append(m.descent)
+      lineGap.append(m.lineGap)
+    }
+    space = StyleConstants.shapeAlone([0x20], style: style, engine: engine).advance
+    ellipsis = StyleConstants.shapeAlone([0x2026], style: style, engine: engine)
+    hyphen = StyleConstants.shapeAlone(
+      [fonts[0].covers(0x2010) ? 0x2010 : 0x2D], style: style, engine: engine)
+  }
+
+  /// A short string shaped in the first font of the stack that covers it.
+  static func shapeAlone(_ scalars: [UInt32], style: TextStyle, engine: some ShapingEngine)
+    -> ShapedSnippet
+  {
+    let fonts = style.fonts.fonts
+    let fi = FontSelection.font(for: scalars[...], in: fonts)
+    var adv = [Double](repeating: 0, count: scalars.count)
+    let tag = LanguageTag.canonical(style.language)
+    let lang = tag.isEmpty ? nil : tag.withCString { hb_language_from_string($0, -1) }
+    let kept = engine.glyphs.count
+    engine.shape(
+      scalars,
+      run: ShapingRun(
+        start: 0, end: scalars.count, font: fonts[fi], rtl: false,
+        script: Shaper.script(of: scalars[0])), size: style.size, language: lang,
+      features: Shaper.features(style.features), into: &adv)
+    let snippet = ShapedSnippet(font: fi, glyphs: Array(engine.glyphs[kept...]))
+    engine.glyphs.removeSubrange(kept...)
+    return snippet
+  }
+}

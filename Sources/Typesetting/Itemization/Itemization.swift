@@ -1,0 +1,239 @@
+import CHarfBuzz
+
+/// A stretch of processed code points that shaping takes in one call: one font, one bidi
+/// level, one script (see ``Itemization/runEnd(from:scalars:fonts:levels:scripts:table:)``).
+struct TextRun {
+  var start: Int
+  var end: Int
+  /// Index of the font in the style's stack that shapes the run.
+  var font: UInt8
+  var level: UInt8
+  var script: hb_script_t
+}
+
+/// The second stage of preparing a paragraph: which font of the stack draws each grapheme
+/// (fallback), what each grapheme is (space, tab, forced break…), the bidi levels and scripts of
+/// the code points, and the runs that shaping takes. Reads ``SourceText``; calls no later stage.
+struct Itemization {
+  /// Per grapheme: its font's index in the stack, and its ``PreparedText/GraphemeFlag``s.
+  var graphemeFont: [UInt8]
+  var graphemeFlags: [UInt8]
+  /// Per code point: the font that measures it (its grapheme's).
+  var scalarFont: [UInt8]
+  /// Per code point: the font its run is shaped in — its own, except for a space between words
+  /// set in another font (see ``respaced``).
+  var shapeFont: [UInt8]
+  /// Spaces shaped inside their words' run (another font than theirs), to be given their own
+  /// font's advance: half as many runs for text whose words fall back to another font.
+  var respaced: [Int]
+  /// Per code point: bidi embedding level and script (scratch arrays, given back after shaping).
+  var levels: [UInt8]
+  var scripts: [hb_script_t]
+  var paragraphLevel: UInt8
+  /// The runs, in logical order, covering every code point.
+  var runs: [TextRun]
+
+  init(_ source: SourceText, style: TextStyle, scratch: Scratch) {
+    let scalars = source.processed.scalars
+    let fonts = style.fonts.fonts
+    let gCount = source.graphemeStart.count - 1
+    graphemeFont = [UInt8](filling: 0, count: gCount)
+    graphemeFlags = [UInt8](filling: 0, count: gCount)
+    scalarFont = Scratch.take(&scratch.fonts, count: scalars.count, value: 0)
+    Itemization.fallback(
+      scalars, bounds: source.graphemeStart, fonts: fonts, graphemeFont: &graphemeFont,
+      graphemeFlags: &graphemeFlags, scalarFont: &scalarFont)
+    for g in source.continuations {
+      graphemeFlags[Int(g)] |= PreparedText.GraphemeFlag.continuation
+    }
+    levels = Scratch.take(&scratch.levels, count: 0, value: 0)
+    paragraphLevel = Bidi.levels(scalars, direction: style.direction, into: &levels)
+    scripts = Scratch.take(&scratch.scripts, count: scalars.count, value: HB_SCRIPT_COMMON)
+    Itemization.resolveScripts(scalars, into: &scripts)
+    (shapeFont, respaced) = Itemization.respacing(
+      scalars, scalarFont: scalarFont, levels: levels, fonts: fonts)
+    runs = Itemization.runs(scalars, fonts: shapeFont, levels: levels, scripts: scripts)
+  }
+
+  /// Gives the scratch arrays back for the next text.
+  mutating func giveBack(to scratch: Scratch) {
+    Scratch.giveBack(&scripts, to: &scratch.scripts)
+    Scratch.giveBack(&levels, to: &scratch.levels)
+    Scratch.giveBack(&scalarFont, to: &scratch.fonts)
+  }
+
+  /// Font fallback and grapheme flags, grapheme by grapheme.
+  private static func fallback(
+    _ scalars: [UInt32], bounds: [Int32], fonts: [Font], graphemeFont: inout [UInt8],
+    graphemeFlags: inout [UInt8], scalarFont: inout [UInt8]
+  ) {
+    // (Written through pointers: a write to a captured array checks its uniqueness each time.)
+    scalars.withUnsafeBufferPointer { text in
+      bounds.withUnsafeBufferPointer { bounds in
+        graphemeFont.withUnsafeMutableBufferPointer { gFont in
+          graphemeFlags.withUnsafeMutableBufferPointer { gFlags in
+            scalarFont.withUnsafeMutableBufferPointer { scalarFont in
+              CharacterTable.withLookup { table in
+                for g in 0..<gFont.count {
+                  let a = Int(bounds[g])
+                  let b = Int(bounds[g + 1])
+                  let cluster = UnsafeBufferPointer(rebasing: text[a..<b])
+                  let f = UInt8(
+                    min(FontSelection.font(for: cluster, in: fonts, table: table), 255))
+                  gFont[g] = f
+                  // (Most clusters are one code point: no call to fill a range.)
+                  if b - a == 1 {
+                    scalarFont[a] = f
+                  } else {
+                    for k in a..<b { scalarFont[k] = f }
+                  }
+                  gFlags[g] = Itemization.flags(of: cluster, table: table)
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// Each code point's script; common and inherited ones take the last real script before them
+  /// (or the first after them, at the start).
+  private static func resolveScripts(_ scalars: [UInt32], into scripts: inout [hb_script_t]) {
+    scalars.withUnsafeBufferPointer { text in
+      scripts.withUnsafeMutableBufferPointer { scripts in
+        ScriptTable.withLookup { table in
+          var lastReal: hb_script_t? = nil
+          for i in 0..<text.count {
+            let s = table.script(of: text[i])
+            if Shaper.isCommonOrInherited(s) {
+              scripts[i] = lastReal ?? HB_SCRIPT_COMMON
+            } else {
+              scripts[i] = s
+              if lastReal == nil {
+                for k in 0..<i { scripts[k] = s }
+              }
+              lastReal = s
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// The font each code point is shaped in, and the spaces that are shaped in another font
+  /// than theirs: a space set in another font than the words around it (the first font of the
+  /// stack with a space, as Chromium does) is shaped inside the words' run.
+  private static func respacing(
+    _ scalars: [UInt32], scalarFont: [UInt8], levels: [UInt8], fonts: [Font]
+  ) -> ([UInt8], [Int]) {
+    var shapeFont = scalarFont
+    var respaced: [Int] = []
+    for i in 1..<max(1, scalars.count) where scalars[i] == 0x20 && shapeFont[i - 1] != scalarFont[i]
+    {
+      let f = Int(shapeFont[i - 1])
+      if levels[i - 1] == levels[i] && scalars[i - 1] != ProcessedText.lineFeed
+        && scalars[i - 1] != 0x09 && fonts[f].covers(0x20)
+      {
+        shapeFont[i] = shapeFont[i - 1]
+        respaced.append(i)
+      }
+    }
+    return (shapeFont, respaced)
+  }
+
+  /// The runs of the text, one after another.
+  private static func runs(
+    _ scalars: [UInt32], fonts: [UInt8], levels: [UInt8], scripts: [hb_script_t]
+  ) -> [TextRun] {
+    var runs: [TextRun] = []
+    runs.reserveCapacity(8)
+    scalars.withUnsafeBufferPointer { scalars in
+      fonts.withUnsafeBufferPointer { fonts in
+        levels.withUnsafeBufferPointer { levels in
+          scripts.withUnsafeBufferPointer { scripts in
+            CharacterTable.withLookup { table in
+              var start = 0
+              while start < scalars.count {
+                let end = runEnd(
+                  from: start, scalars: scalars, fonts: fonts, levels: levels, scripts: scripts,
+                  table: table)
+                runs.append(
+                  TextRun(
+                    start: start, end: end, font: fonts[start], level: levels[start],
+                    script: scripts[start]))
+                start = end
+              }
+            }
+          }
+        }
+      }
+    }
+    return runs
+  }
+
+  /// Where the run that starts at `start` ends: before a change of font, bidi level or script,
+  /// around a line feed or a tab, before a skin tone after VS16, and after
+  /// ``maximumMarksPerRun`` marks in a row.
+  private static func runEnd(
+    from start: Int, scalars: UnsafeBufferPointer<UInt32>, fonts: UnsafeBufferPointer<UInt8>,
+    levels: UnsafeBufferPointer<UInt8>, scripts: UnsafeBufferPointer<hb_script_t>,
+    table: CharacterTable.Lookup
+  ) -> Int {
+    let n = scalars.count
+    var runEnd = start + 1
+    var marks = 0  // combining marks in a row just before runEnd
+    while runEnd < n && fonts[runEnd] == fonts[start]
+      && levels[runEnd] == levels[start] && scripts[runEnd] == scripts[start]
+      && scalars[runEnd] != ProcessedText.lineFeed && scalars[runEnd] != 0x09
+      && scalars[runEnd - 1] != ProcessedText.lineFeed && scalars[runEnd - 1] != 0x09
+      && !(scalars[runEnd - 1] == 0xFE0F && (0x1F3FB...0x1F3FF).contains(scalars[runEnd]))
+    {
+      // (A skin tone after VS16, as in ✌️🏾, is not part of an emoji modifier sequence:
+      // Chromium draws the base and the swatch as two glyphs.)
+      // (No mark comes before U+0300.)
+      let c = scalars[runEnd]
+      if c >= 0x300 && table.has(c, CharacterTable.combiningMark) {
+        marks += 1
+        // HarfBuzz walks back over every mark to find a mark's base, which is quadratic in
+        // the marks stacked on one base: past the stream-safe limit, shape in pieces.
+        if marks > Itemization.maximumMarksPerRun { break }
+      } else {
+        marks = 0
+      }
+      runEnd += 1
+    }
+    return runEnd
+  }
+
+  /// The most combining marks in a row that one run takes (the stream-safe text format of
+  /// UAX #15 allows 30 non-starters in a row). Marks have no advance of their own, so shaping
+  /// the rest of an absurd stack in further runs leaves widths as they were.
+  static let maximumMarksPerRun = 32
+
+  /// Whether a grapheme cluster is white space that hangs, a tab, a forced break, a soft hyphen,
+  /// or white space left out of reported widths (`table`: the character table, which a loop
+  /// over clusters reads once).
+  @inline(__always)
+  static func flags(of cluster: UnsafeBufferPointer<UInt32>, table: CharacterTable.Lookup)
+    -> UInt8
+  {
+    guard let first = cluster.first else { return 0 }
+    var f: UInt8 = 0
+    if cluster.count == 1 {
+      switch first {
+      case 0x20: f |= PreparedText.GraphemeFlag.space
+      case 0x09: f |= PreparedText.GraphemeFlag.tab
+      case ProcessedText.lineFeed: f |= PreparedText.GraphemeFlag.forcedBreak
+      case 0xAD: f |= PreparedText.GraphemeFlag.softHyphen
+      default: break
+      }
+    }
+    if cluster.allSatisfy({
+      table.has($0, CharacterTable.reportWhitespace)
+    }) {
+      f |= PreparedText.GraphemeFlag.reportWhitespace
+    }
+    return f
+  }
+}

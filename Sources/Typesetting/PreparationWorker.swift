@@ -1,0 +1,42 @@
+import CHarfBuzz
+
+/// What one thread uses to prepare texts, one text at a time: a shaping engine, the stages'
+/// scratch arrays, and memos of the styles and language met (found here, they take no lock).
+/// ``Typesetter`` keeps a pool of them.
+final class PreparationWorker {
+  let shaper: Shaper
+  let scratch = Scratch()
+
+  /// The style of the last text prepared here and its constants, and those of the styles met
+  /// before (a worker belongs to one typesetter).
+  @exclusivity(unchecked) var lastStyleConstants: (StyleConstants.Key, StyleConstants)? = nil
+  @exclusivity(unchecked) var styleConstants: [StyleConstants.Key: StyleConstants] = [:]
+  /// The most styles' constants kept (the conformance corpus has 366 styles).
+  static let keptStyles = 1024
+
+  /// What a style's language gives shaping and line breaking: the HarfBuzz language of its
+  /// canonical tag and the ICU line-break locale.
+  struct LanguageInfo {
+    var language: String
+    var harfBuzz: hb_language_t?
+    var breakLocale: String
+  }
+  @exclusivity(unchecked) private var lastLanguage: LanguageInfo?
+
+  init(shaper: Shaper) {
+    self.shaper = shaper
+  }
+
+  /// The language facts of `language`, worked out once per language met in a row (most texts
+  /// of a batch share one).
+  func languageInfo(_ language: String) -> LanguageInfo {
+    if let last = lastLanguage, last.language == language { return last }
+    let tag = LanguageTag.canonical(language)
+    let info = LanguageInfo(
+      language: language,
+      harfBuzz: tag.isEmpty ? nil : tag.withCString { hb_language_from_string($0, -1) },
+      breakLocale: BreakOpportunities.locale(tag))
+    lastLanguage = info
+    return info
+  }
+}
