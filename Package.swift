@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "CompositionalLayout", targets: ["CompositionalLayout"]),
     .library(name: "SelfSizing", targets: ["SelfSizing"]),
     .library(name: "Rasterizer", targets: ["Rasterizer"]),
+    .library(name: "Geometry", targets: ["Geometry"]),
     .executable(name: "galley", targets: ["galley"]),
   ],
   targets: [
@@ -24,9 +25,11 @@ let package = Package(
       name: "CICUShims",
       linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
     .target(name: "Typesetting", dependencies: ["CHarfBuzz", "CFreeType", "CICUShims"]),
-    .target(name: "CompositionalLayout"),
-    .target(name: "SelfSizing", dependencies: ["Typesetting", "CompositionalLayout"]),
-    .target(name: "Rasterizer", dependencies: ["Typesetting", "CFreeType", "CPNG"]),
+    // Point, Size and Rect: the layout model's frames and the pictures' boxes are one type.
+    .target(name: "Geometry"),
+    .target(name: "CompositionalLayout", dependencies: ["Geometry"]),
+    .target(name: "SelfSizing", dependencies: ["Geometry", "Typesetting", "CompositionalLayout"]),
+    .target(name: "Rasterizer", dependencies: ["Geometry", "Typesetting", "CFreeType", "CPNG"]),
     .target(
       name: "GalleyCLI",
       dependencies: ["Typesetting", "CompositionalLayout", "SelfSizing", "Rasterizer"]),

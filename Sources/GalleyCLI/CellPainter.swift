@@ -24,15 +24,15 @@ final class CellPainter {
   /// What one drawn cell covered: its frame, the ink bounds of its text lines (points), and
   /// the drawn width of each line of its main text (a bubble's message, a card's title).
   struct Drawn {
-    var frame: Rasterizer.Rect
-    var ink: [Rasterizer.Rect]
+    var frame: Rect
+    var ink: [Rect]
     var lineWidths: [Double] = []
   }
 
   /// Draws one placed text; returns its lines' ink and drawn widths.
   private func draw(
     _ t: CellPlacement.Text, x: Double, y: Double, color: Color, on canvas: Canvas
-  ) throws -> (ink: [Rasterizer.Rect], widths: [Double]) {
+  ) throws -> (ink: [Rect], widths: [Double]) {
     let runs = t.prepared.glyphRuns(t.layout)
     let lines = try renderer.draw(
       runs: runs, layout: t.layout, rightToLeft: t.prepared.isRightToLeft, at: (x + t.x, y + t.y),
@@ -45,16 +45,16 @@ final class CellPainter {
     _ cell: BubbleCell, _ placement: CellPlacement, x: Double, y: Double, on canvas: Canvas
   ) throws -> Drawn {
     let me = cell.sender == .me
-    let frame = Rasterizer.Rect(
+    let frame = Rect(
       x: x, y: y, width: placement.size.width, height: placement.size.height)
     canvas.fillRoundedRect(
       frame, radius: min(18, placement.size.height / 2), me ? Self.meBubble : Self.otherBubble)
     for box in placement.boxes {
       canvas.fillRoundedRect(
-        Rasterizer.Rect(x: x + box.x, y: y + box.y, width: box.width, height: box.height),
+        Rect(x: x + box.x, y: y + box.y, width: box.width, height: box.height),
         radius: 6, me ? Color(hex: 0xFFFFFF, alpha: 0.25) : Color(hex: 0xD1D1D6))
     }
-    var ink: [Rasterizer.Rect] = []
+    var ink: [Rect] = []
     var widths: [Double] = []
     for t in placement.texts {
       let color: Color
@@ -74,12 +74,12 @@ final class CellPainter {
   /// Draws a placed product card in `frame`'s top-left corner.
   func drawCard(_ placement: CellPlacement, x: Double, y: Double, on canvas: Canvas) throws -> Drawn
   {
-    let frame = Rasterizer.Rect(
+    let frame = Rect(
       x: x, y: y, width: placement.size.width, height: placement.size.height)
-    var ink: [Rasterizer.Rect] = []
+    var ink: [Rect] = []
     var widths: [Double] = []
     for box in placement.boxes {
-      let r = Rasterizer.Rect(x: x + box.x, y: y + box.y, width: box.width, height: box.height)
+      let r = Rect(x: x + box.x, y: y + box.y, width: box.width, height: box.height)
       if box.role == "image" {
         canvas.fillRoundedRect(r, radius: 8, Color(hex: 0xE5E5EA))
       } else {

@@ -75,11 +75,11 @@ enum HTMLReport {
       var forced = p
       forced.size = CellSize(width: ew, height: estimated)
       // What a reader would see with the estimate: the bubble at that size, text clipped.
-      est.clip = Rasterizer.Rect(x: 8, y: 8, width: ew, height: estimated)
+      est.clip = Rect(x: 8, y: 8, width: ew, height: estimated)
       _ = try painter.drawBubble(b, forced, x: 8, y: 8, on: est)
       est.clip = nil
       est.strokeRect(
-        Rasterizer.Rect(x: 8, y: 8, width: ew, height: estimated), CellPainter.estimatedOutline,
+        Rect(x: 8, y: 8, width: ew, height: estimated), CellPainter.estimatedOutline,
         lineWidth: 1, dash: (4, 3))
       let act = Canvas(width: w, height: h1, scale: scale)
       _ = try painter.drawBubble(b, p, x: 8, y: 8, on: act)
@@ -88,11 +88,11 @@ enum HTMLReport {
       let p = try sizer.place(c)
       let h1 = max(estimated, p.size.height) + 16
       let est = Canvas(width: p.size.width + 16, height: h1, scale: scale)
-      est.clip = Rasterizer.Rect(x: 8, y: 8, width: p.size.width, height: estimated)
+      est.clip = Rect(x: 8, y: 8, width: p.size.width, height: estimated)
       _ = try painter.drawCard(p, x: 8, y: 8, on: est)
       est.clip = nil
       est.strokeRect(
-        Rasterizer.Rect(x: 8, y: 8, width: p.size.width, height: estimated),
+        Rect(x: 8, y: 8, width: p.size.width, height: estimated),
         CellPainter.estimatedOutline, lineWidth: 1, dash: (4, 3))
       let act = Canvas(width: p.size.width + 16, height: h1, scale: scale)
       _ = try painter.drawCard(p, x: 8, y: 8, on: act)

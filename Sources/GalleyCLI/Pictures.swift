@@ -18,9 +18,9 @@ enum Pictures {
   struct Placed {
     var line: Int
     var id: String
-    var frame: Rasterizer.Rect
-    var estimated: Rasterizer.Rect?
-    var ink: [Rasterizer.Rect]
+    var frame: Rect
+    var estimated: Rect?
+    var ink: [Rect]
     /// The drawn width of each line of the cell's main text (see ``CellPainter/Drawn``).
     var lineWidths: [Double] = []
   }
@@ -89,13 +89,13 @@ enum Pictures {
       let w = placement.size.width
       let x = cell.sender == .me ? width - margin - w : margin
       let drawn = try painter.drawBubble(cell, placement, x: x, y: y, on: canvas)
-      var estimatedFrame: Rasterizer.Rect? = nil
+      var estimatedFrame: Rect? = nil
       if overlay {
         let guess = estimator.estimate(cell)
         let ew = record.estimatedWidth ?? guess.width
         let eh = record.estimatedHeight ?? guess.height
         let ex = cell.sender == .me ? width - margin - ew : margin
-        let e = Rasterizer.Rect(x: ex, y: y, width: ew, height: eh)
+        let e = Rect(x: ex, y: y, width: ew, height: eh)
         canvas.strokeRect(drawn.frame, CellPainter.measuredOutline, lineWidth: 1)
         canvas.strokeRect(e, CellPainter.estimatedOutline, lineWidth: 1, dash: (4, 3))
         estimatedFrame = e
@@ -130,11 +130,8 @@ enum Pictures {
     let painter = try CellPainter(sizer: sizer)
     var placed: [Placed] = []
     var failures: [Failure] = []
-    func rect(_ r: CompositionalLayout.Rect) -> Rasterizer.Rect {
-      Rasterizer.Rect(x: r.origin.x, y: r.origin.y, width: r.size.width, height: r.size.height)
-    }
     for a in all.sorted(by: { $0.zIndex < $1.zIndex }) {
-      let f = rect(a.frame)
+      let f = a.frame
       switch a.category {
       case .decoration:
         canvas.fillRoundedRect(f, radius: 8, Color(hex: 0xF2F2F7))
@@ -152,10 +149,10 @@ enum Pictures {
             switch record.cell {
             case .bubble(let b):
               let p = try sizer.place(b)
-              let x = b.sender == .me ? f.maxX - p.size.width : f.x
-              drawn = try painter.drawBubble(b, p, x: x, y: f.y, on: canvas)
+              let x = b.sender == .me ? f.maxX - p.size.width : f.minX
+              drawn = try painter.drawBubble(b, p, x: x, y: f.minY, on: canvas)
             case .productCard(let c):
-              drawn = try painter.drawCard(try sizer.place(c), x: f.x, y: f.y, on: canvas)
+              drawn = try painter.drawCard(try sizer.place(c), x: f.minX, y: f.minY, on: canvas)
             }
             placed.append(
               Placed(
@@ -197,14 +194,14 @@ enum Pictures {
       for (i, line) in layout.lines.enumerated() {
         let x = prepared.isRightToLeft ? width - pad - line.width : pad
         canvas.strokeRect(
-          Rasterizer.Rect(x: x, y: pad + line.top, width: max(1, line.width), height: line.height),
+          Rect(x: x, y: pad + line.top, width: max(1, line.width), height: line.height),
           CellPainter.measuredOutline, lineWidth: 0.5)
         if let r = ink[i] {
           canvas.strokeRect(r, CellPainter.estimatedOutline, lineWidth: 0.5, dash: (2, 2))
         }
       }
     }
-    let frame = Rasterizer.Rect(x: pad, y: pad, width: width - 2 * pad, height: layout.height)
+    let frame = Rect(x: pad, y: pad, width: width - 2 * pad, height: layout.height)
     return (
       canvas,
       [
@@ -232,7 +229,7 @@ enum Pictures {
 
   /// `--frames` output: one JSON object per drawn cell.
   static func framesJSON(_ placed: [Placed]) -> String {
-    func r(_ x: Rasterizer.Rect) -> String { JSONWriter.numbers([x.x, x.y, x.width, x.height]) }
+    func r(_ x: Rect) -> String { JSONWriter.numbers([x.minX, x.minY, x.width, x.height]) }
     return placed.map { p in
       var pairs: [(String, String)] = [
         ("id", JSONWriter.string(p.id)), ("line", String(p.line)), ("frame", r(p.frame)),

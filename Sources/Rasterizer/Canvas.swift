@@ -1,3 +1,4 @@
+@_exported import Geometry
 /// A colour with straight (not premultiplied) alpha, 0…255 per channel.
 public struct Color: Sendable, Hashable {
   /// Red, 0…255.
@@ -32,44 +33,6 @@ public struct Color: Sendable, Hashable {
   public static let clear = Color(r: 0, g: 0, b: 0, a: 0)
 }
 
-/// A rectangle in points.
-public struct Rect: Sendable, Hashable {
-  /// Left edge.
-  public var x: Double
-  /// Top edge (y grows downwards).
-  public var y: Double
-  /// Width.
-  public var width: Double
-  /// Height.
-  public var height: Double
-
-  /// A rectangle from its top-left corner and size.
-  public init(x: Double, y: Double, width: Double, height: Double) {
-    self.x = x
-    self.y = y
-    self.width = width
-    self.height = height
-  }
-
-  /// Right edge.
-  public var maxX: Double { x + width }
-  /// Bottom edge.
-  public var maxY: Double { y + height }
-
-  /// The smallest rectangle holding both.
-  public func union(_ o: Rect) -> Rect {
-    let x0 = min(x, o.x)
-    let y0 = min(y, o.y)
-    return Rect(x: x0, y: y0, width: max(maxX, o.maxX) - x0, height: max(maxY, o.maxY) - y0)
-  }
-
-  /// Whether `o` lies inside this rectangle, allowing `tolerance` points on every side.
-  public func contains(_ o: Rect, tolerance: Double = 0) -> Bool {
-    o.x >= x - tolerance && o.y >= y - tolerance && o.maxX <= maxX + tolerance
-      && o.maxY <= maxY + tolerance
-  }
-}
-
 /// An RGBA raster at a display scale: drawing takes points, pixels are `scale` × points.
 ///
 /// Pixels are stored **premultiplied** (r, g, b already multiplied by a), 8 bits per channel, rows
@@ -93,7 +56,7 @@ public final class Canvas {
     didSet {
       if let c = clip {
         clipPixels = (
-          Int((c.x * scale).rounded()), Int((c.y * scale).rounded()),
+          Int((c.minX * scale).rounded()), Int((c.minY * scale).rounded()),
           Int((c.maxX * scale).rounded()), Int((c.maxY * scale).rounded())
         )
       } else {
@@ -174,8 +137,8 @@ public final class Canvas {
   /// Fills `rect` (points); edges that fall inside a pixel are blended by coverage.
   /// - Complexity: O(pixels covered).
   public func fill(_ rect: Rect, _ color: Color) {
-    let x0 = rect.x * scale
-    let y0 = rect.y * scale
+    let x0 = rect.minX * scale
+    let y0 = rect.minY * scale
     let x1 = rect.maxX * scale
     let y1 = rect.maxY * scale
     guard x1 > x0, y1 > y0 else { return }
@@ -198,8 +161,8 @@ public final class Canvas {
   /// - Complexity: O(pixels covered).
   public func fillRoundedRect(_ rect: Rect, radius: Double, _ color: Color) {
     let s = scale
-    let x0 = rect.x * s
-    let y0 = rect.y * s
+    let x0 = rect.minX * s
+    let y0 = rect.minY * s
     let x1 = rect.maxX * s
     let y1 = rect.maxY * s
     guard x1 > x0, y1 > y0 else { return }
@@ -251,12 +214,12 @@ public final class Canvas {
       }
     }
     segments(rect.width) { t, l in
-      fill(Rect(x: rect.x + t, y: rect.y, width: l, height: w), color)
-      fill(Rect(x: rect.x + t, y: rect.maxY - w, width: l, height: w), color)
+      fill(Rect(x: rect.minX + t, y: rect.minY, width: l, height: w), color)
+      fill(Rect(x: rect.minX + t, y: rect.maxY - w, width: l, height: w), color)
     }
     segments(max(0, rect.height - 2 * w)) { t, l in
-      fill(Rect(x: rect.x, y: rect.y + w + t, width: w, height: l), color)
-      fill(Rect(x: rect.maxX - w, y: rect.y + w + t, width: w, height: l), color)
+      fill(Rect(x: rect.minX, y: rect.minY + w + t, width: w, height: l), color)
+      fill(Rect(x: rect.maxX - w, y: rect.minY + w + t, width: w, height: l), color)
     }
   }
 
@@ -264,8 +227,8 @@ public final class Canvas {
   /// (nil when none do).
   public func inkBounds(in region: Rect, background: Color) -> Rect? {
     let bg = Canvas.premultiply(background)
-    let px0 = max(0, Int((region.x * scale).rounded(.down)))
-    let py0 = max(0, Int((region.y * scale).rounded(.down)))
+    let px0 = max(0, Int((region.minX * scale).rounded(.down)))
+    let py0 = max(0, Int((region.minY * scale).rounded(.down)))
     let px1 = min(pixelWidth, Int((region.maxX * scale).rounded(.up)))
     let py1 = min(pixelHeight, Int((region.maxY * scale).rounded(.up)))
     var minX = Int.max

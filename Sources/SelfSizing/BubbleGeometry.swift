@@ -1,3 +1,4 @@
+import Geometry
 /// A text's extent at the width it was laid out in — measured by the text engine or estimated —
 /// as the cell rules read it.
 struct TextBox: Sendable {
@@ -10,13 +11,6 @@ struct TextBox: Sendable {
   var isRightToLeft = false
 }
 
-/// Where a part of a cell sits, in points from the cell's top-left corner.
-struct PartFrame: Sendable {
-  var x: Double
-  var y: Double
-  var width: Double
-  var height: Double
-}
 
 /// The bubble rule, once: the geometry of a bubble as plain values (bubbles of a transcript
 /// share it) and ``place(text:reply:name:timestamp:containerWidth:)``, which puts a bubble
@@ -67,12 +61,12 @@ struct BubbleGeometry: Sendable, Hashable {
     /// Rounded up to whole device pixels.
     var size: CellSize
     var timestampPlacement: TimestampPlacement?
-    var replyBox: PartFrame?
-    var replyName: PartFrame?
-    var replyText: PartFrame?
-    var name: PartFrame?
-    var text: PartFrame
-    var timestamp: PartFrame?
+    var replyBox: Rect?
+    var replyName: Rect?
+    var replyText: Rect?
+    var name: Rect?
+    var text: Rect
+    var timestamp: Rect?
   }
 
   /// Top to bottom: padding, reply preview (its name and text in a box with `replyPadding`, then
@@ -90,32 +84,32 @@ struct BubbleGeometry: Sendable, Hashable {
     let left = padding.leading
     var y = padding.top
     var content = min(text.widest, tw)
-    var replyBox: PartFrame? = nil
-    var replyNameFrame: PartFrame? = nil
-    var replyTextFrame: PartFrame? = nil
+    var replyBox: Rect? = nil
+    var replyNameFrame: Rect? = nil
+    var replyTextFrame: Rect? = nil
     if let reply {
       let inner = replyWidth(tw)
       var boxY = y + replyPadding.top
       var widest = 0.0
       if let n = reply.name {
-        replyNameFrame = PartFrame(
+        replyNameFrame = Rect(
           x: left + replyPadding.leading, y: boxY, width: n.widest, height: n.height)
         widest = max(widest, min(inner, n.widest))
         boxY += n.height
       }
-      replyTextFrame = PartFrame(
+      replyTextFrame = Rect(
         x: left + replyPadding.leading, y: boxY, width: reply.text.widest,
         height: reply.text.height)
       widest = max(widest, min(inner, reply.text.widest))
       boxY += reply.text.height + replyPadding.bottom
       let boxWidth = min(tw, widest + replyPadding.horizontal)
-      replyBox = PartFrame(x: left, y: y, width: boxWidth, height: boxY - y)
+      replyBox = Rect(x: left, y: y, width: boxWidth, height: boxY - y)
       content = max(content, boxWidth)
       y = boxY + blockSpacing
     }
-    var nameFrame: PartFrame? = nil
+    var nameFrame: Rect? = nil
     if let name {
-      nameFrame = PartFrame(x: left, y: y, width: 0, height: name.height)
+      nameFrame = Rect(x: left, y: y, width: 0, height: name.height)
       content = max(content, min(tw, name.widest))
       y += name.height + nameSpacing
     }
@@ -143,17 +137,17 @@ struct BubbleGeometry: Sendable, Hashable {
     // Name and text boxes span the bubble's inside; the timestamp sits at its trailing end
     // (inline after a right-to-left paragraph, whose lines end on the left: at the left).
     let inside = size.width - padding.horizontal
-    nameFrame?.width = inside
-    var timestampFrame: PartFrame? = nil
+    nameFrame?.size.width = inside
+    var timestampFrame: Rect? = nil
     if let stamp {
       let trailing = left + inside - stamp.box.widest
       let x = placement == .inline && text.isRightToLeft ? left : trailing
-      timestampFrame = PartFrame(x: x, y: stamp.y, width: stamp.box.widest, height: stamp.box.height)
+      timestampFrame = Rect(x: x, y: stamp.y, width: stamp.box.widest, height: stamp.box.height)
     }
     return Placed(
       size: size, timestampPlacement: placement, replyBox: replyBox, replyName: replyNameFrame,
       replyText: replyTextFrame, name: nameFrame,
-      text: PartFrame(x: left, y: textY, width: inside, height: text.height),
+      text: Rect(x: left, y: textY, width: inside, height: text.height),
       timestamp: timestampFrame)
   }
 }

@@ -1,3 +1,4 @@
+import Geometry
 import Foundation
 import Typesetting
 
@@ -65,13 +66,13 @@ extension CellSizer {
   }
 
   private static func text(
-    _ role: String, _ laid: (PreparedText, TextLayout), _ frame: PartFrame
+    _ role: String, _ laid: (PreparedText, TextLayout), _ frame: Rect
   ) -> CellPlacement.Text {
-    .init(role: role, prepared: laid.0, layout: laid.1, x: frame.x, y: frame.y, width: frame.width)
+    .init(role: role, prepared: laid.0, layout: laid.1, x: frame.minX, y: frame.minY, width: frame.width)
   }
 
-  private static func box(_ role: String, _ f: PartFrame) -> CellPlacement.Box {
-    .init(role: role, x: f.x, y: f.y, width: f.width, height: f.height)
+  private static func box(_ role: String, _ f: Rect) -> CellPlacement.Box {
+    .init(role: role, x: f.minX, y: f.minY, width: f.width, height: f.height)
   }
 
   /// Places the parts of a bubble by the rule it is measured with (``BubbleGeometry``), so

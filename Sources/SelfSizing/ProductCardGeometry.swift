@@ -1,3 +1,4 @@
+import Geometry
 import Typesetting
 
 /// The product-card rule, once: the styles of a card's texts and
@@ -39,12 +40,12 @@ struct ProductCardGeometry: Sendable {
   struct Placed: Sendable {
     /// Rounded up to whole device pixels.
     var size: CellSize
-    var image: PartFrame
-    var title: PartFrame
-    var price: PartFrame?
-    var originalPrice: PartFrame?
-    var badgeBox: PartFrame?
-    var badge: PartFrame?
+    var image: Rect
+    var title: Rect
+    var price: Rect?
+    var originalPrice: Rect?
+    var badgeBox: Rect?
+    var badge: Rect?
   }
 
   /// Top to bottom: padding, the picture (the card's width at its aspect ratio), `spacing`,
@@ -55,37 +56,37 @@ struct ProductCardGeometry: Sendable {
     let left = cell.padding.leading
     var y = cell.padding.top
     let imageHeight = cell.width / cell.imageAspectRatio
-    let image = PartFrame(x: 0, y: y, width: cell.width, height: imageHeight)
+    let image = Rect(x: 0, y: y, width: cell.width, height: imageHeight)
     y += imageHeight + cell.spacing
-    let titleFrame = PartFrame(x: left, y: y, width: cw, height: title.height)
+    let titleFrame = Rect(x: left, y: y, width: cw, height: title.height)
     y += title.height
-    var priceFrame: PartFrame? = nil
-    var originalFrame: PartFrame? = nil
+    var priceFrame: Rect? = nil
+    var originalFrame: Rect? = nil
     if let price {
       y += cell.spacing
-      priceFrame = PartFrame(x: left, y: y, width: cw, height: price.height)
+      priceFrame = Rect(x: left, y: y, width: cw, height: price.height)
       var priceHeight = price.height
       if let original = originalPrice {
         if price.widest + cell.priceGap + original.widest <= cw {
-          originalFrame = PartFrame(
+          originalFrame = Rect(
             x: left + price.widest + cell.priceGap, y: y + max(0, price.height - original.height),
             width: original.widest, height: original.height)
           priceHeight = max(priceHeight, original.height)
         } else {
-          originalFrame = PartFrame(x: left, y: y + price.height, width: cw, height: original.height)
+          originalFrame = Rect(x: left, y: y + price.height, width: cw, height: original.height)
           priceHeight += original.height
         }
       }
       y += priceHeight
     }
-    var badgeBox: PartFrame? = nil
-    var badgeFrame: PartFrame? = nil
+    var badgeBox: Rect? = nil
+    var badgeFrame: Rect? = nil
     if let badge {
       y += cell.spacing
       let pad = cell.badgePadding
-      badgeBox = PartFrame(
+      badgeBox = Rect(
         x: left, y: y, width: min(cw, badge.widest + 2 * pad + 4), height: badge.height + 2 * pad)
-      badgeFrame = PartFrame(x: left + pad + 2, y: y + pad, width: badge.widest, height: badge.height)
+      badgeFrame = Rect(x: left + pad + 2, y: y + pad, width: badge.widest, height: badge.height)
       y += badge.height + 2 * pad
     }
     y += cell.padding.bottom

@@ -44,8 +44,8 @@ final class RenderCommandTests: XCTestCase {
   {
     var inside = [Bool](repeating: false, count: b.width * b.height)
     for r in rects {
-      let x0 = max(0, Int(((r.x - grow) * scale).rounded(.down)))
-      let y0 = max(0, Int(((r.y - grow) * scale).rounded(.down)))
+      let x0 = max(0, Int(((r.minX - grow) * scale).rounded(.down)))
+      let y0 = max(0, Int(((r.minY - grow) * scale).rounded(.down)))
       let x1 = min(b.width, Int(((r.maxX + grow) * scale).rounded(.up)))
       let y1 = min(b.height, Int(((r.maxY + grow) * scale).rounded(.up)))
       guard x1 > x0, y1 > y0 else { continue }
@@ -118,28 +118,28 @@ final class RenderCommandTests: XCTestCase {
       if records[i]["sender"] as? String == "me" {
         XCTAssertEqual(p.frame.maxX, 390 - 8, accuracy: 1e-6, "\(p.id) trailing")
       } else {
-        XCTAssertEqual(p.frame.x, 8, accuracy: 1e-6, "\(p.id) leading")
+        XCTAssertEqual(p.frame.minX, 8, accuracy: 1e-6, "\(p.id) leading")
       }
-      if i > 0 { XCTAssertGreaterThan(p.frame.y, placed[i - 1].frame.maxY, "stacked, no overlap") }
+      if i > 0 { XCTAssertGreaterThan(p.frame.minY, placed[i - 1].frame.maxY, "stacked, no overlap") }
       // The bubble region is filled.
       var filled = 0
       var total = 0
-      for y in Int(p.frame.y * 2)..<Int(p.frame.maxY * 2) {
-        for x in Int(p.frame.x * 2)..<Int(p.frame.maxX * 2) {
+      for y in Int(p.frame.minY * 2)..<Int(p.frame.maxY * 2) {
+        for x in Int(p.frame.minX * 2)..<Int(p.frame.maxX * 2) {
           total += 1
           if bitmap.color(x: x, y: y) != .white { filled += 1 }
         }
       }
       XCTAssertGreaterThan(Double(filled), Double(total) * 0.75, "\(p.id): bubble filled")
-      let centre = bitmap.color(x: Int(p.frame.x * 2) + 4, y: Int((p.frame.y + p.frame.maxY)))
+      let centre = bitmap.color(x: Int(p.frame.minX * 2) + 4, y: Int((p.frame.minY + p.frame.maxY)))
       XCTAssertTrue(
         centre == Color(hex: 0x0A84FF) || centre == Color(hex: 0xE9E9EB), "\(p.id): \(centre)")
       // Glyph pixels (neither the bubble's colour nor anything else drawn) inside the padding.
       let fill =
         records[i]["sender"] as? String == "me" ? Color(hex: 0x0A84FF) : Color(hex: 0xE9E9EB)
       var glyphPixels = 0
-      for y in Int((p.frame.y + 8) * 2)..<Int((p.frame.maxY - 8) * 2) {
-        for x in Int((p.frame.x + 12) * 2)..<Int((p.frame.maxX - 12) * 2)
+      for y in Int((p.frame.minY + 8) * 2)..<Int((p.frame.maxY - 8) * 2) {
+        for x in Int((p.frame.minX + 12) * 2)..<Int((p.frame.maxX - 12) * 2)
         where bitmap.color(x: x, y: y) != fill {
           glyphPixels += 1
         }
@@ -171,7 +171,7 @@ final class RenderCommandTests: XCTestCase {
     XCTAssertEqual(placed.count, 15)
     for p in placed {
       XCTAssertLessThanOrEqual(p.frame.width, 320 * 0.75 + 1e-6, p.id)
-      XCTAssertGreaterThanOrEqual(p.frame.x, 8 - 1e-6, p.id)
+      XCTAssertGreaterThanOrEqual(p.frame.minX, 8 - 1e-6, p.id)
       XCTAssertLessThanOrEqual(p.frame.maxX, 320 - 8 + 1e-6, p.id)
     }
     // The same records measured in a 320-point container give the same sizes.
@@ -206,10 +206,10 @@ final class RenderCommandTests: XCTestCase {
       let rec = try XCTUnwrap(records.first { $0["id"] as? String == p.id })
       XCTAssertEqual(e.height, rec["estimatedHeight"] as? Double ?? -1, accuracy: 1e-6)
       // Along the estimated frame's top edge: red dashes with gaps.
-      let y = Int(((e.y + 0.5) * 2).rounded(.down))  // the middle of the 1 pt line
+      let y = Int(((e.minY + 0.5) * 2).rounded(.down))  // the middle of the 1 pt line
       var red = 0
       var other = 0
-      for x in Int(e.x * 2) + 2..<Int(e.maxX * 2) - 2 {
+      for x in Int(e.minX * 2) + 2..<Int(e.maxX * 2) - 2 {
         let c = b.color(x: x, y: y)
         if c.r > 200 && c.g < 120 && c.b < 120 { red += 1 } else { other += 1 }
       }
@@ -277,7 +277,7 @@ final class RenderCommandTests: XCTestCase {
     XCTAssertEqual(r2.status, 0, r2.stderr)
     let ink = try XCTUnwrap(try frames(rtlFrames).first?.ink.first)
     XCTAssertEqual(ink.maxX, 390 - 16, accuracy: 3, "right-to-left text ends at the right")
-    XCTAssertGreaterThan(ink.x, 200)
+    XCTAssertGreaterThan(ink.minX, 200)
   }
 
   func testBadRecordsAreLeftOutAndReportedWithTheirLine() throws {

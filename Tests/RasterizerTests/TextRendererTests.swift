@@ -77,10 +77,10 @@ final class TextRendererTests: XCTestCase {
     XCTAssertTrue(prepared.isRightToLeft)
     let r = try XCTUnwrap(ink[0])
     XCTAssertEqual(r.maxX, 10 + 300, accuracy: 3, "the line ends at the box's right edge")
-    XCTAssertGreaterThan(r.x, 10 + 300 - layout.lines[0].width - 3)
+    XCTAssertGreaterThan(r.minX, 10 + 300 - layout.lines[0].width - 3)
     // And a left-to-right line starts at the left.
     let (_, _, ltr, _) = try draw("hello", try style(["NotoSans-Regular.ttf"]), width: 300)
-    XCTAssertLessThan(try XCTUnwrap(ltr[0]).x, 13)
+    XCTAssertLessThan(try XCTUnwrap(ltr[0]).minX, 13)
   }
 
   func testVisualOrderOfMixedDirectionText() throws {
