@@ -28,13 +28,15 @@ extension BubbleEstimator {
       // Its width on one line, summed as the wrapper sums it.
       var x = 0.0
       var content = 0.0
+      var segments = 0
       for e in entries[paragraphStart...] {
         let w = Double(e.content)
         x += e.count == 1 ? w : Double(e.count) * w
         if w > 0 { content = x }
         x += Double(e.trailing)
+        segments += Int(e.count)
       }
-      paragraphs.append(Paragraph(end: entries.count, natural: content))
+      paragraphs.append(Paragraph(end: entries.count, natural: content, segments: segments))
       paragraphStart = entries.count
     }
   }

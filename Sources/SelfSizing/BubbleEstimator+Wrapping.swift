@@ -22,109 +22,13 @@ extension BubbleEstimator {
     }
   }
 
-  /// Greedy wrapping of words as they come, as the real layout wraps them.
-  struct Wrapper: WordSink {
-    let tw: Double
-    let breakWords: Bool
-    let nowrap: Bool
-    let maxLines: Int?
-
-    init(width: Double, rules: WrapRules) {
-      tw = width
-      breakWords = rules.breakWords
-      nowrap = rules.nowrap
-      maxLines = rules.maxLines
-    }
-    var x = 0.0  // pen, trailing spaces included
-    var lineContent = 0.0
-    var lines = 0
-    var widest = 0.0
-    var last = 0.0
-
-    @inline(__always)
-    mutating func word(_ word: Double, trailing: Double) {
-      // (A word of no width fits anywhere: spaces before it hang.)
-      if x > 0 && word > 0 && x + word > tw && !nowrap {
-        widest = max(widest, lineContent)
-        lines += 1
-        x = 0
-        lineContent = 0
-      }
-      if word > tw && breakWords && !nowrap {
-        // (Capped: an absurd width must not overflow the count.)
-        let q = word / tw
-        let full = q.isFinite ? min(q.rounded(.down), 1e12) : 1e12
-        lines += Int(full)
-        widest = max(widest, tw)
-        x = word - full * tw
-      } else {
-        x += word
-      }
-      if word > 0 { lineContent = x }
-      x += trailing
-    }
-
-    /// `n` words of width `u` with no space between them, then `trailing`: as `n` calls of
-    /// ``word(_:trailing:)``, but a line at a time.
-    mutating func run(_ u: Double, count n: Int, trailing: Double) {
-      if nowrap || !(u > 0 && u <= tw) {  // (also a width that is not a number)
-        for i in 0..<n { word(u, trailing: i == n - 1 ? trailing : 0) }
-        return
-      }
-      var left = n
-      while left > 0 {
-        if x > 0 && x + u > tw {
-          widest = max(widest, lineContent)
-          lines += 1
-          x = 0
-          lineContent = 0
-        }
-        let all = x + Double(left) * u
-        if all <= tw {  // the rest fits on this line (no division needed)
-          x = all
-          lineContent = x
-          break
-        }
-        // How many fit: the quotient, truncated (positive, so as floor; no overflow).
-        let q = (tw - x) / u
-        let take = q >= Double(left) ? left : max(1, Int(q))
-        x += Double(take) * u
-        lineContent = x
-        left -= take
-      }
-      x += trailing
-    }
-
-    /// A whole paragraph that fits on one line (nothing read on it yet).
-    @inline(__always)
-    mutating func oneLineParagraph(_ natural: Double) {
-      lines += 1
-      widest = max(widest, natural)
-      last = natural
-    }
-
-    @inline(__always)
-    mutating func endParagraph() {
-      lines += 1
-      widest = max(widest, lineContent)
-      last = lineContent
-      x = 0
-      lineContent = 0
-    }
-
-    func block(lineHeight: Double, isEmpty: Bool) -> Block {
-      var b = Block(lines: isEmpty ? 0 : lines, widest: widest, last: last)
-      if let m = maxLines, m > 0 { b.lines = min(b.lines, m) }
-      b.height = Double(b.lines) * lineHeight
-      return b
-    }
-  }
-
   /// Where a paragraph's entries end, and its content width on one line (if that fits, the
   /// paragraph takes one line without looking at its words).
   struct Paragraph: Sendable {
     var end: Int
     var natural: Double
+    /// Its words, a run of equal words counting each (the segments line breaking sees).
+    var segments: Int
   }
 
   /// Estimated lines of a block of text.
@@ -139,8 +43,173 @@ extension BubbleEstimator {
   /// Reads and wraps a short text in a style already scaled.
   func block(_ text: String, _ style: TextStyle, width: Double) -> Block {
     var sink: [Double]? = nil
-    var wrapper = Wrapper(width: width, rules: WrapRules(style))
-    let (lineHeight, isEmpty) = read(text, style, size: style.size, perFont: &sink, into: &wrapper)
-    return wrapper.block(lineHeight: lineHeight, isEmpty: isEmpty)
+    var words = WordsBuilder()
+    let (lineHeight, isEmpty) = read(text, style, size: style.size, perFont: &sink, into: &words)
+    return words.entries.withUnsafeBufferPointer { entries in
+      words.paragraphs.withUnsafeBufferPointer { paragraphs in
+        BubbleEstimator.wrap(
+          entries, paragraphs: paragraphs, width: width, rules: WrapRules(style),
+          lineHeight: lineHeight, isEmpty: isEmpty)
+      }
+    }
+  }
+
+  /// The estimated lines of a text's paragraphs at `width`: a paragraph that fits takes one
+  /// line; the others are broken by the greedy rule of the text engine (``GreedyLines``) over
+  /// their estimated words.
+  @inline(__always)
+  static func wrap(
+    _ entries: UnsafeBufferPointer<Entry>, paragraphs: UnsafeBufferPointer<Paragraph>,
+    firstEntry: Int = 0, width: Double, rules: WrapRules, lineHeight: Double, isEmpty: Bool
+  ) -> Block {
+    var lines = LineCount()
+    var k = firstEntry
+    let greedy = GreedyLines(limit: width, wraps: true, breakWords: rules.breakWords)
+    for paragraph in paragraphs {
+      let end = paragraph.end
+      if paragraph.natural <= width || rules.nowrap || k == end {
+        lines.add(width: paragraph.natural, count: 1)
+      } else {
+        var index = EstimatedWords(
+          UnsafeBufferPointer(rebasing: entries[k..<end]), segments: paragraph.segments)
+        greedy.run(&index, &lines)
+      }
+      k = end
+    }
+    var b = Block(lines: isEmpty ? 0 : lines.count, widest: lines.widest, last: lines.last)
+    if let m = rules.maxLines, m > 0 { b.lines = min(b.lines, m) }
+    b.height = Double(b.lines) * lineHeight
+    return b
+  }
+
+  /// Counts the estimated lines and keeps the widest and the last.
+  struct LineCount: FoundLineSink {
+    var count = 0
+    var widest = 0.0
+    var last = 0.0
+
+    @inline(__always)
+    mutating func add(width: Double, count n: Int) {
+      count += n
+      widest = max(widest, width)
+      last = width
+    }
+
+    @inline(__always)
+    mutating func add(_ line: FoundLine) -> Bool {
+      add(width: line.width, count: line.repeats)
+      return true
+    }
+  }
+
+  /// A paragraph's estimated words as the greedy rule reads them: each word a segment, and a
+  /// run of `n` equal words with no space between them (`Entry.count`) `n` segments, whose
+  /// positions follow by multiplication (a line ends inside a run by division, not a walk).
+  /// Words are walked once, line after line, as the rule asks for them.
+  struct EstimatedWords: SegmentIndex {
+    let entries: UnsafeBufferPointer<Entry>
+    let count: Int
+    // The line's first segment: its entry, its place in the run, its index and its content end.
+    private var entry = 0
+    private var inRun = 0
+    private var segment = 0
+    private var firstEnd = 0.0
+    // Where the next line starts, as the last ``lastFitting(from:to:limitX:)`` left it.
+    private var nextEntry = 0
+    private var nextInRun = 0
+    private var nextStart = 0.0
+    /// x where the last word with content on the line ends (-infinity: none).
+    private var lastContent = -Double.infinity
+
+    init(_ entries: UnsafeBufferPointer<Entry>, segments: Int) {
+      self.entries = entries
+      count = segments
+    }
+
+    mutating func startLine(at a: Int) -> Double {
+      let x: Double
+      if a == 0 {
+        entry = 0
+        inRun = 0
+        x = 0
+      } else {
+        entry = nextEntry
+        inRun = nextInRun
+        x = nextStart
+      }
+      segment = a
+      firstEnd = x + Double(entries[entry].content)
+      return x
+    }
+
+    func contentEnd(_ s: Int) -> Double { firstEnd }
+
+    mutating func lastFitting(from a: Int, to hi: Int, limitX: Double) -> Int {
+      var e = entry
+      var k = inRun
+      var g = a
+      var end = firstEnd
+      let fits = end <= limitX
+      lastContent = entries[e].content > 0 ? end : -.infinity
+      if fits {
+        while g < hi {
+          let u = Double(entries[e].content)
+          let left = Int(entries[e].count) - 1 - k
+          if left > 0 {
+            // More of the run: as many as fit, by division.
+            var take = min(left, hi - g)
+            if u > 0 {
+              let q = ((limitX - end) / u).rounded(.down)
+              take = q >= Double(take) ? take : max(0, Int(q))
+            }
+            if take > 0 {
+              k += take
+              g += take
+              end += Double(take) * u
+              if u > 0 { lastContent = end }
+            }
+            if k < Int(entries[e].count) - 1 || g == hi { break }
+          }
+          // The next word, after this one's spaces.
+          let nextEnd = end + Double(entries[e].trailing) + Double(entries[e + 1].content)
+          if nextEnd > limitX { break }
+          e += 1
+          k = 0
+          g += 1
+          end = nextEnd
+          if entries[e].content > 0 { lastContent = end }
+        }
+      }
+      // Where the line after segment g starts: the rest of the run, or the next word.
+      if k < Int(entries[e].count) - 1 {
+        (nextEntry, nextInRun, nextStart) = (e, k + 1, end)
+      } else {
+        (nextEntry, nextInRun, nextStart) = (e + 1, 0, end + Double(entries[e].trailing))
+      }
+      return fits ? g : a - 1
+    }
+
+    func lastBeforeForcedBreak(from a: Int) -> Int { count - 1 }
+    func endsWithSoftHyphen(_ s: Int) -> Bool { false }
+
+    func lastVisibleEnd(from a: Int, through s: Int, base: Double) -> Double { lastContent }
+
+    func lineWidth(from a: Int, through g: Int, base: Double, resume: Int) -> Double {
+      lastContent == -.infinity ? 0 : max(0, lastContent - base)
+    }
+
+    mutating func brokenLine(segment a: Int, limit: Double, base: inout Double, resume: inout Int)
+      -> BrokenPart?
+    {
+      // A word too wide for a line fills as many whole lines as its width holds; the rest goes
+      // on. (Capped: an absurd width must not overflow the count.)
+      guard resume < 0, limit > 0 else { return nil }
+      let q = ((firstEnd - base) / limit).rounded(.down)
+      let full = q.isFinite ? min(q, 1e12) : 1e12
+      guard full >= 1 else { return nil }
+      base += full * limit
+      resume = 0
+      return BrokenPart(end: 0, width: limit, repeats: Int(full))
+    }
   }
 }

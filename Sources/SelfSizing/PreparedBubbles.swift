@@ -83,7 +83,8 @@ public final class PreparedBubbles: Sendable {
       }
       entries += part.entries
       paragraphs += part.paragraphs.map {
-        BubbleEstimator.Paragraph(end: $0.end + entryBase, natural: $0.natural)
+        BubbleEstimator.Paragraph(
+          end: $0.end + entryBase, natural: $0.natural, segments: $0.segments)
       }
       replies += part.replies.map(moved)
       let geometryMap = part.geometries.map { g -> Int in
@@ -182,28 +183,12 @@ public final class PreparedBubbles: Sendable {
 
   @inline(__always)
   private func wrap(_ t: Text, width: Double, _ s: Storage) -> BubbleEstimator.Block {
-    var wrapper = BubbleEstimator.Wrapper(width: width, rules: t.rules)
-    var k = t.firstEntry
-    for p in t.firstParagraph..<(t.firstParagraph + t.paragraphs) {
-      let paragraph = s.paragraphs[p]
-      let end = paragraph.end
-      if paragraph.natural <= width || t.nowrap {
-        wrapper.oneLineParagraph(paragraph.natural)
-        k = end
-        continue
-      }
-      while k < end {
-        let e = s.entries[k]
-        if e.count == 1 {
-          wrapper.word(Double(e.content), trailing: Double(e.trailing))
-        } else {
-          wrapper.run(Double(e.content), count: Int(e.count), trailing: Double(e.trailing))
-        }
-        k += 1
-      }
-      wrapper.endParagraph()
-    }
-    return wrapper.block(lineHeight: t.lineHeight, isEmpty: t.isEmpty)
+    BubbleEstimator.wrap(
+      s.entries,
+      paragraphs: UnsafeBufferPointer(
+        rebasing: s.paragraphs[t.firstParagraph..<(t.firstParagraph + t.paragraphs)]),
+      firstEntry: t.firstEntry, width: width, rules: t.rules, lineHeight: t.lineHeight,
+      isEmpty: t.isEmpty)
   }
 }
 

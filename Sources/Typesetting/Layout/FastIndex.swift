@@ -1,13 +1,13 @@
-/// Prefix sums over a prepared text's segments, so that measuring at a width finds each line's
-/// end from a guess (the text's segments per point) instead of walking every segment, and a
-/// text that fits on one line is answered without touching the arrays at all.
+/// Prefix sums over a prepared text's segments: an index that the one greedy rule
+/// (``GreedyLines``) reads through ``PrefixIndex``, finding each line's end from a guess (the
+/// text's segments per point) instead of walking every segment; a text that fits on one line
+/// is answered without touching the arrays at all.
 ///
 /// Built for every text without tabs (whose widths depend on where they fall), with no segment
 /// narrower than nothing and, where overflow-wrap breaks words, no grapheme narrower than nothing
-/// (negative letter spacing); others take the segment walk of ``GreedyBreaker``, and so do
-/// widths at which `maxLines` truncates. Both give the same lines, soft hyphens, white space
-/// inside words and words broken by overflow-wrap included (tested on the whole corpus at many
-/// widths, and on texts made of those at every quarter point of width).
+/// (negative letter spacing); the rule reads the others through ``SegmentWalk``. Both indices
+/// give the same lines (tested on the whole corpus at many widths, and on texts made of soft
+/// hyphens, white space inside words and long words at every quarter point of width).
 struct FastIndex: Sendable {
   /// What the search reads of a segment: 16 bytes, four to a cache line.
   struct Span {
@@ -59,12 +59,14 @@ struct FastIndex: Sendable {
     static let collapses: UInt64 = 1 << 37
     /// Some segment's content ends with a soft hyphen (shown when a line breaks after it).
     static let hasSoftHyphens: UInt64 = 1 << 38
-    /// Lines wrap, and no soft hyphen, line spacing or side array of visible content is there:
-    /// the plain loop of ``measureSimply(_:limit:)`` applies (forced breaks, taller line boxes
-    /// and words broken by overflow-wrap included).
-    static let isSimple: UInt64 = 1 << 39
     /// The style has `maxLines` (``Side/maxLines``).
     static let limitsLines: UInt64 = 1 << 40
+    /// ``Side/lastContent`` is there (some segment's content ends in white space of the trim set).
+    static let hasLastContent: UInt64 = 1 << 41
+    /// ``Side/firstVisible`` is there (some segment's content starts in such white space).
+    static let hasFirstVisible: UInt64 = 1 << 42
+    /// Lines are spaced apart (``Side/spacing``: the Apple profile's line spacing).
+    static let spacesLines: UInt64 = 1 << 43
   }
 
   /// Bytes its array holds.
@@ -78,8 +80,10 @@ struct FastIndex: Sendable {
   var breakWords: Bool { bits & Flag.breakWords != 0 }
   var collapses: Bool { bits & Flag.collapses != 0 }
   var hasSoftHyphens: Bool { bits & Flag.hasSoftHyphens != 0 }
-  var isSimple: Bool { bits & Flag.isSimple != 0 }
   var limitsLines: Bool { bits & Flag.limitsLines != 0 }
+  var hasLastContent: Bool { bits & Flag.hasLastContent != 0 }
+  var hasFirstVisible: Bool { bits & Flag.hasFirstVisible != 0 }
+  var spacesLines: Bool { bits & Flag.spacesLines != 0 }
 
   /// What only some texts read (forced breaks, taller line boxes, soft hyphens, line spacing,
   /// white space that reported widths leave out, `maxLines`), kept in ``PreparedText`` apart
@@ -87,16 +91,13 @@ struct FastIndex: Sendable {
   struct Side: Sendable {
     /// Bytes its arrays hold.
     var arrayBytes: Int {
-      nextForced.capacity * 4 + fonts.capacity * 4 + lastContent.capacity * 8
+      nextForced.capacity * 4 + lastContent.capacity * 8
         + firstVisible.capacity * 8
     }
 
     /// Per segment: the first segment at or after it that ends with a forced break (or the
     /// count) — empty when there is none.
     var nextForced: [Int32] = []
-    /// Per segment: the fonts it uses that raise a line box above the strut (bit i: font i of
-    /// the stack; the others leave it as it is) — empty when every line box is the same.
-    var fonts: [UInt32] = []
     /// Per segment: x at the end of the last visible content up to it (white space that
     /// reported widths leave out is not visible; -1 before any) — empty when that is always
     /// the segment's own content end.
@@ -223,8 +224,6 @@ struct FastIndex: Sendable {
     let snapsWidths = p.style.profile == .browser
     let maxLines = max(0, p.style.maxLines ?? 0)
     segmentsPerPoint = lastContentEnd > 0 ? Double(n) / lastContentEnd : 0
-    let isSimple =
-      wraps && !softHyphens && spacing == 0 && lastContent.isEmpty && firstVisible.isEmpty
     var bits = UInt64(n)
     if noForcedBreak { bits |= Flag.noForcedBreak }
     if snapsWidths { bits |= Flag.snapsWidths }
@@ -233,12 +232,13 @@ struct FastIndex: Sendable {
     if p.style.overflowWrap != .normal { bits |= Flag.breakWords }
     if collapse { bits |= Flag.collapses }
     if softHyphens { bits |= Flag.hasSoftHyphens }
-    if isSimple { bits |= Flag.isSimple }
     if maxLines > 0 { bits |= Flag.limitsLines }
+    if !lastContent.isEmpty { bits |= Flag.hasLastContent }
+    if !firstVisible.isEmpty { bits |= Flag.hasFirstVisible }
+    if spacing != 0 { bits |= Flag.spacesLines }
     self.bits = bits
     side = Side(
       nextForced: nextForced,
-      fonts: uniformBox ? [] : p.segmentFonts.map { UInt32(truncatingIfNeeded: $0) & tall },
       lastContent: lastContent, firstVisible: firstVisible, tallFonts: tall, spacing: spacing,
       hyphenAdvance: p.hyphenAdvance, maxLines: maxLines)
     oneLine = OneLine(
@@ -304,233 +304,110 @@ struct FastIndex: Sendable {
   func snap(_ w: Double) -> Double {
     snapsWidths && w > 0 ? PreparedText.snapToNext64th(w) : w
   }
+}
 
-  /// ``measure(_:width:)`` for a simple text (see ``isSimple``): nil when `maxLines` truncates.
+/// A prepared text's ``FastIndex`` as the greedy rule reads it: each line's end found by search
+/// from a guess (the text's segments per point), widths from the prefix sums and side arrays.
+struct PrefixIndex: SegmentIndex {
+  // (Unowned: the caller holds the text for as long as the index lives, and a measure retains
+  // and releases nothing it need not.)
+  unowned(unsafe) let p: PreparedText
+  /// The first segment's span (the sentinels at -1 and at the count).
+  let e: UnsafePointer<FastIndex.Span>
+  let count: Int
+  /// Segments a line holds, as guessed from the text's average: the same for every line.
+  let span: Int
+  let noForcedBreak: Bool
+  let collapses: Bool
+  /// Whether the side arrays of visible ends and starts are there (most texts need neither).
+  let hasLastContent: Bool
+  let hasFirstVisible: Bool
+
+  /// Valid only inside `index.withSums`, which lends `e`.
   @inline(__always)
-  func measureSimply(_ p: PreparedText, limit: Double) -> (
-    lines: Int, height: Double, widest: Double, lastLineWidth: Double
-  )? {
-    withSums { e in
-      let n = count
-      let span = Int(max(0, min(Double(n), limit * segmentsPerPoint - 1)))
-      // (More lines than this is truncation: `maxLines`, or no limit.)
-      let lineLimit = limitsLines ? p.fastSide.maxLines : Int.max
-      let breakWords = self.breakWords
-      let boxHeight = self.boxHeight
-      var lines = 0
-      var height = 0.0
-      var widest = 0.0
-      var last = 0.0
-      var a = 0
-      var base = 0.0
-      if noForcedBreak && uniformBox {
-        // The most common case, in a loop of its own: no forced break to stop at, no font to
-        // look at (nor a limit on lines but at the end: more lines than `maxLines` is nil
-        // either way).
-        while a < n {
-          let limitX = base + limit
-          // The line's end: from the guess, a walk to the last segment that fits (the
-          // sentinels stop it; segments before `a` end before `base`).
-          var g = min(a &+ span, n &- 1)
-          if e[g].contentEnd <= limitX {
-            while e[g &+ 1].contentEnd <= limitX { g &+= 1 }
-          } else {
-            repeat { g &-= 1 } while e[g].contentEnd > limitX
-            if g < a {
-              // The line's first segment does not fit: alone on its line, or broken between
-              // graphemes by the loop below (which goes on from here).
-              if breakWords { break }
-              g = a
-            }
-          }
-          height += boxHeight
-          last = e[g].contentEnd - base
-          widest = last > widest ? last : widest
-          lines &+= 1
-          a = g &+ 1
-          base = e[g].end
-        }
-        if a == n {
-          if lines > lineLimit { return nil }
-          return (lines, height, snap(widest), snap(last))
-        }
-      }
-      // The other cases, each in a copy of the loop of its own (the flags are constants in
-      // each: 4% fewer instructions than one copy that tests them).
-      let state = (a: a, base: base, lines: lines, height: height, widest: widest, last: last)
-      switch (noForcedBreak, uniformBox) {
-      case (true, true):
-        return simpleLoop(e, p, limit, span, lineLimit, state, forced: false, uniform: true)
-      case (true, false):
-        return simpleLoop(e, p, limit, span, lineLimit, state, forced: false, uniform: false)
-      case (false, true):
-        return simpleLoop(e, p, limit, span, lineLimit, state, forced: true, uniform: true)
-      case (false, false):
-        return simpleLoop(e, p, limit, span, lineLimit, state, forced: true, uniform: false)
-      }
-    }
+  init(_ p: PreparedText, _ index: FastIndex, _ e: UnsafePointer<FastIndex.Span>, limit: Double) {
+    self.p = p
+    self.e = e
+    count = index.count
+    span = Int(max(0, min(Double(index.count), limit * index.segmentsPerPoint - 1)))
+    noForcedBreak = index.noForcedBreak
+    collapses = index.collapses
+    hasLastContent = index.hasLastContent
+    hasFirstVisible = index.hasFirstVisible
   }
 
-  /// The plain loop of ``measureSimply(_:limit:)`` from `state` (the line that starts at
-  /// segment `a`, at x `base`, after `lines` lines): forced breaks when `forced`, one line box
-  /// for all when `uniform`, and words too wide for the line broken between graphemes.
+  /// The greedy rule's options for this text at `limit` (from the index: no style is read).
   @inline(__always)
-  func simpleLoop(
-    _ e: UnsafePointer<Span>, _ p: PreparedText, _ limit: Double, _ span: Int,
-    _ lineLimit: Int,
-    _ state: (a: Int, base: Double, lines: Int, height: Double, widest: Double, last: Double),
-    forced: Bool, uniform: Bool
-  ) -> (lines: Int, height: Double, widest: Double, lastLineWidth: Double)? {
-    let n = count
-    let breakWords = self.breakWords
-    let boxHeight = self.boxHeight
-    var (a, base, lines, height, widest, last) = state
-    // Where the reported width of the line starts (not `base` after a broken segment).
-    var start = base
-    // The fonts of the last line box found (that raise it), and its height.
-    var boxFonts: UInt32 = 0
-    var box = boxHeight
-    // The grapheme where segment `a` resumes when overflow-wrap broke it (-1: its start).
-    var resume = -1
-    // The last segment a line may reach: the next forced break at or after `a` (looked up again
-    // only when a line ends at it), or the last segment.
-    var hi = n &- 1
-    if forced && a < n { hi = min(Int(p.fastSide.nextForced[a]), n &- 1) }
-    while a < n {
-      var limitX = base + limit
-      if breakWords && e[a].contentEnd > limitX {
-        // Alone on its line and too wide: broken between graphemes.
-        if let part = brokenLine(p, e, segment: a, limit: limit, base: &base, resume: &resume) {
-          height += part.fonts == 0 ? boxHeight : p.lineBox(fonts: part.fonts).height
-          last = part.width
-          widest = last > widest ? last : widest
-          lines &+= 1
-          if lines > lineLimit { return nil }
-          continue
-        }
-        limitX = base + limit
-      }
-      if resume >= 0 {
-        start = collapses ? visibleStart(p, e, segment: a, from: resume, at: base) : base
-        resume = -1
-      }
-      var g = min(a &+ span, hi)
+  static func rules(_ p: PreparedText, _ index: FastIndex, limit: Double) -> GreedyLines {
+    GreedyLines(
+      limit: limit, wraps: index.wraps, breakWords: index.breakWords,
+      hasSoftHyphens: index.hasSoftHyphens, hyphenAdvance: p.hyphenAdvance)
+  }
+
+  @inline(__always)
+  func startLine(at a: Int) -> Double { e[a &- 1].end }
+
+  @inline(__always)
+  func contentEnd(_ s: Int) -> Double { e[s].contentEnd }
+
+  @inline(__always)
+  func lastFitting(from a: Int, to hi: Int, limitX: Double) -> Int {
+    if e[a].contentEnd > limitX { return a &- 1 }
+    // (No soft wraps: the line runs to `hi`.)
+    if limitX == .infinity { return hi }
+    if noForcedBreak {
+      // From the guess, a walk to the last segment that fits: the sentinels stop it, and
+      // segment `a` fits.
+      var g = min(a &+ span, count &- 1)
       if e[g].contentEnd <= limitX {
-        // (Without forced breaks the sentinel stops the walk.)
-        while (!forced || g < hi) && e[g &+ 1].contentEnd <= limitX { g &+= 1 }
+        while e[g &+ 1].contentEnd <= limitX { g &+= 1 }
       } else {
         repeat { g &-= 1 } while e[g].contentEnd > limitX
-        // (The line's first segment, too wide, and not to be broken or no more breakable: alone
-        // on its line.)
-        if g < a { g = a }
       }
-      if uniform {
-        height += boxHeight
-      } else {
-        var m: UInt32 = 0
-        for k in a...g { m |= p.fastSide.fonts[k] }
-        if m != boxFonts {
-          // (Lines mostly use the same fonts: their box is found once.)
-          boxFonts = m
-          box = m == 0 ? boxHeight : p.lineBox(fonts: UInt64(m)).height
-        }
-        height += box
-      }
-      last = max(0, e[g].contentEnd - start)
-      widest = last > widest ? last : widest
-      lines &+= 1
-      if lines > lineLimit { return nil }
-      a = g &+ 1
-      base = e[g].end
-      start = base
-      if forced && g == hi && a < n { hi = min(Int(p.fastSide.nextForced[a]), n &- 1) }
+      return g
     }
-    return (lines, height, snap(widest), snap(last))
+    return FastIndex.lastFitting(e, from: a, to: hi, guess: a &+ span, limitX)
   }
 
-  /// The next line of segment `a`, too wide for a line that starts at `base` (at grapheme
-  /// `resume` of it when that is not -1), when overflow-wrap breaks it between graphemes as the
-  /// segment walk does: the reported width and tall fonts of a part that fills a line (`base`
-  /// and `resume` then move past it), or nil when no part does — all that is left of the
-  /// segment's graphemes fits (their advances can sum to less than the segment's; `base` and
-  /// `resume` are then set for the line that goes on after them, as the segment walk measures
-  /// them), or nothing of it is left to break.
   @inline(__always)
-  func brokenLine(
-    _ p: PreparedText, _ e: UnsafePointer<Span>, segment a: Int, limit: Double,
-    base: inout Double, resume: inout Int
-  ) -> (width: Double, fonts: UInt64)? {
-    let from = resume >= 0 ? resume : (a == 0 ? 0 : Int(p.segmentEnd[a &- 1]))
-    let contentEnd = Int(p.segmentContentEnd[a])
-    guard from < contentEnd else { return nil }
-    let part = breakInside(p, segment: a, from: from, limit: limit)
-    if part.end < contentEnd {
-      base += part.advance
-      resume = part.end
-      return (part.width, part.fonts)
-    }
-    base = e[a].contentEnd - part.advance
-    resume = from
-    return nil
+  func lastBeforeForcedBreak(from a: Int) -> Int {
+    noForcedBreak ? count &- 1 : nextForcedBreak(from: a)
   }
 
-  /// The first line of segment `s`'s content from grapheme `from` when it is broken between
-  /// grapheme clusters, as the segment walk breaks it (at least one grapheme, then as many as
-  /// fit): the grapheme after it, its advance, its reported width and the fonts that raise its
-  /// line box (only when line boxes differ). The end is the content's end when all of it fits.
-  func breakInside(_ p: PreparedText, segment s: Int, from: Int, limit: Double) -> (
-    end: Int, advance: Double, width: Double, fonts: UInt64
-  ) {
-    let t = Int(p.segmentContentEnd[s])
-    // Advances alone first (the long words this breaks run to dozens of graphemes), summed in
-    // the segment walk's order so that the same graphemes fit.
-    let (k, w) = p.graphemeAdvance.withUnsafeBufferPointer { advance -> (Int, Double) in
-      var k = from
-      var w = 0.0
-      if k < t {
-        w = advance[k]
-        k += 1
-      }
-      // Four at a time while the fourth fits: no advance is negative here (the index is not
-      // built then), so the sums grow and the three before it fit too.
-      while k &+ 4 <= t {
-        let w4 = w + advance[k] + advance[k &+ 1] + advance[k &+ 2] + advance[k &+ 3]
-        if w4 > limit { break }
-        w = w4
-        k &+= 4
-      }
-      while k < t {
-        let next = w + advance[k]
-        if next > limit { break }
-        w = next
-        k += 1
-      }
-      return (k, w)
+  /// (Asked only of texts with soft hyphens.)
+  @inline(never)
+  func endsWithSoftHyphen(_ s: Int) -> Bool {
+    p.segmentFlags[s] & PreparedText.SegmentFlag.softHyphen != 0
+  }
+
+  // The side arrays, read out of line: most texts have none, and the loop stays small.
+  @inline(never)
+  func nextForcedBreak(from a: Int) -> Int { min(Int(p.fastSide.nextForced[a]), count &- 1) }
+  @inline(never)
+  func lastContent(_ s: Int) -> Double { p.fastSide.lastContent[s] }
+  @inline(never)
+  func firstVisible(_ s: Int) -> Double { p.fastSide.firstVisible[s] }
+
+  @inline(__always)
+  func lastVisibleEnd(from a: Int, through s: Int, base: Double) -> Double {
+    hasLastContent ? lastContent(s) : e[s].contentEnd
+  }
+
+  @inline(__always)
+  func lineWidth(from a: Int, through g: Int, base: Double, resume: Int) -> Double {
+    let start: Double
+    if resume >= 0 {
+      start = collapses ? visibleStart(segment: a, from: resume, at: base) : base
+    } else {
+      start = hasFirstVisible ? firstVisible(a) : base
     }
-    // Content without white space of the trim set is visible from end to end; otherwise the
-    // visible part is found as the segment walk finds it (its start summed forward, its end
-    // taken back from the part's advance), to the last bit.
-    var width = w
-    if p.segmentFlags[s] & PreparedText.SegmentFlag.plain == 0 {
-      width = 0
-      if let visible = p.visiblePart(from, k, from: 0, to: w) {
-        width = max(0, visible.endX - (collapses ? visible.startX : 0))
-      }
-    }
-    var fonts: UInt64 = 0
-    // (Only when the segment has a font that raises line boxes: its graphemes' are among its.)
-    if !uniformBox && p.fastSide.fonts[s] != 0 {
-      for g in from..<k { fonts |= 1 << UInt64(min(Int(p.graphemeFont[g]), 63)) }
-      fonts &= UInt64(p.fastSide.tallFonts)
-    }
-    return (k, w, width, fonts)
+    return max(0, lastVisibleEnd(from: a, through: g, base: base) - start)
   }
 
   /// Where the reported width of a line starts when it begins inside segment `s`, at grapheme
   /// `from` and x `x` (lines that collapse white space start it at their first visible content).
-  func visibleStart(
-    _ p: PreparedText, _ e: UnsafePointer<Span>, segment s: Int, from: Int, at x: Double
-  ) -> Double {
+  @inline(never)
+  func visibleStart(segment s: Int, from: Int, at x: Double) -> Double {
     let t = Int(p.segmentContentEnd[s])
     var g = from
     var x = x
@@ -540,104 +417,27 @@ struct FastIndex: Sendable {
     }
     if g < t { return x }
     if s + 1 >= count { return .infinity }
-    return p.fastSide.firstVisible.isEmpty ? e[s].end : p.fastSide.firstVisible[s + 1]
+    return hasFirstVisible ? firstVisible(s + 1) : e[s].end
   }
 
-  /// Lines, height, widest line and last line's width at `width`, or nil when `maxLines`
-  /// truncates (the caller then walks the segments). (A text that fits on one line is answered
-  /// before this, from ``PreparedText``'s one-line numbers; searching gives the same.)
-  @inline(__always)
-  func measure(_ p: PreparedText, width: Double) -> (
-    lines: Int, height: Double, widest: Double, lastLineWidth: Double
-  )? {
-    // (Capped far beyond any text's content, so that no line's limit is infinite: the walks
-    // along the sums stop at the sentinels only below it.)
-    let limit = min(width + PreparedText.fitTolerance, 0x1p900)
-    if isSimple, let r = measureSimply(p, limit: limit) { return r }
-    // (The general loop reads the side numbers of the text: a copy of them, once.)
-    let side = p.fastSide
-    let maxLines = side.maxLines
-    return withSums { e in
-      let n = count
-      if n == 0 { return (0, 0, 0, 0) }
-      var lines = 0
-      var height = 0.0
-      // Widths are snapped once at the end: snapping never changes which is widest.
-      var widest = 0.0
-      var last = 0.0
-      var a = 0
-      var base = 0.0
-      // The grapheme where segment `a` resumes when overflow-wrap broke it (-1: its start).
-      var resume = -1
-      // Segments a line holds, as guessed from the text's average: the same for every line.
-      let span = Int(max(0, min(Double(n), limit * segmentsPerPoint - 1)))
-      while a < n {
-        var limitX = base + limit
-        let hi = noForcedBreak ? n - 1 : min(Int(side.nextForced[a]), n - 1)
-        var s: Int
-        if wraps && breakWords && e[a].contentEnd > limitX {
-          // Alone on its line and too wide: overflow-wrap breaks it between graphemes.
-          if let part = brokenLine(p, e, segment: a, limit: limit, base: &base, resume: &resume) {
-            if lines > 0 { height += side.spacing }
-            height += part.fonts == 0 ? boxHeight : p.lineBox(fonts: part.fonts).height
-            last = part.width
-            widest = max(widest, last)
-            lines += 1
-            if lines > maxLines && maxLines > 0 { return nil }
-            continue
-          }
-          limitX = base + limit
-        }
-        if !wraps {
-          // No soft wraps: the line runs to the next forced break, however wide.
-          s = hi
-        } else if e[a].contentEnd > limitX {
-          s = a
-        } else {
-          s = FastIndex.lastFitting(e, from: a, to: hi, guess: a + span, limitX)
-        }
-        var hyphen = 0.0
-        if hasSoftHyphens && s < hi && p.segmentFlags[s] & PreparedText.SegmentFlag.softHyphen != 0
-        {
-          // The line breaks after a soft hyphen, which shows: it must fit too, or the line ends
-          // before that segment (showing the hyphen of the one before, if it has one).
-          let end = max(
-            0, (side.lastContent.isEmpty ? e[s].contentEnd : side.lastContent[s]) - base
-          )
-          if s > a && end + side.hyphenAdvance > limit {
-            s -= 1
-            if p.segmentFlags[s] & PreparedText.SegmentFlag.softHyphen != 0 {
-              hyphen = side.hyphenAdvance
-            }
-          } else {
-            hyphen = side.hyphenAdvance
-          }
-        }
-        if lines > 0 { height += side.spacing }
-        var m: UInt32 = 0
-        if !uniformBox {
-          for k in a...s { m |= side.fonts[k] }
-        }
-        height += m == 0 ? boxHeight : p.lineBox(fonts: UInt64(m)).height
-        let start: Double
-        if resume >= 0 {
-          start = collapses ? visibleStart(p, e, segment: a, from: resume, at: base) : base
-          resume = -1
-        } else {
-          start = side.firstVisible.isEmpty ? base : side.firstVisible[a]
-        }
-        last =
-          max(
-            0,
-            (side.lastContent.isEmpty ? e[s].contentEnd : side.lastContent[s]) - start)
-          + hyphen
-        widest = max(widest, last)
-        lines += 1
-        if lines > maxLines && maxLines > 0 { return nil }
-        a = s + 1
-        base = e[s].end
-      }
-      return (lines, height, snap(widest), snap(last))
+  @inline(never)
+  mutating func brokenLine(segment a: Int, limit: Double, base: inout Double, resume: inout Int)
+    -> BrokenPart?
+  {
+    let from = resume >= 0 ? resume : (a == 0 ? 0 : Int(p.segmentEnd[a &- 1]))
+    let contentEnd = Int(p.segmentContentEnd[a])
+    guard from < contentEnd else { return nil }
+    let part = p.breakInside(
+      segment: a, from: from, limit: limit, collapses: collapses, nonNegative: true)
+    if part.end < contentEnd {
+      base += part.advance
+      resume = part.end
+      return BrokenPart(end: part.end, width: part.width)
     }
+    // All that is left fits: the line goes on with it, as wide as its graphemes' advances
+    // (which can sum to less than the segment's content).
+    base = e[a].contentEnd - part.advance
+    resume = from
+    return nil
   }
 }

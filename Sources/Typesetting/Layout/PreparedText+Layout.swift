@@ -63,18 +63,172 @@ extension PreparedText {
   func measureLines(width: Double) throws -> (
     lines: Int, height: Double, widest: Double, lastLineWidth: Double, isTruncated: Bool
   ) {
-    if let r = fast?.measure(self, width: width) {
-      return (r.lines, r.height, r.widest, r.lastLineWidth, false)
+    var sink: LineMeasurer
+    if let fast {
+      // (The index read once: each read of it retains its sums.)
+      let limit = min(width + PreparedText.fitTolerance, 0x1p900)
+      sink = LineMeasurer(self, fast)
+      fast.withSums { e in
+        var index = PrefixIndex(self, fast, e, limit: limit)
+        PrefixIndex.rules(self, fast, limit: limit).run(&index, &sink)
+      }
+    } else {
+      sink = LineMeasurer(self)
+      findLines(width: width, into: &sink)
     }
-    let maxLines = style.maxLines ?? 0
-    var sink = LineMeasurer(p: self)
-    var breaker = GreedyBreaker(self, width: width)
-    breaker.run(&sink)
-    if maxLines > 0 && sink.count > maxLines {
+    if sink.passedLimit {
       // Truncation changes the last line: the full path.
       let l = try layout(width: width)
       return (l.lineCount, l.height, l.widest, l.lines.last?.width ?? 0, l.isTruncated)
     }
-    return (sink.count, sink.height, sink.widest, sink.last, false)
+    return (sink.count, sink.height, snap(sink.widest), snap(sink.last), false)
+  }
+
+  /// The lines of the text at `width`, in graphemes; `walking`: through the segment walk even
+  /// when the text has a fast index (both find the same lines: a test compares them).
+  func breakLines(width: Double, walking: Bool = false) -> [RawLine] {
+    var sink = LineCollector(self)
+    findLines(width: width, walking: walking, into: &sink)
+    return sink.lines
+  }
+
+  /// The greedy rule at `width` over the text's fast index, or over its segments walked one by
+  /// one when it has none (or `walking`), into `sink`.
+  @inline(__always)
+  func findLines<Sink: FoundLineSink>(width: Double, walking: Bool = false, into sink: inout Sink)
+  {
+    if let fast, !walking {
+      let limit = min(width + PreparedText.fitTolerance, 0x1p900)
+      let rules = PrefixIndex.rules(self, fast, limit: limit)
+      fast.withSums { e in
+        var index = PrefixIndex(self, fast, e, limit: limit)
+        rules.run(&index, &sink)
+      }
+    } else {
+      var index = SegmentWalk(self)
+      GreedyLines(self, width: width).run(&index, &sink)
+    }
+  }
+
+  /// Counts lines and sums their heights without keeping them; stops past `maxLines`.
+  struct LineMeasurer: FoundLineSink {
+    // (Unowned: the text measures itself with it.)
+    unowned(unsafe) let p: PreparedText
+    /// The fonts of the stack that raise a line box above the strut (bit i: font i; 0 when the
+    /// text uses none of them).
+    var tall: UInt64
+    var strut: Double
+    var spacing: Double
+    /// More lines than this is truncation (`maxLines`; no limit: `Int.max`).
+    var lineLimit: Int
+    var count = 0
+    var height = 0.0
+    var widest = 0.0
+    var last = 0.0
+    var passedLimit = false
+    /// The tall fonts of the last line box found, and its height (lines mostly share them).
+    var boxFonts: UInt64 = 0
+    var box: Double
+
+    init(_ p: PreparedText) {
+      self.p = p
+      var tall: UInt64 = 0
+      for f in 0..<min(64, p.fontAscent.count) where p.raisesLineBox(font: f) { tall |= 1 << f }
+      self.tall = tall
+      strut = p.lineBox(fonts: 0).height
+      box = strut
+      spacing = p.style.profile == .apple ? p.style.lineSpacing : 0
+      let maxLines = max(0, p.style.maxLines ?? 0)
+      lineLimit = maxLines > 0 ? maxLines : .max
+    }
+
+    /// The same numbers as the fast index keeps them (nothing to work out per measure).
+    @inline(__always)
+    init(_ p: PreparedText, _ index: FastIndex) {
+      self.p = p
+      // (The side numbers read only where the flags say they matter.)
+      tall = index.uniformBox ? 0 : UInt64(p.fastSide.tallFonts)
+      strut = index.boxHeight
+      box = strut
+      spacing = index.spacesLines ? p.fastSide.spacing : 0
+      lineLimit = index.limitsLines ? p.fastSide.maxLines : .max
+    }
+
+    /// The height of the line's box when some fonts raise it (out of line: most texts have
+    /// one box for all lines).
+    @inline(never)
+    mutating func boxHeight(_ line: FoundLine) -> Double {
+      let m = p.lineFonts(line) & tall
+      if m != boxFonts {
+        boxFonts = m
+        box = m == 0 ? strut : p.lineBox(fonts: m).height
+      }
+      return box
+    }
+
+    @inline(__always)
+    mutating func add(_ line: FoundLine) -> Bool {
+      if count > 0 { height += spacing }
+      height += tall == 0 ? strut : boxHeight(line)
+      last = line.width
+      widest = max(widest, last)
+      count += 1
+      if count > lineLimit {
+        passedLimit = true
+        return false
+      }
+      return true
+    }
+  }
+
+  /// Collects lines as ``RawLine``s: their graphemes, fonts and visible ends.
+  struct LineCollector: FoundLineSink {
+    let p: PreparedText
+    let collapses: Bool
+    var lines: [RawLine] = []
+
+    init(_ p: PreparedText) {
+      self.p = p
+      let ws = p.style.whiteSpace
+      collapses = ws == .normal || ws == .nowrap
+    }
+
+    mutating func add(_ line: FoundLine) -> Bool {
+      let start = line.resume >= 0 ? line.resume : p.segmentStart(line.first)
+      let end = line.breakEnd >= 0 ? line.breakEnd : Int(p.segmentEnd[line.last])
+      // The first and last visible graphemes of the segments' contents (without white space
+      // collapsing, the line's report starts with its first segment, visible or not).
+      var reportStart = -1
+      var visibleEnd = start
+      for s in line.first...line.last {
+        let a = s == line.first ? start : p.segmentStart(s)
+        let t = line.breakEnd >= 0 ? line.breakEnd : Int(p.segmentContentEnd[s])
+        if a < t, let v = p.visiblePart(a, t, from: 0, to: 0) {
+          if reportStart < 0 { reportStart = v.start }
+          visibleEnd = v.end
+        }
+        if !collapses && reportStart < 0 { reportStart = a }
+      }
+      lines.append(
+        RawLine(
+          start: start, end: end, width: line.width, fonts: p.lineFonts(line),
+          reportStart: reportStart >= 0 ? reportStart : start, visibleEnd: visibleEnd,
+          hyphenated: line.hyphenated))
+      return true
+    }
+  }
+
+  /// The fonts a line uses (bit i: font i of the stack): its segments', or its graphemes' for
+  /// a part of a segment broken by overflow-wrap.
+  @inline(__always)
+  func lineFonts(_ line: FoundLine) -> UInt64 {
+    var m: UInt64 = 0
+    if line.breakEnd >= 0 {
+      let from = line.resume >= 0 ? line.resume : segmentStart(line.first)
+      for g in from..<line.breakEnd { m |= 1 << UInt64(min(Int(graphemeFont[g]), 63)) }
+    } else {
+      for s in line.first...line.last { m |= segmentFonts[s] }
+    }
+    return m
   }
 }

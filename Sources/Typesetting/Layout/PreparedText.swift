@@ -26,7 +26,7 @@ public final class PreparedText: @unchecked Sendable {
 
   /// Prefix sums for measuring by search (nil when the text needs the segment walk). Next, so
   /// that measuring at a width reads the object's first cache lines and the sums, nothing else.
-  private(set) var fast: FastIndex? = nil
+  @exclusivity(unchecked) private(set) var fast: FastIndex? = nil
 
   /// The original text.
   public let text: String
@@ -71,8 +71,11 @@ public final class PreparedText: @unchecked Sendable {
   let hyphen: ShapedSnippet
   /// The paragraph's bidi level (odd: right to left).
   let paragraphLevel: UInt8
+  /// Whether some segment's content ends with a soft hyphen (a hyphen shows where a line
+  /// breaks after it).
+  let hasSoftHyphens: Bool
   /// What only some texts' measuring reads, apart from ``fast`` (see ``FastIndex/Side``).
-  private(set) var fastSide = FastIndex.Side()
+  @exclusivity(unchecked) private(set) var fastSide = FastIndex.Side()
 
   /// The text made of the stages' outputs (see ``Typesetter``), its fast index built last.
   init(
@@ -105,6 +108,7 @@ public final class PreparedText: @unchecked Sendable {
     self.ellipsis = k.ellipsis
     self.hyphen = k.hyphen
     self.paragraphLevel = items.paragraphLevel
+    hasSoftHyphens = segments.flags.contains { $0 & SegmentFlag.softHyphen != 0 }
     var oneLine = FastIndex.OneLine()
     var side = FastIndex.Side()
     self.fast = FastIndex(self, oneLine: &oneLine, side: &side)

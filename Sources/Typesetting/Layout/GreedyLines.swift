@@ -1,0 +1,185 @@
+/// What the greedy rule reads of a paragraph's segments, and the answers that depend on how
+/// their widths are kept: positions are x along the paragraph, a segment's content ending at
+/// ``contentEnd(_:)`` and its hanging white space at ``end(_:)``.
+///
+/// ``FastIndex`` keeps prefix sums and finds a line's end by search; ``SegmentWalk`` walks the
+/// segments one by one (where widths depend on where lines start: tabs); the estimator's index
+/// keeps estimated widths. Which segments make a line is decided by ``GreedyLines`` alone.
+package protocol SegmentIndex {
+  /// Number of segments.
+  var count: Int { get }
+  /// Where the line that starts at segment `a` begins (after segment `a - 1`, whose line ended
+  /// there; 0 for the first): an index whose positions depend on where lines start sets them up.
+  mutating func startLine(at a: Int) -> Double
+  /// x where the content of the line's first segment `s` ends.
+  func contentEnd(_ s: Int) -> Double
+  /// The last segment in `[a, hi]` whose content ends within `limitX`, `a - 1` when none does.
+  mutating func lastFitting(from a: Int, to hi: Int, limitX: Double) -> Int
+  /// The last segment a line that starts at `a` may reach: the first forced break at or after
+  /// `a`, or the last segment.
+  mutating func lastBeforeForcedBreak(from a: Int) -> Int
+  /// Whether the content of segment `s` ends with a soft hyphen.
+  func endsWithSoftHyphen(_ s: Int) -> Bool
+  /// x where the last visible content of segments `[a, s]` ends (white space of the trim set is
+  /// not visible); below `base` (minus infinity for some indices) when there is none.
+  func lastVisibleEnd(from a: Int, through s: Int, base: Double) -> Double
+  /// The reported width of a line of segments `[a, g]` that starts at `base` (inside segment
+  /// `a` at grapheme `resume` when that is not -1, after a part broken by overflow-wrap): from
+  /// its first visible content (its start when white space does not collapse) to its last.
+  func lineWidth(from a: Int, through g: Int, base: Double, resume: Int) -> Double
+  /// The next line of segment `a`, alone on its line and too wide, broken between graphemes
+  /// (overflow-wrap): a part that fills a line (`base` and `resume` move past it), or nil when
+  /// all that is left fits or nothing is left to break (`base` and `resume` are then set so that
+  /// the line goes on with the rest of the segment).
+  mutating func brokenLine(segment a: Int, limit: Double, base: inout Double, resume: inout Int)
+    -> BrokenPart?
+}
+
+/// A part of a segment broken between graphemes that fills a line.
+package struct BrokenPart {
+  /// The grapheme after it.
+  package var end: Int
+  /// Its reported width.
+  package var width: Double
+  /// How many lines it fills (1 but for the estimator, which breaks a long word by dividing its
+  /// estimated width, not between graphemes).
+  package var repeats = 1
+
+  @inlinable
+  package init(end: Int, width: Double, repeats: Int = 1) {
+    self.end = end
+    self.width = width
+    self.repeats = repeats
+  }
+}
+
+/// A line as ``GreedyLines`` finds it: segments `first...last`, starting inside `first` at
+/// grapheme `resume` (after a broken part; -1: at its start) and, for a part broken by
+/// overflow-wrap, ending before grapheme `breakEnd` (-1: after `last` and its white space).
+package struct FoundLine {
+  package var first: Int
+  package var last: Int
+  package var resume: Int
+  package var breakEnd: Int
+  /// Reported width, a shown hyphen included (not snapped).
+  package var width: Double
+  package var hyphenated: Bool
+  /// How many such lines (see ``BrokenPart/repeats``).
+  package var repeats = 1
+
+  @inlinable
+  package init(
+    first: Int, last: Int, resume: Int, breakEnd: Int, width: Double, hyphenated: Bool,
+    repeats: Int = 1
+  ) {
+    self.first = first
+    self.last = last
+    self.resume = resume
+    self.breakEnd = breakEnd
+    self.width = width
+    self.hyphenated = hyphenated
+    self.repeats = repeats
+  }
+}
+
+/// Receives the lines ``GreedyLines`` finds; returns false to stop (a line limit is passed).
+package protocol FoundLineSink {
+  mutating func add(_ line: FoundLine) -> Bool
+}
+
+/// First-fit line breaking, as browsers and TextKit do it, stated once: a line that starts at a
+/// segment holds every following segment whose content ends within the width (the white space
+/// after a segment hangs) and at least one; a line that ends after a soft hyphen shows a
+/// hyphen, which must fit too, or the line ends a segment earlier; a segment too wide to fit
+/// alone is broken between graphemes where `overflow-wrap` allows. Measuring, laying out and
+/// estimating all call ``run(_:_:)``; only their ``SegmentIndex`` differs.
+package struct GreedyLines {
+  /// How far a line's content may reach: the width plus the fit tolerance.
+  package let limit: Double
+  /// Lines wrap at soft wrap opportunities (white space `normal` or `pre-wrap`).
+  package let wraps: Bool
+  /// overflow-wrap breaks segments too wide for a line between graphemes.
+  package let breakWords: Bool
+  /// Some segment ends with a soft hyphen; and the advance of the hyphen shown there.
+  package let hasSoftHyphens: Bool
+  package let hyphenAdvance: Double
+
+  @inlinable
+  package init(
+    limit: Double, wraps: Bool, breakWords: Bool, hasSoftHyphens: Bool = false,
+    hyphenAdvance: Double = 0
+  ) {
+    self.limit = limit
+    self.wraps = wraps
+    self.breakWords = breakWords
+    self.hasSoftHyphens = hasSoftHyphens
+    self.hyphenAdvance = hyphenAdvance
+  }
+
+  @inlinable
+  package func run<Index: SegmentIndex, Sink: FoundLineSink>(_ index: inout Index, _ sink: inout Sink) {
+    let n = index.count
+    guard n > 0 else { return }
+    var a = 0
+    var base = index.startLine(at: 0)
+    // The grapheme where segment `a` resumes after a part broken by overflow-wrap (-1: none).
+    var resume = -1
+    // The last segment a line may reach: the next forced break at or after `a`, looked up
+    // again only when a line ends at it.
+    var hi = -1
+    while a < n {
+      var limitX = base + limit
+      if a > hi { hi = index.lastBeforeForcedBreak(from: a) }
+      if wraps && breakWords && index.contentEnd(a) > limitX {
+        let from = resume
+        if let part = index.brokenLine(segment: a, limit: limit, base: &base, resume: &resume) {
+          let line = FoundLine(
+            first: a, last: a, resume: from, breakEnd: part.end, width: part.width,
+            hyphenated: false, repeats: part.repeats)
+          if !sink.add(line) { return }
+          continue
+        }
+        limitX = base + limit
+      }
+      // (No soft wraps: the line runs to the next forced break, however wide.)
+      var g = max(a, index.lastFitting(from: a, to: hi, limitX: wraps ? limitX : .infinity))
+      var hyphen = 0.0
+      if hasSoftHyphens && g < hi && index.endsWithSoftHyphen(g) {
+        hyphen = hyphenAtSoftHyphen(&index, from: a, last: &g, base: base)
+      }
+      let width = index.lineWidth(from: a, through: g, base: base, resume: resume) + hyphen
+      let line = FoundLine(
+        first: a, last: g, resume: resume, breakEnd: -1, width: width, hyphenated: hyphen != 0)
+      if !sink.add(line) { return }
+      resume = -1
+      a = g + 1
+      if a < n { base = index.startLine(at: a) }
+    }
+  }
+}
+
+extension GreedyLines {
+  /// A line that ends after a soft hyphen shows a hyphen, which must fit too, or the line ends
+  /// before that segment (showing the hyphen of the one before, if it has one): the hyphen's
+  /// advance, or 0 when none shows. (Out of line: most texts have no soft hyphen.)
+  @inlinable @inline(never)
+  package func hyphenAtSoftHyphen<Index: SegmentIndex>(
+    _ index: inout Index, from a: Int, last g: inout Int, base: Double
+  ) -> Double {
+    let end = max(0, index.lastVisibleEnd(from: a, through: g, base: base) - base)
+    if g > a && end + hyphenAdvance > limit {
+      g -= 1
+      return index.endsWithSoftHyphen(g) ? hyphenAdvance : 0
+    }
+    return hyphenAdvance
+  }
+
+  /// The rules of a prepared text's style at `width`.
+  init(_ p: PreparedText, width: Double) {
+    let ws = p.style.whiteSpace
+    self.init(
+      limit: min(width + PreparedText.fitTolerance, 0x1p900), wraps: ws == .normal || ws == .preWrap,
+      breakWords: p.style.overflowWrap != .normal, hasSoftHyphens: p.hasSoftHyphens,
+      hyphenAdvance: p.hyphenAdvance)
+  }
+}

@@ -1,0 +1,238 @@
+/// A prepared text's segments as the greedy rule reads them when it has no ``FastIndex``:
+/// positions are summed segment by segment from each line's start (x = 0 there), so that a
+/// tab's width follows from where it falls on its line, and negative widths (negative letter
+/// spacing) stop a line at the first segment that does not fit, as a walk does.
+struct SegmentWalk: SegmentIndex {
+  let p: PreparedText
+  let collapses: Bool
+  /// Per segment on the current line: x at its content's end and at its end.
+  private var contentEnds: [Double]
+  private var ends: [Double]
+  /// The current line's first segment, and the content width it starts with when the line
+  /// begins inside it (after a part broken by overflow-wrap), else nil.
+  private var first = 0
+  private var firstContent: Double? = nil
+  /// The grapheme where the first segment resumes, and how much of its content broken parts
+  /// took before (-1 and 0 when it starts at its start).
+  private var resumedAt = -1
+  private var consumed = 0.0
+  /// The last answer of ``lastBeforeForcedBreak(from:)`` (lines only move forward).
+  private var forcedFrom = -1
+  private var forced = 0
+
+  init(_ p: PreparedText) {
+    self.p = p
+    let ws = p.style.whiteSpace
+    collapses = ws == .normal || ws == .nowrap
+    contentEnds = [Double](repeating: 0, count: p.segmentEnd.count)
+    ends = contentEnds
+  }
+
+  var count: Int { p.segmentEnd.count }
+
+  mutating func startLine(at a: Int) -> Double {
+    if a != first {
+      firstContent = nil
+      resumedAt = -1
+      consumed = 0
+    }
+    first = a
+    place(a, at: 0)
+    return 0
+  }
+
+  /// Sets the positions of segment `s`, whose content starts at `x`.
+  private mutating func place(_ s: Int, at x: Double) {
+    let content = s == first ? (firstContent ?? p.segmentContent[s]) : p.segmentContent[s]
+    let contentEnd = x + content
+    contentEnds[s] = contentEnd
+    if p.segmentFlags[s] & PreparedText.SegmentFlag.hasTab != 0 {
+      ends[s] = contentEnd + p.trailingWithTabs(segment: s, position: contentEnd)
+    } else {
+      ends[s] = contentEnd + p.segmentTrailing[s]
+    }
+  }
+
+  func contentEnd(_ s: Int) -> Double { contentEnds[s] }
+  func end(_ s: Int) -> Double { ends[s] }
+
+  mutating func lastFitting(from a: Int, to hi: Int, limitX: Double) -> Int {
+    guard contentEnds[a] <= limitX else { return a - 1 }
+    var s = a + 1
+    while s <= hi {
+      place(s, at: ends[s - 1])
+      if contentEnds[s] > limitX { break }
+      s += 1
+    }
+    return s - 1
+  }
+
+  mutating func lastBeforeForcedBreak(from a: Int) -> Int {
+    if forcedFrom < 0 || a > forced {
+      var s = a
+      while s < count - 1 && p.segmentFlags[s] & PreparedText.SegmentFlag.forcedBreak == 0 {
+        s += 1
+      }
+      forced = s
+    }
+    forcedFrom = a
+    return forced
+  }
+
+  func endsWithSoftHyphen(_ s: Int) -> Bool {
+    p.segmentFlags[s] & PreparedText.SegmentFlag.softHyphen != 0
+  }
+
+  /// The visible part of segment `s`'s content on the current line (x from the line's start).
+  private func visible(_ s: Int) -> (startX: Double, endX: Double)? {
+    let a = s == first && resumedAt >= 0 ? resumedAt : p.segmentStart(s)
+    let t = Int(p.segmentContentEnd[s])
+    guard a < t else { return nil }
+    let start = s == first ? 0 : ends[s - 1]
+    if p.segmentFlags[s] & PreparedText.SegmentFlag.plain != 0 {
+      return (start, contentEnds[s])
+    }
+    guard let v = p.visiblePart(a, t, from: start, to: contentEnds[s]) else { return nil }
+    return (v.startX, v.endX)
+  }
+
+  func lastVisibleEnd(from a: Int, through s: Int, base: Double) -> Double {
+    var k = s
+    while k >= a {
+      if let v = visible(k) { return v.endX }
+      k -= 1
+    }
+    return -.infinity
+  }
+
+  func lineWidth(from a: Int, through g: Int, base: Double, resume: Int) -> Double {
+    var startX = 0.0
+    if collapses {
+      var k = a
+      while k <= g && visible(k) == nil { k += 1 }
+      guard k <= g, let v = visible(k) else { return 0 }
+      startX = v.startX
+    }
+    let end = lastVisibleEnd(from: a, through: g, base: base)
+    return end == -.infinity ? 0 : max(0, end - startX)
+  }
+
+  mutating func brokenLine(segment a: Int, limit: Double, base: inout Double, resume: inout Int)
+    -> BrokenPart?
+  {
+    let from = resume >= 0 ? resume : p.segmentStart(a)
+    let contentEnd = Int(p.segmentContentEnd[a])
+    guard from < contentEnd else { return nil }
+    let part = p.breakInside(
+      segment: a, from: from, limit: limit, collapses: collapses, nonNegative: false)
+    if part.end < contentEnd {
+      // The rest starts the next line, as wide as the segment's content less what was taken.
+      consumed += part.advance
+      resume = part.end
+      resumedAt = part.end
+      firstContent = max(0, p.segmentContent[a] - consumed)
+      place(a, at: 0)
+      return BrokenPart(end: part.end, width: part.width)
+    }
+    // All that is left fits: the line goes on with it, as wide as its graphemes' advances.
+    resume = from
+    resumedAt = from
+    firstContent = part.advance
+    place(a, at: 0)
+    return nil
+  }
+}
+
+extension PreparedText {
+  /// The first grapheme of segment `s`.
+  @inline(__always)
+  func segmentStart(_ s: Int) -> Int { s == 0 ? 0 : Int(segmentEnd[s - 1]) }
+
+  /// The first line of segment `s`'s content from grapheme `from` when it is broken between
+  /// grapheme clusters (overflow-wrap): at least one grapheme, then as many as fit within
+  /// `limit`. Gives the grapheme after it (the content's end when all of it fits), its advance
+  /// and its reported width. `nonNegative`: no grapheme advance is negative (sums then only
+  /// grow, and four can be tried at a time).
+  func breakInside(
+    segment s: Int, from: Int, limit: Double, collapses: Bool, nonNegative: Bool
+  ) -> (end: Int, advance: Double, width: Double) {
+    let t = Int(segmentContentEnd[s])
+    // Advances alone first (the long words this breaks run to dozens of graphemes).
+    let (k, w) = graphemeAdvance.withUnsafeBufferPointer { advance -> (Int, Double) in
+      var k = from
+      var w = 0.0
+      if k < t {
+        w = advance[k]
+        k += 1
+      }
+      // Four at a time while the fourth fits: with no negative advance the sums grow, so the
+      // three before it fit too.
+      while nonNegative && k &+ 4 <= t {
+        let w4 = w + advance[k] + advance[k &+ 1] + advance[k &+ 2] + advance[k &+ 3]
+        if w4 > limit { break }
+        w = w4
+        k &+= 4
+      }
+      while k < t {
+        let next = w + advance[k]
+        if next > limit { break }
+        w = next
+        k += 1
+      }
+      return (k, w)
+    }
+    // Content without white space of the trim set is visible from end to end; otherwise the
+    // visible part's start is summed forward and its end taken back from the part's advance.
+    var width = w
+    if segmentFlags[s] & SegmentFlag.plain == 0 {
+      width = 0
+      if let visible = visiblePart(from, k, from: 0, to: w) {
+        width = max(0, visible.endX - (collapses ? visible.startX : 0))
+      }
+    }
+    return (k, w, width)
+  }
+
+  /// The visible part of graphemes `[a, t)` set from x `start` to x `end`: the white space of
+  /// the trim set at either end left out (reported widths leave it out), its start x summed
+  /// forward from `start`, its end x taken back from `end`; nil when all of it is such white
+  /// space.
+  func visiblePart(_ a: Int, _ t: Int, from start: Double, to end: Double) -> (
+    start: Int, startX: Double, end: Int, endX: Double
+  )? {
+    let ws = GraphemeFlag.reportWhitespace
+    var lo = a
+    var loX = start
+    while lo < t && graphemeFlags[lo] & ws != 0 {
+      loX += graphemeAdvance[lo]
+      lo += 1
+    }
+    guard lo < t else { return nil }
+    var hi = t
+    var hiX = end
+    while hi > lo && graphemeFlags[hi - 1] & ws != 0 {
+      hi -= 1
+      hiX -= graphemeAdvance[hi]
+    }
+    return (lo, loX, hi, hiX)
+  }
+
+  /// Width of the trailing white space of a segment that holds tabs, starting at `position`.
+  func trailingWithTabs(segment s: Int, position: Double) -> Double {
+    var pos = position
+    for g in Int(segmentContentEnd[s])..<Int(segmentEnd[s]) {
+      pos += graphemeFlags[g] & GraphemeFlag.tab != 0 ? tabAdvance(at: pos) : graphemeAdvance[g]
+    }
+    return pos - position
+  }
+
+  /// The advance of a tab at `position` on its line: to the next tab stop (`tabSize` spaces
+  /// apart), or the one after when that is less than half a space away.
+  func tabAdvance(at position: Double) -> Double {
+    let base = Double(style.tabSize) * spaceAdvance
+    guard base > 0 else { return style.letterSpacing }
+    var distance = base - position.truncatingRemainder(dividingBy: base)
+    if distance < spaceAdvance / 2 { distance += base }
+    return distance
+  }
+}
