@@ -152,12 +152,12 @@ extension BubbleEstimator {
       let fits = end <= limitX
       lastContent = entries[e].content > 0 ? end : -.infinity
       if fits {
+        var word = entries[e]
         while g < hi {
-          let u = Double(entries[e].content)
-          let left = Int(entries[e].count) - 1 - k
-          if left > 0 {
+          if word.count > 1 && k < Int(word.count) - 1 {
             // More of the run: as many as fit, by division.
-            var take = min(left, hi - g)
+            let u = Double(word.content)
+            var take = min(Int(word.count) - 1 - k, hi - g)
             if u > 0 {
               let q = ((limitX - end) / u).rounded(.down)
               take = q >= Double(take) ? take : max(0, Int(q))
@@ -168,16 +168,18 @@ extension BubbleEstimator {
               end += Double(take) * u
               if u > 0 { lastContent = end }
             }
-            if k < Int(entries[e].count) - 1 || g == hi { break }
+            if k < Int(word.count) - 1 || g == hi { break }
           }
           // The next word, after this one's spaces.
-          let nextEnd = end + Double(entries[e].trailing) + Double(entries[e + 1].content)
+          let next = entries[e + 1]
+          let nextEnd = end + Double(word.trailing) + Double(next.content)
           if nextEnd > limitX { break }
           e += 1
           k = 0
           g += 1
           end = nextEnd
-          if entries[e].content > 0 { lastContent = end }
+          word = next
+          if next.content > 0 { lastContent = end }
         }
       }
       // Where the line after segment g starts: the rest of the run, or the next word.

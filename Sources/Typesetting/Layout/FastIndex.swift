@@ -67,6 +67,9 @@ struct FastIndex: Sendable {
     static let hasFirstVisible: UInt64 = 1 << 42
     /// Lines are spaced apart (``Side/spacing``: the Apple profile's line spacing).
     static let spacesLines: UInt64 = 1 << 43
+    /// Lines wrap, and none of the side facts applies (forced breaks, side arrays, line
+    /// spacing, `maxLines`): measuring reads the sums (and fonts) alone (``PlainShape``).
+    static let isPlain: UInt64 = 1 << 44
   }
 
   /// Bytes its array holds.
@@ -84,6 +87,7 @@ struct FastIndex: Sendable {
   var hasLastContent: Bool { bits & Flag.hasLastContent != 0 }
   var hasFirstVisible: Bool { bits & Flag.hasFirstVisible != 0 }
   var spacesLines: Bool { bits & Flag.spacesLines != 0 }
+  var isPlain: Bool { bits & Flag.isPlain != 0 }
 
   /// What only some texts read (forced breaks, taller line boxes, soft hyphens, line spacing,
   /// white space that reported widths leave out, `maxLines`), kept in ``PreparedText`` apart
@@ -236,6 +240,11 @@ struct FastIndex: Sendable {
     if !lastContent.isEmpty { bits |= Flag.hasLastContent }
     if !firstVisible.isEmpty { bits |= Flag.hasFirstVisible }
     if spacing != 0 { bits |= Flag.spacesLines }
+    if wraps && noForcedBreak && lastContent.isEmpty && firstVisible.isEmpty && spacing == 0
+      && maxLines == 0
+    {
+      bits |= Flag.isPlain
+    }
     self.bits = bits
     side = Side(
       nextForced: nextForced,
@@ -244,6 +253,14 @@ struct FastIndex: Sendable {
     oneLine = OneLine(
       contentEnd: noForcedBreak && n > 0 ? lastContentEnd : .infinity,
       width: snap(singleLineWidth), height: all.height)
+  }
+
+  /// The greedy rule's options for this text at `limit` (from the index: no style is read).
+  @inline(__always)
+  func rules(hyphenAdvance: Double, limit: Double) -> GreedyLines {
+    GreedyLines(
+      limit: limit, wraps: wraps, breakWords: breakWords, hasSoftHyphens: hasSoftHyphens,
+      hyphenAdvance: hyphenAdvance)
   }
 
   /// `body` with a pointer to the first segment's span (the sentinels at -1 and at the count).
@@ -306,9 +323,27 @@ struct FastIndex: Sendable {
   }
 }
 
+/// Compile-time facts about the texts an index is read for, so that the compiler drops the
+/// branches such texts never take: the one rule, specialised by the compiler rather than copied
+/// by hand.
+protocol TextShape {
+  /// The text's index is plain (``FastIndex/Flag/isPlain``).
+  static var plain: Bool { get }
+}
+
+/// Texts whose fast index is plain: most of them.
+enum PlainShape: TextShape {
+  static var plain: Bool { @inline(__always) get { true } }
+}
+
+/// Any text.
+enum AnyShape: TextShape {
+  static var plain: Bool { @inline(__always) get { false } }
+}
+
 /// A prepared text's ``FastIndex`` as the greedy rule reads it: each line's end found by search
 /// from a guess (the text's segments per point), widths from the prefix sums and side arrays.
-struct PrefixIndex: SegmentIndex {
+struct PrefixIndex<Shape: TextShape>: SegmentIndex {
   // (Unowned: the caller holds the text for as long as the index lives, and a measure retains
   // and releases nothing it need not.)
   unowned(unsafe) let p: PreparedText
@@ -336,26 +371,16 @@ struct PrefixIndex: SegmentIndex {
     hasFirstVisible = index.hasFirstVisible
   }
 
-  /// The greedy rule's options for this text at `limit` (from the index: no style is read).
-  @inline(__always)
-  static func rules(_ p: PreparedText, _ index: FastIndex, limit: Double) -> GreedyLines {
-    GreedyLines(
-      limit: limit, wraps: index.wraps, breakWords: index.breakWords,
-      hasSoftHyphens: index.hasSoftHyphens, hyphenAdvance: p.hyphenAdvance)
-  }
-
   @inline(__always)
   func startLine(at a: Int) -> Double { e[a &- 1].end }
 
-  @inline(__always)
-  func contentEnd(_ s: Int) -> Double { e[s].contentEnd }
 
   @inline(__always)
   func lastFitting(from a: Int, to hi: Int, limitX: Double) -> Int {
     if e[a].contentEnd > limitX { return a &- 1 }
     // (No soft wraps: the line runs to `hi`.)
-    if limitX == .infinity { return hi }
-    if noForcedBreak {
+    if !Shape.plain && limitX == .infinity { return hi }
+    if Shape.plain || noForcedBreak {
       // From the guess, a walk to the last segment that fits: the sentinels stop it, and
       // segment `a` fits.
       var g = min(a &+ span, count &- 1)
@@ -371,7 +396,7 @@ struct PrefixIndex: SegmentIndex {
 
   @inline(__always)
   func lastBeforeForcedBreak(from a: Int) -> Int {
-    noForcedBreak ? count &- 1 : nextForcedBreak(from: a)
+    Shape.plain || noForcedBreak ? count &- 1 : nextForcedBreak(from: a)
   }
 
   /// (Asked only of texts with soft hyphens.)
@@ -390,11 +415,12 @@ struct PrefixIndex: SegmentIndex {
 
   @inline(__always)
   func lastVisibleEnd(from a: Int, through s: Int, base: Double) -> Double {
-    hasLastContent ? lastContent(s) : e[s].contentEnd
+    !Shape.plain && hasLastContent ? lastContent(s) : e[s].contentEnd
   }
 
   @inline(__always)
   func lineWidth(from a: Int, through g: Int, base: Double, resume: Int) -> Double {
+    if Shape.plain && resume < 0 { return max(0, e[g].contentEnd - base) }
     let start: Double
     if resume >= 0 {
       start = collapses ? visibleStart(segment: a, from: resume, at: base) : base
@@ -424,12 +450,11 @@ struct PrefixIndex: SegmentIndex {
   mutating func brokenLine(segment a: Int, limit: Double, base: inout Double, resume: inout Int)
     -> BrokenPart?
   {
-    let from = resume >= 0 ? resume : (a == 0 ? 0 : Int(p.segmentEnd[a &- 1]))
-    let contentEnd = Int(p.segmentContentEnd[a])
-    guard from < contentEnd else { return nil }
-    let part = p.breakInside(
-      segment: a, from: from, limit: limit, collapses: collapses, nonNegative: true)
-    if part.end < contentEnd {
+    guard
+      let part = p.breakInside(
+        segment: a, resume: resume, limit: limit, collapses: collapses, nonNegative: true)
+    else { return nil }
+    if !part.isRest {
       base += part.advance
       resume = part.end
       return BrokenPart(end: part.end, width: part.width)
@@ -437,7 +462,7 @@ struct PrefixIndex: SegmentIndex {
     // All that is left fits: the line goes on with it, as wide as its graphemes' advances
     // (which can sum to less than the segment's content).
     base = e[a].contentEnd - part.advance
-    resume = from
+    resume = part.from
     return nil
   }
 }

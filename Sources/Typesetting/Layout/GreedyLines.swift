@@ -1,18 +1,17 @@
 /// What the greedy rule reads of a paragraph's segments, and the answers that depend on how
-/// their widths are kept: positions are x along the paragraph, a segment's content ending at
-/// ``contentEnd(_:)`` and its hanging white space at ``end(_:)``.
+/// their widths are kept: positions are x along the paragraph, each segment's content ending
+/// before the white space that hangs after it.
 ///
-/// ``FastIndex`` keeps prefix sums and finds a line's end by search; ``SegmentWalk`` walks the
-/// segments one by one (where widths depend on where lines start: tabs); the estimator's index
-/// keeps estimated widths. Which segments make a line is decided by ``GreedyLines`` alone.
+/// ``PrefixIndex`` reads the prefix sums of ``FastIndex`` and finds a line's end by search;
+/// ``SegmentWalk`` walks the segments one by one (where widths depend on where lines start:
+/// tabs); the estimator's index holds estimated widths. Which segments make a line is decided
+/// by ``GreedyLines`` alone.
 package protocol SegmentIndex {
   /// Number of segments.
   var count: Int { get }
   /// Where the line that starts at segment `a` begins (after segment `a - 1`, whose line ended
   /// there; 0 for the first): an index whose positions depend on where lines start sets them up.
   mutating func startLine(at a: Int) -> Double
-  /// x where the content of the line's first segment `s` ends.
-  func contentEnd(_ s: Int) -> Double
   /// The last segment in `[a, hi]` whose content ends within `limitX`, `a - 1` when none does.
   mutating func lastFitting(from a: Int, to hi: Int, limitX: Double) -> Int
   /// The last segment a line that starts at `a` may reach: the first forced break at or after
@@ -130,7 +129,10 @@ package struct GreedyLines {
     while a < n {
       var limitX = base + limit
       if a > hi { hi = index.lastBeforeForcedBreak(from: a) }
-      if wraps && breakWords && index.contentEnd(a) > limitX {
+      // (No soft wraps: the line runs to the next forced break, however wide.)
+      var g = index.lastFitting(from: a, to: hi, limitX: wraps ? limitX : .infinity)
+      if g < a && wraps && breakWords {
+        // The line's first segment does not fit: overflow-wrap breaks it between graphemes.
         let from = resume
         if let part = index.brokenLine(segment: a, limit: limit, base: &base, resume: &resume) {
           let line = FoundLine(
@@ -140,9 +142,10 @@ package struct GreedyLines {
           continue
         }
         limitX = base + limit
+        g = index.lastFitting(from: a, to: hi, limitX: limitX)
       }
-      // (No soft wraps: the line runs to the next forced break, however wide.)
-      var g = max(a, index.lastFitting(from: a, to: hi, limitX: wraps ? limitX : .infinity))
+      // (At least one segment a line: alone on its line, a segment too wide stays whole.)
+      g = max(a, g)
       var hyphen = 0.0
       if hasSoftHyphens && g < hi && index.endsWithSoftHyphen(g) {
         hyphen = hyphenAtSoftHyphen(&index, from: a, last: &g, base: base)

@@ -63,15 +63,18 @@ extension PreparedText {
   func measureLines(width: Double) throws -> (
     lines: Int, height: Double, widest: Double, lastLineWidth: Double, isTruncated: Bool
   ) {
-    var sink: LineMeasurer
+    var sink: LineMeasurer<AnyShape>
     if let fast {
       // (The index read once: each read of it retains its sums.)
       let limit = min(width + PreparedText.fitTolerance, 0x1p900)
-      sink = LineMeasurer(self, fast)
-      fast.withSums { e in
-        var index = PrefixIndex(self, fast, e, limit: limit)
-        PrefixIndex.rules(self, fast, limit: limit).run(&index, &sink)
+      if fast.isPlain {
+        // Most texts: the same rule, compiled for a plain index (see ``TextShape``).
+        var plain = LineMeasurer<PlainShape>(self, fast)
+        measure(fast, limit: limit, into: &plain)
+        return (plain.count, plain.height, snap(plain.widest), snap(plain.last), false)
       }
+      sink = LineMeasurer(self, fast)
+      measure(fast, limit: limit, into: &sink)
     } else {
       sink = LineMeasurer(self)
       findLines(width: width, into: &sink)
@@ -82,6 +85,27 @@ extension PreparedText {
       return (l.lineCount, l.height, l.widest, l.lines.last?.width ?? 0, l.isTruncated)
     }
     return (sink.count, sink.height, snap(sink.widest), snap(sink.last), false)
+  }
+
+  /// The greedy rule over the fast index into `sink`, compiled for the texts of `Shape`.
+  @inline(__always)
+  func measure<Shape: TextShape>(
+    _ fast: FastIndex, limit: Double, into sink: inout LineMeasurer<Shape>
+  ) {
+    let rules = fast.rules(hyphenAdvance: hyphenAdvance, limit: limit)
+    fast.withSums { e in
+      var index = PrefixIndex<Shape>(self, fast, e, limit: limit)
+      if sink.tall == 0 {
+        rules.run(&index, &sink)
+      } else {
+        // Lines' fonts are read: the array is lent once, not retained at each line.
+        segmentFonts.withUnsafeBufferPointer { fonts in
+          sink.fonts = fonts
+          rules.run(&index, &sink)
+          sink.fonts = UnsafeBufferPointer(start: nil, count: 0)
+        }
+      }
+    }
   }
 
   /// The lines of the text at `width`, in graphemes; `walking`: through the segment walk even
@@ -99,9 +123,9 @@ extension PreparedText {
   {
     if let fast, !walking {
       let limit = min(width + PreparedText.fitTolerance, 0x1p900)
-      let rules = PrefixIndex.rules(self, fast, limit: limit)
+      let rules = fast.rules(hyphenAdvance: hyphenAdvance, limit: limit)
       fast.withSums { e in
-        var index = PrefixIndex(self, fast, e, limit: limit)
+        var index = PrefixIndex<AnyShape>(self, fast, e, limit: limit)
         rules.run(&index, &sink)
       }
     } else {
@@ -111,7 +135,7 @@ extension PreparedText {
   }
 
   /// Counts lines and sums their heights without keeping them; stops past `maxLines`.
-  struct LineMeasurer: FoundLineSink {
+  struct LineMeasurer<Shape: TextShape>: FoundLineSink {
     // (Unowned: the text measures itself with it.)
     unowned(unsafe) let p: PreparedText
     /// The fonts of the stack that raise a line box above the strut (bit i: font i; 0 when the
@@ -129,6 +153,8 @@ extension PreparedText {
     /// The tall fonts of the last line box found, and its height (lines mostly share them).
     var boxFonts: UInt64 = 0
     var box: Double
+    /// The text's segment fonts while it is measured (empty: read through the text).
+    var fonts = UnsafeBufferPointer<UInt64>(start: nil, count: 0)
 
     init(_ p: PreparedText) {
       self.p = p
@@ -158,7 +184,13 @@ extension PreparedText {
     /// one box for all lines).
     @inline(never)
     mutating func boxHeight(_ line: FoundLine) -> Double {
-      let m = p.lineFonts(line) & tall
+      var m: UInt64 = 0
+      if line.breakEnd < 0 && !fonts.isEmpty {
+        for s in line.first...line.last { m |= fonts[s] }
+      } else {
+        m = p.lineFonts(line)
+      }
+      m &= tall
       if m != boxFonts {
         boxFonts = m
         box = m == 0 ? strut : p.lineBox(fonts: m).height
@@ -168,6 +200,14 @@ extension PreparedText {
 
     @inline(__always)
     mutating func add(_ line: FoundLine) -> Bool {
+      if Shape.plain {
+        // (No spacing, no line limit.)
+        height += tall == 0 ? strut : boxHeight(line)
+        last = line.width
+        widest = max(widest, last)
+        count += 1
+        return true
+      }
       if count > 0 { height += spacing }
       height += tall == 0 ? strut : boxHeight(line)
       last = line.width

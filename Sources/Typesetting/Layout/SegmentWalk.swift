@@ -120,12 +120,11 @@ struct SegmentWalk: SegmentIndex {
   mutating func brokenLine(segment a: Int, limit: Double, base: inout Double, resume: inout Int)
     -> BrokenPart?
   {
-    let from = resume >= 0 ? resume : p.segmentStart(a)
-    let contentEnd = Int(p.segmentContentEnd[a])
-    guard from < contentEnd else { return nil }
-    let part = p.breakInside(
-      segment: a, from: from, limit: limit, collapses: collapses, nonNegative: false)
-    if part.end < contentEnd {
+    guard
+      let part = p.breakInside(
+        segment: a, resume: resume, limit: limit, collapses: collapses, nonNegative: false)
+    else { return nil }
+    if !part.isRest {
       // The rest starts the next line, as wide as the segment's content less what was taken.
       consumed += part.advance
       resume = part.end
@@ -135,8 +134,8 @@ struct SegmentWalk: SegmentIndex {
       return BrokenPart(end: part.end, width: part.width)
     }
     // All that is left fits: the line goes on with it, as wide as its graphemes' advances.
-    resume = from
-    resumedAt = from
+    resume = part.from
+    resumedAt = part.from
     firstContent = part.advance
     place(a, at: 0)
     return nil
@@ -148,15 +147,18 @@ extension PreparedText {
   @inline(__always)
   func segmentStart(_ s: Int) -> Int { s == 0 ? 0 : Int(segmentEnd[s - 1]) }
 
-  /// The first line of segment `s`'s content from grapheme `from` when it is broken between
-  /// grapheme clusters (overflow-wrap): at least one grapheme, then as many as fit within
-  /// `limit`. Gives the grapheme after it (the content's end when all of it fits), its advance
-  /// and its reported width. `nonNegative`: no grapheme advance is negative (sums then only
-  /// grow, and four can be tried at a time).
+  /// The next part of segment `s`'s content, from grapheme `resume` (-1: its start), when it is
+  /// broken between grapheme clusters (overflow-wrap): at least one grapheme, then as many as
+  /// fit within `limit`. Gives where it starts and ends, its advance, its reported width, and
+  /// whether it is the rest of the content (all that is left fits); nil when nothing is left.
+  /// `nonNegative`: no grapheme advance is negative (sums then only grow, and four can be
+  /// tried at a time).
   func breakInside(
-    segment s: Int, from: Int, limit: Double, collapses: Bool, nonNegative: Bool
-  ) -> (end: Int, advance: Double, width: Double) {
+    segment s: Int, resume: Int, limit: Double, collapses: Bool, nonNegative: Bool
+  ) -> (from: Int, end: Int, advance: Double, width: Double, isRest: Bool)? {
+    let from = resume >= 0 ? resume : segmentStart(s)
     let t = Int(segmentContentEnd[s])
+    guard from < t else { return nil }
     // Advances alone first (the long words this breaks run to dozens of graphemes).
     let (k, w) = graphemeAdvance.withUnsafeBufferPointer { advance -> (Int, Double) in
       var k = from
@@ -190,7 +192,7 @@ extension PreparedText {
         width = max(0, visible.endX - (collapses ? visible.startX : 0))
       }
     }
-    return (k, w, width)
+    return (from, k, w, width, k >= t)
   }
 
   /// The visible part of graphemes `[a, t)` set from x `start` to x `end`: the white space of
