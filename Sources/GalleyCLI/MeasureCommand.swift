@@ -17,8 +17,9 @@ enum MeasureCommand {
     Cells: records with a "template" ("bubble" or "productCard"; --template gives the default)
     are sized as cells (CELLS-SPEC.md): {"id", "width", "height", "lines", "textHeight",
     "truncated"}, rounded up to 1/scale. A bubble hugs its widest line, at most
-    containerWidth × maxWidthFraction and maxWidth wide, with padding, sender name, timestamp
-    (inline after the last line when it fits, else below) and reply preview.
+    containerWidth × maxWidthFraction (default 0.75; null: no such limit) and maxWidth wide,
+    with padding, sender name, timestamp (inline after the last line when it fits, else below)
+    and reply preview. Fields left out take the library's defaults (README: "Defaults").
 
     Font names resolve in --fonts-dir (default: the bundled fonts/); a case without "fonts" uses
     the default stack. Reads standard input when FILE is - or absent. --explain writes each

@@ -80,7 +80,10 @@ public struct CellRecord: Sendable {
         containerWidth = m
       }
       var b = BubbleCell(text: text, style: style, containerWidth: containerWidth!)
-      b.maxWidthFraction = try r.number("maxWidthFraction")
+      // Absent: the library's default (``BubbleCell/maxWidthFraction``); `null`: no such limit.
+      if o.keys.contains("maxWidthFraction") {
+        b.maxWidthFraction = try r.number("maxWidthFraction")
+      }
       b.maxWidth = maxWidth
       if let p = try r.padding("padding") { b.padding = p }
       if let m = try r.object("minSize") {

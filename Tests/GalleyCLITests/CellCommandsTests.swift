@@ -27,6 +27,25 @@ final class CellCommandsTests: XCTestCase {
     XCTAssertEqual(lines[5]["lines"] as? Int, 2)
   }
 
+  /// A bubble record without `maxWidthFraction` takes the library's default, 0.75 of the
+  /// container (`BubbleCell`), so the command line and the library size it alike; `null` lifts
+  /// the limit. 60 words wrap at either width: the bubble is as wide as its text box allows.
+  func testBubbleRecordTakesTheLibrarysMaxWidthFraction() throws {
+    let text = String(repeating: "word ", count: 60)
+    let cell = #"{"template":"bubble","text":"\#(text)","containerWidth":390%@}"#
+    func width(_ extra: String) throws -> Double {
+      let r = try cli.run(["measure", "-"], stdin: Data(String(format: cell, extra).utf8))
+      XCTAssertEqual(r.status, 0, r.stderr)
+      return try XCTUnwrap((r.lines.first?["width"] as? NSNumber)?.doubleValue)
+    }
+    let absent = try width("")
+    XCTAssertLessThanOrEqual(absent, 390 * 0.75)
+    XCTAssertGreaterThan(absent, 390 * 0.75 - 40)  // a line of words fills most of it
+    XCTAssertEqual(absent, try width(#","maxWidthFraction":0.75"#))
+    let unlimited = try width(#","maxWidthFraction":null"#)
+    XCTAssertGreaterThan(unlimited, 390 * 0.75)
+  }
+
   func testValidateExitCodeFollowsMaxError() throws {
     // Two bubbles whose estimates are off by known amounts against their measured heights.
     let cell =
