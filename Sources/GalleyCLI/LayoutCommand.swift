@@ -21,7 +21,8 @@ enum LayoutCommand {
       galley layout Examples/home-screen.json
       galley layout Examples/home-screen.json -o frames.json
 
-    exit status: 0 laid out, 2 invalid spec or cell, 64 usage, 66 unreadable input.
+    exit status: 0 laid out, 2 invalid spec or cell, 64 usage, 66 unreadable input, 73 the
+    output file cannot be written.
     """
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {

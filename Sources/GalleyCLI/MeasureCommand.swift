@@ -35,7 +35,7 @@ enum MeasureCommand {
     terminal; --quiet turns it off. Memory stays constant whatever the input's length.
 
     exit status: 0 all measured, 1 some records were errors, 64 usage, 66 unreadable input,
-    130 interrupted by Ctrl-C (output so far ends at a whole line), 141 standard output closed
+    73 the output file cannot be written, 130 interrupted by Ctrl-C (output so far ends at a whole line), 141 standard output closed
     early (`| head`): stops quietly.
     """
 

@@ -77,6 +77,8 @@ enum CLIError: Error {
   case usage(String)
   /// Unusable input (unreadable file, a directory): exit 66 (EX_NOINPUT) or 2.
   case input(String)
+  /// An output file that cannot be written: exit 73 (EX_CANTCREAT).
+  case output(String)
   /// Stopped by Ctrl-C (SIGINT) after this many output lines: exit 130.
   case interrupted(Int)
 
@@ -84,13 +86,14 @@ enum CLIError: Error {
     switch self {
     case .usage: return 64
     case .input: return 66
+    case .output: return 73
     case .interrupted: return 130
     }
   }
 
   var message: String {
     switch self {
-    case .usage(let m), .input(let m): return m
+    case .usage(let m), .input(let m), .output(let m): return m
     case .interrupted(let n): return "interrupted after \(n) records (output ends at a whole line)"
     }
   }

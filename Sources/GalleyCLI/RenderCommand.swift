@@ -159,18 +159,11 @@ enum RenderCommand {
       do {
         try PNGImage.write(canvas, to: out)
       } catch {
-        Streams.error("galley render: \(out): cannot be written")
-        return 73
+        throw CLIError.output("\(out): cannot be written")
       }
     }
     if let framesPath = opts.values["frames"] {
-      guard
-        FileManager.default.createFile(
-          atPath: framesPath, contents: Data(Pictures.framesJSON(placed).utf8))
-      else {
-        Streams.error("galley render: \(framesPath): cannot be written")
-        return 73
-      }
+      try Streams.writeFile(framesPath, Data(Pictures.framesJSON(placed).utf8))
     }
     if !quiet {
       Streams.error(

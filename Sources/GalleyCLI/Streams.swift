@@ -23,9 +23,17 @@ enum Streams {
   static func output(_ path: String?) throws -> OutputStream {
     guard let path, path != "-" else { return OutputStream(fd: 1) }
     guard let fd = Optional(open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)), fd >= 0 else {
-      throw CLIError.input("\(path): cannot be written")
+      throw CLIError.output("\(path): cannot be written (\(String(cString: strerror(errno))))")
     }
     return OutputStream(fd: fd)
+  }
+
+  /// Writes a whole file (a PNG, a report, frames), or throws the error of an output file that
+  /// cannot be written (exit 73), as every command reports it.
+  static func writeFile(_ path: String, _ data: Data) throws {
+    guard FileManager.default.createFile(atPath: path, contents: data) else {
+      throw CLIError.output("\(path): cannot be written")
+    }
   }
 }
 

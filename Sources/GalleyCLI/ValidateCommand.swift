@@ -99,10 +99,7 @@ enum ValidateCommand {
       let page = try HTMLReport.page(
         report, source: opts.positionals.first ?? "-", maxError: maxError, records: records,
         sizer: sizer)
-      guard FileManager.default.createFile(atPath: htmlPath, contents: Data(page.utf8)) else {
-        Streams.error("galley validate: \(htmlPath): cannot be written")
-        return 73
-      }
+      try Streams.writeFile(htmlPath, Data(page.utf8))
     }
     let output = try Streams.output(nil)
     output.write(

@@ -46,6 +46,23 @@ final class CellCommandsTests: XCTestCase {
     XCTAssertGreaterThan(unlimited, 390 * 0.75)
   }
 
+  /// An output file that cannot be written is exit 73 for every command (it was 66, the code
+  /// of unreadable input, for `measure` and `layout`), with the reason.
+  func testUnwritableOutputIsExit73() throws {
+    let cell = Data(#"{"template":"bubble","text":"hi","containerWidth":390}"#.utf8)
+    let spec = Data(#"{"container":{"width":390,"height":844},"sections":[]}"#.utf8)
+    for (args, input) in [
+      (["measure", "-", "-o", "/nonexistent/dir/x.jsonl"], cell),
+      (["layout", "-", "-o", "/nonexistent/dir/x.json"], spec),
+      (["render", "--text", "hi", "-o", "/nonexistent/dir/x.png"], Data()),
+    ] {
+      let r = try cli.run(args, stdin: input)
+      XCTAssertEqual(r.status, 73, "\(args): \(r.stderr)")
+      XCTAssertTrue(r.stderr.contains("/nonexistent/dir/x"), r.stderr)
+      XCTAssertTrue(r.stderr.contains("cannot be written"), r.stderr)
+    }
+  }
+
   func testValidateExitCodeFollowsMaxError() throws {
     // Two bubbles whose estimates are off by known amounts against their measured heights.
     let cell =
