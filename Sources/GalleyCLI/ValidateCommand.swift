@@ -5,14 +5,16 @@ import Typesetting
 /// `galley validate ESTIMATES.jsonl`: how far an app's estimated sizes are from the real ones.
 enum ValidateCommand {
   static let help = """
-    usage: galley validate ESTIMATES.jsonl|- [--max-error PT] [--json] [--template T]
+    usage: galley validate ESTIMATES.jsonl|- [--max-error PT] [--json] [-o OUT] [--template T]
                            [--fonts-dir DIR] [--jobs N] [--html REPORT.html] [--quiet]
 
     Reads cells (bubble or productCard records, CELLS-SPEC.md), each with the app's
     "estimatedHeight" (and optionally "estimatedWidth"), measures them, and reports the error
     actual − estimated: mean absolute error, p50/p95/max, the largest jump a reader would see
     while scrolling from the top (the largest absolute running sum of signed errors), the worst
-    items, and all of it by "category". --json writes the report as one JSON object.
+    items, and all of it by "category". --json writes the report as one JSON object; -o OUT
+    writes the report to OUT instead of standard output. Records that cannot be measured are
+    listed in the report ("failures", with their line and id) and counted on standard error.
 
     --html REPORT.html also writes one self-contained HTML page (pictures inlined as PNG data
     URIs, no network): the summary numbers, a histogram of the errors, the table by category,
@@ -27,14 +29,15 @@ enum ValidateCommand {
     Cells are measured on --jobs threads (default: all cores; results do not depend on it); a
     progress bar is drawn on standard error only when it is a terminal (--quiet: never).
 
-    exit status: 0 when max error ≤ --max-error (or no threshold), 1 when over it,
-    2 for unusable input (nothing measurable), 64 usage, 66 unreadable file,
-    73 the HTML report cannot be written, 130 interrupted (Ctrl-C).
+    exit status: 0 when every record was measured and max error ≤ --max-error (or no
+    threshold), 1 when over it or when some records could not be measured, 2 when none could
+    (or the input holds no record), 64 usage, 66 unreadable file, 73 an output file cannot be
+    written, 130 interrupted (Ctrl-C).
     """
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let opts = try Options(
-      args, valued: ["max-error", "fonts-dir", "template", "jobs", "html"],
+      args, valued: ["max-error", "fonts-dir", "template", "jobs", "html", "output"],
       flags: ["json", "help", "quiet"])
     if opts.flags.contains("help") {
       print(help)
@@ -44,6 +47,8 @@ enum ValidateCommand {
     if let m = maxError, m < 0 { throw CLIError.usage("--max-error must be >= 0") }
     let library = FontLibrary(directory: opts.values["fonts-dir"] ?? FontLibrary.bundledDirectory())
     let input = try Streams.input(opts.positionals.first)
+    // (Opened first: an output that cannot be written is said before any work.)
+    let output = try Streams.output(opts.values["output"])
     let jobs = try opts.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
     let template = opts.values["template"]
     let sizer = CellSizer(typesetter: Typesetter(cacheCapacity: 0), cacheCapacity: 0)
@@ -101,10 +106,22 @@ enum ValidateCommand {
         sizer: sizer)
       try Streams.writeFile(htmlPath, Data(page.utf8))
     }
-    let output = try Streams.output(nil)
     output.write(
       opts.flags.contains("json") ? json(report) + "\n" : text(report, maxError: maxError))
-    if items.isEmpty { return 2 }
+    let total = items.count + failures.count
+    if items.isEmpty {
+      Streams.error(
+        total == 0
+          ? "galley validate: the input holds no record"
+          : "galley validate: none of the \(total) records could be measured")
+      return 2
+    }
+    if !failures.isEmpty {
+      Streams.error(
+        "galley validate: \(failures.count) of \(total) records could not be measured "
+          + "(first at line \(failures[0].line): \(failures[0].message))")
+      return 1
+    }
     if let m = maxError, report.statistics.max > m + 1e-9 { return 1 }
     return 0
   }

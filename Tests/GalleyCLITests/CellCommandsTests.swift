@@ -63,6 +63,38 @@ final class CellCommandsTests: XCTestCase {
     }
   }
 
+  /// `validate` with unusable records exits 1 and says how many, however loose `--max-error`
+  /// (a CI gate must not pass on broken input); an empty input exits 2 with a message; `-o`
+  /// writes the report to a file.
+  func testValidateCountsUnusableRecordsAndEmptyInput() throws {
+    let good = #"{"id":"%@","template":"bubble","text":"hello","containerWidth":390,"estimatedHeight":40}"#
+    let input = [
+      String(format: good, "a"), #"{"id":"b","template":"bubble","containerWidth":390}"#,
+      String(format: good, "c"), "{nope", String(format: good, "e"),
+      #"{"id":"f","template":"sticker","text":"x","estimatedHeight":1}"#,
+    ].joined(separator: "\n")
+    let r = try cli.run(["validate", "-", "--max-error", "100"], stdin: Data(input.utf8))
+    XCTAssertEqual(r.status, 1, r.stderr)
+    XCTAssertTrue(r.stderr.contains("3 of 6 records could not be measured"), r.stderr)
+    XCTAssertTrue(r.stderr.contains("line 2"), r.stderr)
+    let empty = try cli.run(["validate", "-"], stdin: Data())
+    XCTAssertEqual(empty.status, 2, empty.stderr)
+    XCTAssertTrue(empty.stderr.contains("the input holds no record"), empty.stderr)
+    // (Blank lines are records that cannot be measured, as in `measure`.)
+    let blank = try cli.run(["validate", "-"], stdin: Data("\n\n".utf8))
+    XCTAssertEqual(blank.status, 2, blank.stderr)
+    XCTAssertTrue(blank.stderr.contains("none of the 2 records"), blank.stderr)
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "galley-validate-\(getpid()).json")
+    defer { try? FileManager.default.removeItem(at: out) }
+    let o = try cli.run(
+      ["validate", "-", "--json", "-o", out.path], stdin: Data(String(format: good, "a").utf8))
+    XCTAssertEqual(o.status, 0, o.stderr)
+    XCTAssertEqual(o.stdout, "")
+    let report = try JSONSerialization.jsonObject(with: Data(contentsOf: out)) as? [String: Any]
+    XCTAssertEqual(report?["count"] as? Int, 1)
+  }
+
   func testValidateExitCodeFollowsMaxError() throws {
     // Two bubbles whose estimates are off by known amounts against their measured heights.
     let cell =
