@@ -7,6 +7,26 @@ enum JSONDiagnosis {
   /// - Complexity: O(n) in the length of the data.
   static func unpairedSurrogate(in data: some Collection<UInt8>) -> String? {
     let bytes = Array(data)
+    guard let i = unpairedSurrogates(in: bytes).first else { return nil }
+    return String(decoding: bytes[i..<i + 6], as: UTF8.self)
+  }
+
+  /// The text with every unpaired surrogate escape replaced by `\ufffd` (the replacement
+  /// character, as a browser draws such a string), and the first one as written; nil when there
+  /// is none.
+  static func replacingUnpairedSurrogates(in data: some Collection<UInt8>) -> (
+    [UInt8], first: String
+  )? {
+    var bytes = Array(data)
+    let found = unpairedSurrogates(in: bytes)
+    guard let first = found.first else { return nil }
+    let written = String(decoding: bytes[first..<first + 6], as: UTF8.self)
+    for i in found { bytes.replaceSubrange(i + 2..<i + 6, with: Array("fffd".utf8)) }
+    return (bytes, written)
+  }
+
+  /// Where each unpaired surrogate escape starts (its backslash), in order.
+  private static func unpairedSurrogates(in bytes: [UInt8]) -> [Int] {
     let n = bytes.count
     func hex(at i: Int) -> UInt32? {
       guard i + 4 <= n else { return nil }
@@ -28,20 +48,20 @@ enum JSONDiagnosis {
       }
       return hex(at: i + 2)
     }
-    return scan(bytes) { i in
+    var found: [Int] = []
+    _ = scan(bytes) { i in
       guard let unit = escape(at: i) else { return .pass }
-      let written = String(decoding: bytes[i..<i + 6], as: UTF8.self)
-      if (0xDC00...0xDFFF).contains(unit) { return .found(written) }
-      if (0xD800...0xDBFF).contains(unit) {
-        guard let next = escape(at: i + 6), (0xDC00...0xDFFF).contains(next) else {
-          return .found(written)
-        }
+      if (0xD800...0xDBFF).contains(unit), let next = escape(at: i + 6),
+        (0xDC00...0xDFFF).contains(next)
+      {
         return .skip(to: i + 12)
       }
+      if (0xD800...0xDFFF).contains(unit) { found.append(i) }
       return .skip(to: i + 6)
     } outside: { _ in
       .pass
     }
+    return found
   }
 
   /// The first number outside strings too large for a 64-bit float (`1e400`, `-2e308`), as

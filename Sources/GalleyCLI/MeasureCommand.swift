@@ -90,7 +90,7 @@ enum MeasureCommand {
       return (JSONWriter.object(pairs), true)
     }
     let object: [String: Any]
-    switch Records.parseObject(data) {
+    switch Records.read(data, line: line, command: "measure") {
     case .failure(let message): return failure(message)
     case .success(let o): object = o
     }
@@ -163,6 +163,29 @@ enum Records {
   enum Parsed {
     case success([String: Any])
     case failure(String)
+  }
+
+  /// The record, and a warning when it was read only after a repair: unpaired UTF-16
+  /// surrogate escapes (`"a\ud800b"`, as JavaScript writes a string cut inside an emoji) are
+  /// read as U+FFFD, as a browser draws such a string.
+  static func parseObjectRepairing(_ data: Data) -> (Parsed, warning: String?) {
+    let first = parseObject(data)
+    guard case .failure = first,
+      let (repaired, escape) = JSONDiagnosis.replacingUnpairedSurrogates(in: data),
+      case .success(let object) = parseObject(Data(repaired))
+    else { return (first, nil) }
+    return (.success(object), "unpaired UTF-16 surrogate escape \(escape) read as U+FFFD")
+  }
+
+  /// A record as the commands read it: repaired where it can be, with a warning on standard
+  /// error naming the line (and id) when it was.
+  static func read(_ data: Data, line: Int, command: String) -> Parsed {
+    let (parsed, warning) = parseObjectRepairing(data)
+    if let warning, case .success(let o) = parsed {
+      let id = (o["id"] as? String).map { " (\($0))" } ?? ""
+      Streams.error("galley \(command): line \(line)\(id): \(warning)")
+    }
+    return parsed
   }
 
   static func parseObject(_ data: Data) -> Parsed {

@@ -43,7 +43,7 @@ enum Pictures {
     for (line, data) in lines {
       if Interrupt.requested { throw CLIError.interrupted(0) }
       let object: [String: Any]
-      switch Records.parseObject(data) {
+      switch Records.read(data, line: line, command: "render") {
       case .failure(let m):
         failures.append(Failure(line: line, id: nil, message: m))
         continue

@@ -95,7 +95,7 @@ enum ValidateCommand {
     if let htmlPath = opts.values["html"] {
       var records: [String: CellRecord] = [:]
       for w in worst {
-        guard case .success(let o) = Records.parseObject(w.data),
+        guard case .success(let o) = Records.parseObjectRepairing(w.data).0,
           let rec = try? CellRecord(json: o, library: library, defaultTemplate: template),
           records[rec.id] == nil
         else { continue }
@@ -140,7 +140,7 @@ enum ValidateCommand {
     _ data: Data, line: Int, library: FontLibrary, sizer: CellSizer, template: String?
   ) -> Outcome {
     let object: [String: Any]
-    switch Records.parseObject(data) {
+    switch Records.read(data, line: line, command: "validate") {
     case .failure(let m): return .failure(.init(line: line, id: nil, message: m))
     case .success(let o): object = o
     }

@@ -21,28 +21,35 @@ final class MeasureCommandHostileTests: XCTestCase {
       try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any], out)
   }
 
-  func testUnpairedSurrogateEscapesAreSpecificErrorRecords() throws {
-    // Foundation's JSON parser rejects every one of these; the record says why.
+  func testUnpairedSurrogateEscapesAreReadAsReplacementCharacters() throws {
+    // Foundation's JSON parser rejects every one of these. A browser draws such a string with
+    // U+FFFD for each lone half: the record is measured as the text with \ufffd written there,
+    // and keeps its id (a warning on standard error says so).
     let cases: [(String, String)] = [
-      (#"a\ud800b"#, #"\ud800"#), (#"a\uDC00b"#, #"\uDC00"#), (#"\udc00\ud800"#, #"\udc00"#),
-      (#"end\ud83d"#, #"\ud83d"#), (#"\ud800\u0041"#, #"\ud800"#), (#"\ud800\ud800"#, #"\ud800"#),
-      (#"ok \ud83d\ude00 then \ud83d"#, #"\ud83d"#),
+      (#"a\ud800b"#, #"a\ufffdb"#), (#"a\uDC00b"#, #"a\ufffdb"#),
+      (#"\udc00\ud800"#, #"\ufffd\ufffd"#), (#"end\ud83d"#, #"end\ufffd"#),
+      (#"\ud800\u0041"#, #"\ufffdA"#), (#"\ud800\ud800"#, #"\ufffd\ufffd"#),
+      (#"ok \ud83d\ude00 then \ud83d"#, #"ok \ud83d\ude00 then \ufffd"#),
     ]
-    for (i, (text, escape)) in cases.enumerated() {
-      let json = #"{"id":"s\#(i)","text":"\#(text)","width":100}"#
-      let r = try record(json, line: 40 + i)
-      XCTAssertEqual(
-        r["error"] as? String, "invalid JSON: unpaired UTF-16 surrogate escape \(escape)", json)
-      XCTAssertEqual(r["line"] as? Int, 40 + i)
-      XCTAssertNil(r["lines"])
+    for (i, (text, replaced)) in cases.enumerated() {
+      let r = try record(#"{"id":"s\#(i)","text":"\#(text)","width":100}"#, line: 40 + i)
+      let expected = try record(#"{"id":"s\#(i)","text":"\#(replaced)","width":100}"#)
+      XCTAssertNil(r["error"], text)
+      XCTAssertEqual(r["id"] as? String, "s\(i)")
+      XCTAssertEqual(r["lines"] as? Int, expected["lines"] as? Int, text)
+      XCTAssertEqual(r["lineWidths"] as? [Double], expected["lineWidths"] as? [Double], text)
     }
-    // In a key, and in the id.
+    // In a key: the repaired key is not a field, and the error record keeps the id.
     let inKey = try record(#"{"id":"k","te\udfffxt":"x","width":100}"#)
-    XCTAssertEqual(
-      inKey["error"] as? String, #"invalid JSON: unpaired UTF-16 surrogate escape \udfff"#)
-    // Other broken JSON keeps the plain message.
+    XCTAssertEqual(inKey["id"] as? String, "k")
+    XCTAssertTrue((inKey["error"] as? String ?? "").contains("te\u{FFFD}xt"), "\(inKey)")
+    // Other broken JSON keeps the plain message; an escaped backslash is no escape.
     XCTAssertEqual(try record(#"{"id":"x","text":"\u12"}"#)["error"] as? String, "invalid JSON")
     XCTAssertEqual(try record(#"{"id":"x","text":"\\ud800","width":100}"#)["lines"] as? Int, 1)
+    // Broken otherwise too: the specific reason, no repair.
+    XCTAssertEqual(
+      try record(#"{"id":"x","text":"\ud800","width":100"#)["error"] as? String,
+      #"invalid JSON: unpaired UTF-16 surrogate escape \ud800"#)
   }
 
   func testNumbersBeyondDoubleRangeAreSpecificErrorRecords() throws {
