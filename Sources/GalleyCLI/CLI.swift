@@ -45,6 +45,9 @@ public enum GalleyCLI {
     Run `galley COMMAND --help` for a command's options and examples.
     """
 
+  /// The commands, for suggestions.
+  static let commands = ["measure", "validate", "layout", "render", "bench", "help", "version"]
+
   /// Runs one command; `arguments[0]` is the program name.
   public static func run(_ arguments: [String]) -> Int32 {
     // SIGPIPE would kill the process mid-line; handle EPIPE on write instead.
@@ -72,7 +75,9 @@ public enum GalleyCLI {
           case "validate": print(ValidateCommand.help)
           case "render": print(RenderCommand.help)
           default:
-            FileHandle.standardError.write("galley: no help for '\(topic)'\n".data(using: .utf8)!)
+            let hint = Suggestion.hint(for: topic, in: commands)
+            FileHandle.standardError.write(
+              "galley: no help for '\(topic)'\(hint)\n".data(using: .utf8)!)
             return 64
           }
         } else {
@@ -83,8 +88,9 @@ public enum GalleyCLI {
         print("galley 0.1.0")
         return 0
       default:
+        let hint = Suggestion.hint(for: args[1], in: commands)
         FileHandle.standardError.write(
-          "galley: unknown command '\(args[1])'\n\n\(usage)\n".data(using: .utf8)!)
+          "galley: unknown command '\(args[1])'\(hint)\n\n\(usage)\n".data(using: .utf8)!)
         return 64
       }
     } catch let e as CLIError {

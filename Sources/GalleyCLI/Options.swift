@@ -33,7 +33,8 @@ struct Options {
           guard value == nil else { throw CLIError.usage("--\(name) takes no value") }
           flags.insert(name)
         } else {
-          throw CLIError.usage("unknown option --\(name)")
+          let hint = Suggestion.hint(for: name, in: valued.union(knownFlags), prefix: "--")
+          throw CLIError.usage("unknown option --\(name)\(hint)")
         }
       } else if a.hasPrefix("-") && a != "-" && a.count == 2 {
         let map: [Character: String] = ["o": "output", "j": "jobs", "q": "quiet", "h": "help"]

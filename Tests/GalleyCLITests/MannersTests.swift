@@ -50,6 +50,26 @@ final class MannersTests: XCTestCase {
     XCTAssertTrue(bench.stderr.contains("--only nope"), bench.stderr)
   }
 
+  /// A mistyped command or option is usage (64) and names the nearest one; a word far from
+  /// every one gets no guess.
+  func testMistakesSuggestTheNearestCommandOrOption() throws {
+    for (args, suggestion) in [
+      (["mesure", "x.jsonl"], "did you mean measure?"),
+      (["valdiate", "x.jsonl"], "did you mean validate?"),
+      (["help", "rendr"], "did you mean render?"),
+      (["validate", "-", "--max-eror", "3"], "did you mean --max-error?"),
+      (["measure", "-", "--jbos", "2"], "did you mean --jobs?"),
+      (["render", "--text", "hi", "--overlya", "-o", "/tmp/x.png"], "did you mean --overlay?"),
+    ] {
+      let r = try cli.run(args, stdin: Data())
+      XCTAssertEqual(r.status, 64, "\(args)")
+      XCTAssertTrue(r.stderr.contains(suggestion), "\(args): \(r.stderr)")
+    }
+    let far = try cli.run(["frobnicate"])
+    XCTAssertEqual(far.status, 64)
+    XCTAssertFalse(far.stderr.contains("did you mean"), far.stderr)
+  }
+
   /// A bench corpus with lines that are not cases is timed on the rest, and says which it left
   /// out; one with none left is an error.
   func testBenchSaysWhichCorpusLinesItLeavesOut() throws {
