@@ -1,6 +1,7 @@
 /// Writes a layout result in the output format of LAYOUT-SPEC.md, in a fixed key order with compact numbers.
 public enum LayoutJSONEncoder {
-  /// The JSON text: one object with `contentSize`, `attributes`, `orthogonal` and `warnings`, one attribute a line.
+  /// The JSON text: one object with `contentSize`, `attributes`, `orthogonal`, `warnings` and,
+  /// when some cell could not be measured, `errors`; one attribute a line.
   /// - Complexity: O(n).
   public static func encode(_ result: LayoutResult) -> String {
     var out =
@@ -30,7 +31,18 @@ public enum LayoutJSONEncoder {
       first = false
       out += quote(w)
     }
-    out += first ? "]\n}\n" : "\n  ]\n}\n"
+    out += first ? "]" : "\n  ]"
+    if !result.cellErrors.isEmpty {
+      // (Only when some cell could not be measured: it was laid out at its estimated size.)
+      out += ",\n  \"errors\": ["
+      for (k, e) in result.cellErrors.enumerated() {
+        out += k == 0 ? "\n    " : ",\n    "
+        out +=
+          "{\"section\": \(e.indexPath.section), \"item\": \(e.indexPath.item), \"error\": \(quote(e.message)), \"estimated\": true}"
+      }
+      out += "\n  ]"
+    }
+    out += "\n}\n"
     return out
   }
 

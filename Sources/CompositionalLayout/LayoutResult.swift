@@ -10,6 +10,15 @@ public struct LayoutResult: Sendable {
   public let orthogonalSections: [OrthogonalSectionInfo]
   /// Lint warnings.
   public internal(set) var warnings: [String]
+  /// Cells of a layout spec that could not be measured: each was laid out at its estimated
+  /// size, and the rest as measured.
+  public internal(set) var cellErrors: [CellError] = []
+
+  /// A cell that could not be measured, and why.
+  public struct CellError: Sendable, Hashable {
+    public var indexPath: ItemPath
+    public var message: String
+  }
   /// Each section's frame (full width across the scroll axis, headers, insets and footers included).
   public let sectionFrames: [Rect]
   /// The main scroll axis.

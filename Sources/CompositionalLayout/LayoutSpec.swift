@@ -37,7 +37,9 @@ public struct LayoutSpec: Sendable {
     let source = SpecSizingSource(sections: sections, measure: measure)
     var result = layout.layout(
       itemCounts: sections.map(\.itemCount), environment: environment, sizing: source)
-    if let error = source.error { throw error }
+    result.cellErrors = source.failures.sorted { $0.key < $1.key }.map {
+      LayoutResult.CellError(indexPath: $0.key, message: $0.value)
+    }
     // Measured sizes on axes that are not estimated are reported, not silently dropped.
     for (s, section) in sections.enumerated() {
       for (item, m) in section.itemSizes.sorted(by: { $0.key < $1.key }) {

@@ -4,7 +4,8 @@ import Foundation
 final class SpecSizingSource: SizingSource {
   let sections: [LayoutSpec.SpecSection]
   let measure: ((CellRequest) throws -> Size)?
-  var error: Error?
+  /// Cells whose measurer threw: they take their estimated size (nil here), the rest go on.
+  var failures: [ItemPath: String] = [:]
   /// Which axes were estimated for the items that have `itemSizes`.
   var asked: [ItemPath: (width: Bool, height: Bool)] = [:]
 
@@ -19,7 +20,9 @@ final class SpecSizingSource: SizingSource {
       asked[indexPath] = (proposed.widthIsEstimated, proposed.heightIsEstimated)
       return Size(width: m.width ?? proposed.width, height: m.height ?? proposed.height)
     }
-    guard error == nil, let cell = s.cells[indexPath.item], let measure else { return nil }
+    guard failures[indexPath] == nil, let cell = s.cells[indexPath.item], let measure else {
+      return nil
+    }
     let template =
       ((try? JSONSerialization.jsonObject(with: cell)) as? [String: Any])?["template"] as? String
       ?? ""
@@ -30,7 +33,7 @@ final class SpecSizingSource: SizingSource {
           template: template,
           cell: cell))
     } catch {
-      self.error = error
+      failures[indexPath] = "\(error)"
       return nil
     }
   }

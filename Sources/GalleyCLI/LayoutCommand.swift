@@ -21,8 +21,11 @@ enum LayoutCommand {
       galley layout Examples/home-screen.json
       galley layout Examples/home-screen.json -o frames.json
 
-    exit status: 0 laid out, 2 invalid spec or cell, 64 usage, 66 unreadable input, 73 the
-    output file cannot be written.
+    A cell that cannot be measured is laid out at its estimated size and listed in "errors"
+    ({"section", "item", "error", "estimated": true}); the rest is laid out as measured.
+
+    exit status: 0 laid out, 1 some cells could not be measured, 2 invalid spec, 64 usage,
+    66 unreadable input, 73 the output file cannot be written.
     """
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
@@ -36,17 +39,18 @@ enum LayoutCommand {
     let data = handle.readDataToEndOfFile()
     let library = FontLibrary(directory: opts.values["fonts-dir"] ?? FontLibrary.bundledDirectory())
     let sizer = CellSizer(typesetter: Typesetter.shared)
+    let output = try Streams.output(opts.values["output"])
     do {
-      let out = try runLayoutSpec(data) { request in
+      let spec = try LayoutSpec(json: data)
+      let result = try spec.layoutResult { request in
         try measureCell(request, library: library, sizer: sizer)
       }
-      let output = try Streams.output(opts.values["output"])
-      output.write(String(decoding: out, as: UTF8.self) + "\n")
-      return 0
+      output.write(LayoutJSONEncoder.encode(result) + "\n")
+      for e in result.cellErrors {
+        Streams.error("galley layout: \(e.message) (laid out at its estimated size)")
+      }
+      return result.cellErrors.isEmpty ? 0 : 1
     } catch let e as LayoutSpecError {
-      Streams.error("galley layout: \(e.description)")
-      return 2
-    } catch let e as CellMeasureError {
       Streams.error("galley layout: \(e.description)")
       return 2
     }

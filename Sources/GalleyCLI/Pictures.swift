@@ -129,7 +129,9 @@ enum Pictures {
       width: width, height: height, scale: scale, background: CellPainter.background)
     let painter = try CellPainter(sizer: sizer)
     var placed: [Placed] = []
-    var failures: [Failure] = []
+    // (Cells that could not be measured are drawn as frames at their estimated size.)
+    var failures = result.cellErrors.map { Failure(line: 0, id: nil, message: $0.message) }
+    let unmeasured = Set(result.cellErrors.map(\.indexPath))
     for a in all.sorted(by: { $0.zIndex < $1.zIndex }) {
       let f = a.frame
       switch a.category {
@@ -139,7 +141,11 @@ enum Pictures {
         canvas.strokeRect(f, Color(hex: 0xFF9500), lineWidth: 1, dash: (4, 3))
       case .cell:
         let s = a.indexPath.section
-        if s < spec.sections.count, let cellData = spec.sections[s].cells[a.indexPath.item] {
+        if unmeasured.contains(a.indexPath) {
+          // Its error is reported already: its estimated frame, dashed red.
+          canvas.strokeRect(f, Color(hex: 0xFF3B30), lineWidth: 1, dash: (4, 3))
+        } else if s < spec.sections.count, let cellData = spec.sections[s].cells[a.indexPath.item]
+        {
           do {
             guard let o = try JSONSerialization.jsonObject(with: cellData) as? [String: Any] else {
               throw CellError.text("not an object")

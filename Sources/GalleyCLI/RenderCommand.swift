@@ -122,9 +122,6 @@ enum RenderCommand {
         } catch let e as LayoutSpecError {
           Streams.error("galley render: \(e.description)")
           return 2
-        } catch let e as LayoutCommand.CellMeasureError {
-          Streams.error("galley render: \(e.description)")
-          return 2
         } catch let e as Pictures.TooLarge {
           Streams.error("galley render: \(e.description)")
           return 2

@@ -98,12 +98,26 @@ final class LayoutSpecTests: XCTestCase {
     XCTAssertTrue(text.contains(#""contentSize": {"width": 390, "height": 118}"#), text)
   }
 
-  func testMeasurerErrorsPropagate() {
-    struct Boom: Error {}
-    XCTAssertThrowsError(try runLayoutSpec(Data(Self.cellsSpec.utf8)) { _ in throw Boom() }) {
-      error in
-      XCTAssertTrue(error is Boom)
+  /// A cell the measurer cannot size is laid out at its estimated size and reported; the
+  /// other cells are laid out as measured. Here item 1 fails: item 0 takes its measured 20,
+  /// item 1 its estimated 44, item 2 its given 30, with 4 between (hand-computed).
+  func testMeasurerErrorsBecomeCellErrorsAtEstimatedSizes() throws {
+    struct Boom: Error, CustomStringConvertible { var description: String { "boom" } }
+    let spec = try LayoutSpec(json: Data(Self.cellsSpec.utf8))
+    let result = try spec.layoutResult { request in
+      if request.indexPath.item == 1 { throw Boom() }
+      return Size(width: request.proposedWidth, height: 20)
     }
+    XCTAssertEqual(
+      result.cellErrors, [.init(indexPath: ItemPath(section: 0, item: 1), message: "boom")])
+    XCTAssertEqual(result.cells.map(\.frame.minY), [0, 24, 72])
+    XCTAssertEqual(result.cells.map(\.frame.height), [20, 44, 30])
+    XCTAssertEqual(result.contentSize.height, 102)
+    let text = LayoutJSONEncoder.encode(result)
+    XCTAssertTrue(
+      text.contains(#"{"section": 0, "item": 1, "error": "boom", "estimated": true}"#)
+        && text.contains(#""errors": ["#),
+      text)
   }
 
   func testNumbersAreCompact() {

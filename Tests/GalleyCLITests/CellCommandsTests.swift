@@ -133,6 +133,25 @@ final class CellCommandsTests: XCTestCase {
     let frames = attrs.map { ($0["frame"] as! [NSNumber]).map(\.doubleValue) }
     XCTAssertEqual(frames.count, 2)
     XCTAssertGreaterThan(frames[1][3], frames[0][3], "the two-line title makes a taller card")
+    // One card that cannot be measured: the rest is laid out, it keeps its estimated 300, its
+    // error is listed, and the exit status is 1.
+    let oneBad = spec.replacingOccurrences(
+      of: #"{"template": "productCard", "title": "Short"}"#,
+      with: #"{"template": "productCard", "title": "Short", "imageAspectRatio": -1}"#)
+    let partial = try cli.run(["layout", "-"], stdin: Data(oneBad.utf8))
+    XCTAssertEqual(partial.status, 1, partial.stderr)
+    XCTAssertTrue(partial.stderr.contains("sections[0].cells[0]"), partial.stderr)
+    let partialOut =
+      try JSONSerialization.jsonObject(with: Data(partial.stdout.utf8)) as! [String: Any]
+    let partialFrames = (partialOut["attributes"] as! [[String: Any]]).map {
+      ($0["frame"] as! [NSNumber]).map(\.doubleValue)
+    }
+    XCTAssertEqual(partialFrames[0][3], 300)
+    XCTAssertEqual(partialFrames[1], frames[1])
+    let errors = partialOut["errors"] as? [[String: Any]]
+    XCTAssertEqual(errors?.count, 1)
+    XCTAssertEqual(errors?.first?["item"] as? Int, 0)
+    XCTAssertEqual(errors?.first?["estimated"] as? Bool, true)
     let bad = try cli.run(
       ["layout", "-"],
       stdin: Data(
