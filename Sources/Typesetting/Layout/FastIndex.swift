@@ -67,8 +67,8 @@ struct FastIndex: Sendable {
     static let hasFirstVisible: UInt64 = 1 << 42
     /// Lines are spaced apart (``Side/spacing``: the Apple profile's line spacing).
     static let spacesLines: UInt64 = 1 << 43
-    /// Lines wrap, and none of the side facts applies (forced breaks, side arrays, line
-    /// spacing, `maxLines`): measuring reads the sums (and fonts) alone (``PlainShape``).
+    /// Lines wrap, and none of the side facts applies (side arrays, line spacing, `maxLines`):
+    /// measuring reads the sums, fonts and forced breaks alone (``PlainShape``).
     static let isPlain: UInt64 = 1 << 44
   }
 
@@ -240,9 +240,7 @@ struct FastIndex: Sendable {
     if !lastContent.isEmpty { bits |= Flag.hasLastContent }
     if !firstVisible.isEmpty { bits |= Flag.hasFirstVisible }
     if spacing != 0 { bits |= Flag.spacesLines }
-    if wraps && noForcedBreak && lastContent.isEmpty && firstVisible.isEmpty && spacing == 0
-      && maxLines == 0
-    {
+    if wraps && lastContent.isEmpty && firstVisible.isEmpty && spacing == 0 && maxLines == 0 {
       bits |= Flag.isPlain
     }
     self.bits = bits
@@ -380,7 +378,7 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
     if e[a].contentEnd > limitX { return a &- 1 }
     // (No soft wraps: the line runs to `hi`.)
     if !Shape.plain && limitX == .infinity { return hi }
-    if Shape.plain || noForcedBreak {
+    if noForcedBreak {
       // From the guess, a walk to the last segment that fits: the sentinels stop it, and
       // segment `a` fits.
       var g = min(a &+ span, count &- 1)
@@ -396,7 +394,7 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
 
   @inline(__always)
   func lastBeforeForcedBreak(from a: Int) -> Int {
-    Shape.plain || noForcedBreak ? count &- 1 : nextForcedBreak(from: a)
+    noForcedBreak ? count &- 1 : nextForcedBreak(from: a)
   }
 
   /// (Asked only of texts with soft hyphens.)
