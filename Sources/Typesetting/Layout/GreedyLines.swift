@@ -6,7 +6,7 @@
 /// ``SegmentWalk`` walks the segments one by one (where widths depend on where lines start:
 /// tabs); the estimator's index holds estimated widths. Which segments make a line is decided
 /// by ``GreedyLines`` alone.
-package protocol SegmentIndex {
+@_spi(LineBreaking) public protocol SegmentIndex {
   /// Number of segments.
   var count: Int { get }
   /// Where the line that starts at segment `a` begins (after segment `a - 1`, whose line ended
@@ -35,17 +35,17 @@ package protocol SegmentIndex {
 }
 
 /// A part of a segment broken between graphemes that fills a line.
-package struct BrokenPart {
+@_spi(LineBreaking) public struct BrokenPart {
   /// The grapheme after it.
-  package var end: Int
+  public var end: Int
   /// Its reported width.
-  package var width: Double
+  public var width: Double
   /// How many lines it fills (1 but for the estimator, which breaks a long word by dividing its
   /// estimated width, not between graphemes).
-  package var repeats = 1
+  public var repeats = 1
 
   @inlinable
-  package init(end: Int, width: Double, repeats: Int = 1) {
+  public init(end: Int, width: Double, repeats: Int = 1) {
     self.end = end
     self.width = width
     self.repeats = repeats
@@ -55,19 +55,19 @@ package struct BrokenPart {
 /// A line as ``GreedyLines`` finds it: segments `first...last`, starting inside `first` at
 /// grapheme `resume` (after a broken part; -1: at its start) and, for a part broken by
 /// overflow-wrap, ending before grapheme `breakEnd` (-1: after `last` and its white space).
-package struct FoundLine {
-  package var first: Int
-  package var last: Int
-  package var resume: Int
-  package var breakEnd: Int
+@_spi(LineBreaking) public struct FoundLine {
+  public var first: Int
+  public var last: Int
+  public var resume: Int
+  public var breakEnd: Int
   /// Reported width, a shown hyphen included (not snapped).
-  package var width: Double
-  package var hyphenated: Bool
+  public var width: Double
+  public var hyphenated: Bool
   /// How many such lines (see ``BrokenPart/repeats``).
-  package var repeats = 1
+  public var repeats = 1
 
   @inlinable
-  package init(
+  public init(
     first: Int, last: Int, resume: Int, breakEnd: Int, width: Double, hyphenated: Bool,
     repeats: Int = 1
   ) {
@@ -82,7 +82,7 @@ package struct FoundLine {
 }
 
 /// Receives the lines ``GreedyLines`` finds; returns false to stop (a line limit is passed).
-package protocol FoundLineSink {
+@_spi(LineBreaking) public protocol FoundLineSink {
   mutating func add(_ line: FoundLine) -> Bool
 }
 
@@ -92,19 +92,19 @@ package protocol FoundLineSink {
 /// hyphen, which must fit too, or the line ends a segment earlier; a segment too wide to fit
 /// alone is broken between graphemes where `overflow-wrap` allows. Measuring, laying out and
 /// estimating all call ``run(_:_:)``; only their ``SegmentIndex`` differs.
-package struct GreedyLines {
+@_spi(LineBreaking) public struct GreedyLines {
   /// How far a line's content may reach: the width plus the fit tolerance.
-  package let limit: Double
+  public let limit: Double
   /// Lines wrap at soft wrap opportunities (white space `normal` or `pre-wrap`).
-  package let wraps: Bool
+  public let wraps: Bool
   /// overflow-wrap breaks segments too wide for a line between graphemes.
-  package let breakWords: Bool
+  public let breakWords: Bool
   /// Some segment ends with a soft hyphen; and the advance of the hyphen shown there.
-  package let hasSoftHyphens: Bool
-  package let hyphenAdvance: Double
+  public let hasSoftHyphens: Bool
+  public let hyphenAdvance: Double
 
   @inlinable
-  package init(
+  public init(
     limit: Double, wraps: Bool, breakWords: Bool, hasSoftHyphens: Bool = false,
     hyphenAdvance: Double = 0
   ) {
@@ -115,8 +115,10 @@ package struct GreedyLines {
     self.hyphenAdvance = hyphenAdvance
   }
 
+  // (Inlinable for SelfSizing, which runs it over estimated words: specialised there for its
+  // index. As `package` it was called generically, every index method through a witness table.)
   @inlinable
-  package func run<Index: SegmentIndex, Sink: FoundLineSink>(_ index: inout Index, _ sink: inout Sink) {
+  public func run<Index: SegmentIndex, Sink: FoundLineSink>(_ index: inout Index, _ sink: inout Sink) {
     let n = index.count
     guard n > 0 else { return }
     var a = 0
@@ -166,7 +168,7 @@ extension GreedyLines {
   /// before that segment (showing the hyphen of the one before, if it has one): the hyphen's
   /// advance, or 0 when none shows. (Out of line: most texts have no soft hyphen.)
   @inlinable @inline(never)
-  package func hyphenAtSoftHyphen<Index: SegmentIndex>(
+  public func hyphenAtSoftHyphen<Index: SegmentIndex>(
     _ index: inout Index, from a: Int, last g: inout Int, base: Double
   ) -> Double {
     let end = max(0, index.lastVisibleEnd(from: a, through: g, base: base) - base)
