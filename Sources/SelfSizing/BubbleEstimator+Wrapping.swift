@@ -142,8 +142,6 @@ extension BubbleEstimator {
       return x
     }
 
-    func contentEnd(_ s: Int) -> Double { firstEnd }
-
     mutating func lastFitting(from a: Int, to hi: Int, limitX: Double) -> Int {
       var e = entry
       var k = inRun

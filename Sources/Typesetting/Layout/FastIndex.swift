@@ -113,7 +113,6 @@ struct FastIndex: Sendable {
     /// The fonts of the stack that raise a line box above the strut.
     var tallFonts: UInt32 = 0
     var spacing = 0.0
-    var hyphenAdvance = 0.0
     /// `maxLines` of the style (0: no limit): more lines than that is truncation, not ours.
     var maxLines = 0
   }
@@ -138,7 +137,6 @@ struct FastIndex: Sendable {
     var mask: UInt64 = 0
     var lastIsContentEnd = true
     var firstIsStart = true
-    var softHyphens = false
     let whiteSpace = p.style.whiteSpace
     let collapse = whiteSpace == .normal || whiteSpace == .nowrap
     // Breaking a word between graphemes walks their advances, which the segment walk clamps
@@ -150,7 +148,6 @@ struct FastIndex: Sendable {
       let flags = p.segmentFlags[s]
       // A tab's width depends on where it falls: the segment walk places it.
       if flags & PreparedText.SegmentFlag.hasTab != 0 { return nil }
-      if flags & PreparedText.SegmentFlag.softHyphen != 0 { softHyphens = true }
       // The search needs x to grow along the text; negative letter spacing can make a segment
       // narrower than nothing.
       if p.segmentContent[s] < 0 || p.segmentTrailing[s] < 0 { return nil }
@@ -235,7 +232,7 @@ struct FastIndex: Sendable {
     if wraps { bits |= Flag.wraps }
     if p.style.overflowWrap != .normal { bits |= Flag.breakWords }
     if collapse { bits |= Flag.collapses }
-    if softHyphens { bits |= Flag.hasSoftHyphens }
+    if p.hasSoftHyphens { bits |= Flag.hasSoftHyphens }
     if maxLines > 0 { bits |= Flag.limitsLines }
     if !lastContent.isEmpty { bits |= Flag.hasLastContent }
     if !firstVisible.isEmpty { bits |= Flag.hasFirstVisible }
@@ -247,7 +244,7 @@ struct FastIndex: Sendable {
     side = Side(
       nextForced: nextForced,
       lastContent: lastContent, firstVisible: firstVisible, tallFonts: tall, spacing: spacing,
-      hyphenAdvance: p.hyphenAdvance, maxLines: maxLines)
+      maxLines: maxLines)
     oneLine = OneLine(
       contentEnd: noForcedBreak && n > 0 ? lastContentEnd : .infinity,
       width: snap(singleLineWidth), height: all.height)

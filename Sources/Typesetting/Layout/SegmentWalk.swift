@@ -53,9 +53,6 @@ struct SegmentWalk: SegmentIndex {
     }
   }
 
-  func contentEnd(_ s: Int) -> Double { contentEnds[s] }
-  func end(_ s: Int) -> Double { ends[s] }
-
   mutating func lastFitting(from a: Int, to hi: Int, limitX: Double) -> Int {
     guard contentEnds[a] <= limitX else { return a - 1 }
     var s = a + 1
