@@ -8,7 +8,8 @@
 /// (negative letter spacing); the rule reads the others through ``SegmentWalk``. Both indices
 /// give the same lines (tested on the whole corpus at many widths, and on texts made of soft
 /// hyphens, white space inside words and long words at every quarter point of width).
-struct FastIndex: Sendable {
+struct FastIndex: @unchecked Sendable {
+  // (@unchecked: the sums are written once, in `init`, and only read afterwards.)
   /// What the search reads of a segment: 16 bytes, four to a cache line.
   struct Span {
     /// x at the end of the segment's content.
@@ -34,8 +35,9 @@ struct FastIndex: Sendable {
   // 5.2 with these four.)
   /// Per segment, between two sentinels: one before the first that ends at minus infinity
   /// (read through ``withSums(_:)``, whose pointer starts after it) and one after the last
-  /// that ends at infinity, so that walks along the sums need no bounds.
-  let spans: [Span]
+  /// that ends at infinity, so that walks along the sums need no bounds. The memory is the
+  /// text's, freed with it (``deallocate()``): reading the sums retains nothing.
+  let spans: UnsafeMutablePointer<Span>
   /// The number of segments in the low 32 bits (read here, the search's first address is
   /// known as soon as the object is: it does not wait for the count in the array's header),
   /// the flags of ``Flag`` above them.
@@ -73,7 +75,10 @@ struct FastIndex: Sendable {
   }
 
   /// Bytes its array holds.
-  var arrayBytes: Int { spans.capacity * MemoryLayout<Span>.stride }
+  var arrayBytes: Int { (count + 2) * MemoryLayout<Span>.stride }
+
+  /// Frees the sums (by the text that owns them, as it goes).
+  func deallocate() { spans.deallocate() }
 
   var count: Int { Int(truncatingIfNeeded: bits & 0xffff_ffff) }
   var noForcedBreak: Bool { bits & Flag.noForcedBreak != 0 }
@@ -207,7 +212,8 @@ struct FastIndex: Sendable {
     }
     let lastContentEnd = spans[n].contentEnd
     spans.append(Span(contentEnd: .infinity, end: .infinity))
-    self.spans = spans
+    self.spans = .allocate(capacity: spans.count)
+    self.spans.initialize(from: spans, count: spans.count)
     // (With collapsing, the first visible start of the whole text; the last segment's last
     // visible content end, -1 before any.)
     let reportStart = collapse && n > 0 ? firstSeen : 0
@@ -250,66 +256,37 @@ struct FastIndex: Sendable {
       width: snap(singleLineWidth), height: all.height)
   }
 
-  /// The greedy rule's options for this text at `limit` (from the index: no style is read).
+  /// ``PreparedText/measure(width:)`` of `p` at `limit` (the width plus the fit tolerance),
+  /// through the greedy rule compiled for the shape of the text: nil when `maxLines` truncates.
   @inline(__always)
-  func rules(hyphenAdvance: Double, limit: Double) -> GreedyLines {
+  func measure(_ p: PreparedText, limit: Double) -> (
+    lines: Int, height: Double, widest: Double, lastLineWidth: Double, isTruncated: Bool
+  )? {
+    if isPlain {
+      // Most texts (see ``TextShape``).
+      if noForcedBreak {
+        if uniformBox && !hasSoftHyphens { return p.measure(self, limit: limit, SimpleShape.self) }
+        return p.measure(self, limit: limit, UnbrokenShape.self)
+      }
+      return p.measure(self, limit: limit, PlainShape.self)
+    }
+    return p.measure(self, limit: limit, AnyShape.self)
+  }
+
+  /// The greedy rule's options for this text at `limit` (from the index: no style is read),
+  /// for texts of `Shape`.
+  @inline(__always)
+  func rules<Shape: TextShape>(hyphenAdvance: Double, limit: Double, _: Shape.Type) -> GreedyLines {
     GreedyLines(
-      limit: limit, wraps: wraps, breakWords: breakWords, hasSoftHyphens: hasSoftHyphens,
+      limit: limit, wraps: Shape.plain || wraps, breakWords: breakWords,
+      hasSoftHyphens: !Shape.simple && hasSoftHyphens,
       hyphenAdvance: hyphenAdvance)
   }
 
   /// `body` with a pointer to the first segment's span (the sentinels at -1 and at the count).
   @inline(__always)
   func withSums<R>(_ body: (UnsafePointer<Span>) -> R) -> R {
-    spans.withUnsafeBufferPointer { body($0.baseAddress.unsafelyUnwrapped + 1) }
-  }
-
-  /// The last segment in `[a, hi]` whose content ends within `limitX` (`a` when none does), for
-  /// the general loop of ``measure(_:width:)``: a few steps from the guess, or gallop and
-  /// bisect when the guess is far off.
-  @inline(__always)
-  static func lastFitting(
-    _ e: UnsafePointer<Span>, from a: Int, to hi: Int, guess: Int, _ limitX: Double
-  ) -> Int {
-    var g = min(guess, hi)
-    if e[g].contentEnd <= limitX {
-      var steps = 0
-      while g < hi && e[g + 1].contentEnd <= limitX && steps < 3 {
-        g += 1
-        steps += 1
-      }
-      if steps == 3 && g < hi && e[g + 1].contentEnd <= limitX {
-        g = FastIndex.search(e, from: g, to: hi, limitX)
-      }
-    } else {
-      var steps = 0
-      while g > a && e[g].contentEnd > limitX && steps < 3 {
-        g -= 1
-        steps += 1
-      }
-      if e[g].contentEnd > limitX { g = FastIndex.search(e, from: a, to: g, limitX) }
-    }
-    return g
-  }
-
-  /// The last index in `[lo, hi]` whose content ends at most at `limitX`, given that `lo`'s does:
-  /// gallop from `lo`, then bisect.
-  @inline(__always)
-  static func search(_ e: UnsafePointer<Span>, from lo: Int, to hi: Int, _ limitX: Double)
-    -> Int
-  {
-    var lo = lo
-    var step = 1
-    while lo + step <= hi && e[lo + step].contentEnd <= limitX {
-      lo += step
-      step <<= 1
-    }
-    var up = min(hi, lo + step - 1)
-    while lo < up {
-      let mid = (lo + up + 1) >> 1
-      if e[mid].contentEnd <= limitX { lo = mid } else { up = mid - 1 }
-    }
-    return lo
+    body(spans + 1)
   }
 
   @inline(__always)
@@ -324,16 +301,39 @@ struct FastIndex: Sendable {
 protocol TextShape {
   /// The text's index is plain (``FastIndex/Flag/isPlain``).
   static var plain: Bool { get }
+  /// No forced break stops a line (``FastIndex/Flag/noForcedBreak``).
+  static var unbroken: Bool { get }
+  /// Every line box is the same and no soft hyphen shows (``FastIndex/Flag/uniformBox``,
+  /// ``FastIndex/Flag/hasSoftHyphens``).
+  static var simple: Bool { get }
 }
 
-/// Texts whose fast index is plain: most of them.
+/// Plain texts of one paragraph and one line box, without soft hyphens: most of them.
+enum SimpleShape: TextShape {
+  static var plain: Bool { @inline(__always) get { true } }
+  static var unbroken: Bool { @inline(__always) get { true } }
+  static var simple: Bool { @inline(__always) get { true } }
+}
+
+/// Plain texts of one paragraph.
+enum UnbrokenShape: TextShape {
+  static var plain: Bool { @inline(__always) get { true } }
+  static var unbroken: Bool { @inline(__always) get { true } }
+  static var simple: Bool { @inline(__always) get { false } }
+}
+
+/// Texts whose fast index is plain.
 enum PlainShape: TextShape {
   static var plain: Bool { @inline(__always) get { true } }
+  static var unbroken: Bool { @inline(__always) get { false } }
+  static var simple: Bool { @inline(__always) get { false } }
 }
 
 /// Any text.
 enum AnyShape: TextShape {
   static var plain: Bool { @inline(__always) get { false } }
+  static var unbroken: Bool { @inline(__always) get { false } }
+  static var simple: Bool { @inline(__always) get { false } }
 }
 
 /// A prepared text's ``FastIndex`` as the greedy rule reads it: each line's end found by search
@@ -341,7 +341,9 @@ enum AnyShape: TextShape {
 struct PrefixIndex<Shape: TextShape>: SegmentIndex {
   // (Unowned: the caller holds the text for as long as the index lives, and a measure retains
   // and releases nothing it need not.)
-  unowned(unsafe) let p: PreparedText
+  // (Unmanaged: lent to the calls out of line without a retain, which a copy of an
+  // `unowned(unsafe)` reference costs.)
+  let lent: Unmanaged<PreparedText>
   /// The first segment's span (the sentinels at -1 and at the count).
   let e: UnsafePointer<FastIndex.Span>
   let count: Int
@@ -356,7 +358,7 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
   /// Valid only inside `index.withSums`, which lends `e`.
   @inline(__always)
   init(_ p: PreparedText, _ index: FastIndex, _ e: UnsafePointer<FastIndex.Span>, limit: Double) {
-    self.p = p
+    lent = .passUnretained(p)
     self.e = e
     count = index.count
     span = Int(max(0, min(Double(index.count), limit * index.segmentsPerPoint - 1)))
@@ -372,45 +374,37 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
 
   @inline(__always)
   func lastFitting(from a: Int, to hi: Int, limitX: Double) -> Int {
-    if e[a].contentEnd > limitX { return a &- 1 }
     // (No soft wraps: the line runs to `hi`.)
     if !Shape.plain && limitX == .infinity { return hi }
-    if noForcedBreak {
-      // From the guess, a walk to the last segment that fits: the sentinels stop it, and
-      // segment `a` fits.
-      var g = min(a &+ span, count &- 1)
-      if e[g].contentEnd <= limitX {
-        while e[g &+ 1].contentEnd <= limitX { g &+= 1 }
-      } else {
-        repeat { g &-= 1 } while e[g].contentEnd > limitX
-      }
-      return g
+    // From the guess, a walk to the last segment that fits: going up, `hi` stops it (or the
+    // sentinel after the last segment, when that is `hi`); going down, segment `a - 1`, which
+    // ends before the line starts. (The guess is mostly a step or two away: texts are about as
+    // dense all along.)
+    let unbroken = Shape.unbroken || noForcedBreak
+    var g = min(a &+ span, hi)
+    if e[g].contentEnd <= limitX {
+      while (unbroken || g < hi) && e[g &+ 1].contentEnd <= limitX { g &+= 1 }
+    } else {
+      repeat { g &-= 1 } while e[g].contentEnd > limitX
     }
-    return FastIndex.lastFitting(e, from: a, to: hi, guess: a &+ span, limitX)
+    return g
   }
 
   @inline(__always)
   func lastBeforeForcedBreak(from a: Int) -> Int {
-    noForcedBreak ? count &- 1 : nextForcedBreak(from: a)
+    Shape.unbroken || noForcedBreak ? count &- 1 : nextForcedBreak(from: a)
   }
 
   /// (Asked only of texts with soft hyphens.)
-  @inline(never)
-  func endsWithSoftHyphen(_ s: Int) -> Bool {
-    p.segmentFlags[s] & PreparedText.SegmentFlag.softHyphen != 0
-  }
+  @inline(__always)
+  func endsWithSoftHyphen(_ s: Int) -> Bool { lent._withUnsafeGuaranteedRef { Self.endsWithSoftHyphen($0, s) } }
 
-  // The side arrays, read out of line: most texts have none, and the loop stays small.
-  @inline(never)
-  func nextForcedBreak(from a: Int) -> Int { min(Int(p.fastSide.nextForced[a]), count &- 1) }
-  @inline(never)
-  func lastContent(_ s: Int) -> Double { p.fastSide.lastContent[s] }
-  @inline(never)
-  func firstVisible(_ s: Int) -> Double { p.fastSide.firstVisible[s] }
+  @inline(__always)
+  func nextForcedBreak(from a: Int) -> Int { min(lent._withUnsafeGuaranteedRef { Self.nextForced($0, a) }, count &- 1) }
 
   @inline(__always)
   func lastVisibleEnd(from a: Int, through s: Int, base: Double) -> Double {
-    !Shape.plain && hasLastContent ? lastContent(s) : e[s].contentEnd
+    !Shape.plain && hasLastContent ? lent._withUnsafeGuaranteedRef { Self.lastContent($0, s) } : e[s].contentEnd
   }
 
   @inline(__always)
@@ -418,17 +412,54 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
     if Shape.plain && resume < 0 { return max(0, e[g].contentEnd - base) }
     let start: Double
     if resume >= 0 {
-      start = collapses ? visibleStart(segment: a, from: resume, at: base) : base
+      start =
+        collapses
+        ? lent._withUnsafeGuaranteedRef {
+          Self.visibleStart($0, e, segment: a, from: resume, at: base, hasFirstVisible)
+        } : base
     } else {
-      start = hasFirstVisible ? firstVisible(a) : base
+      start = hasFirstVisible ? lent._withUnsafeGuaranteedRef { Self.firstVisible($0, a) } : base
     }
     return max(0, lastVisibleEnd(from: a, through: g, base: base) - start)
+  }
+
+  @inline(__always)
+  func brokenLine(segment a: Int, limit: Double, base: inout Double, resume: inout Int)
+    -> BrokenPart?
+  {
+    // (`base` and `resume` pass by value: handed on by address, they would live in memory for
+    // the whole loop.)
+    let step = lent._withUnsafeGuaranteedRef {
+      Self.brokenLine($0, e, segment: a, limit: limit, collapses, base: base, resume: resume)
+    }
+    base = step.base
+    resume = step.resume
+    return step.part
+  }
+
+  // What most lines never ask, out of line and given only what it reads (the loop keeps the
+  // index in registers, not on the stack for a call).
+
+  @inline(never)
+  static func endsWithSoftHyphen(_ p: PreparedText, _ s: Int) -> Bool {
+    p.segmentFlags[s] & PreparedText.SegmentFlag.softHyphen != 0
+  }
+  @inline(never)
+  static func nextForced(_ p: PreparedText, _ a: Int) -> Int { Int(p.fastSide.nextForced[a]) }
+  @inline(never)
+  static func lastContent(_ p: PreparedText, _ s: Int) -> Double { p.fastSide.lastContent[s] }
+  @inline(never)
+  static func firstVisible(_ p: PreparedText, _ s: Int) -> Double {
+    p.fastSide.firstVisible[s]
   }
 
   /// Where the reported width of a line starts when it begins inside segment `s`, at grapheme
   /// `from` and x `x` (lines that collapse white space start it at their first visible content).
   @inline(never)
-  func visibleStart(segment s: Int, from: Int, at x: Double) -> Double {
+  static func visibleStart(
+    _ p: PreparedText, _ e: UnsafePointer<FastIndex.Span>, segment s: Int, from: Int,
+    at x: Double, _ hasFirstVisible: Bool
+  ) -> Double {
     let t = Int(p.segmentContentEnd[s])
     var g = from
     var x = x
@@ -437,27 +468,24 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
       g += 1
     }
     if g < t { return x }
-    if s + 1 >= count { return .infinity }
-    return hasFirstVisible ? firstVisible(s + 1) : e[s].end
+    if s + 1 >= p.segmentEnd.count { return .infinity }
+    return hasFirstVisible ? firstVisible(p, s + 1) : e[s].end
   }
 
   @inline(never)
-  mutating func brokenLine(segment a: Int, limit: Double, base: inout Double, resume: inout Int)
-    -> BrokenPart?
-  {
+  static func brokenLine(
+    _ p: PreparedText, _ e: UnsafePointer<FastIndex.Span>, segment a: Int, limit: Double,
+    _ collapses: Bool, base: Double, resume: Int
+  ) -> (part: BrokenPart?, base: Double, resume: Int) {
     guard
       let part = p.breakInside(
         segment: a, resume: resume, limit: limit, collapses: collapses, nonNegative: true)
-    else { return nil }
+    else { return (nil, base, resume) }
     if !part.isRest {
-      base += part.advance
-      resume = part.end
-      return BrokenPart(end: part.end, width: part.width)
+      return (BrokenPart(end: part.end, width: part.width), base + part.advance, part.end)
     }
     // All that is left fits: the line goes on with it, as wide as its graphemes' advances
     // (which can sum to less than the segment's content).
-    base = e[a].contentEnd - part.advance
-    resume = part.from
-    return nil
+    return (nil, e[a].contentEnd - part.advance, part.from)
   }
 }

@@ -116,8 +116,8 @@
   }
 
   // (Inlinable for SelfSizing, which runs it over estimated words: specialised there for its
-  // index. As `package` it was called generically, every index method through a witness table.)
-  @inlinable
+  // index. Always inlined: the sink's running figures then stay in registers.)
+  @inlinable @inline(__always)
   public func run<Index: SegmentIndex, Sink: FoundLineSink>(_ index: inout Index, _ sink: inout Sink) {
     let n = index.count
     guard n > 0 else { return }
@@ -127,10 +127,9 @@
     var resume = -1
     // The last segment a line may reach: the next forced break at or after `a`, looked up
     // again only when a line ends at it.
-    var hi = -1
+    var hi = index.lastBeforeForcedBreak(from: 0)
     while a < n {
       var limitX = base + limit
-      if a > hi { hi = index.lastBeforeForcedBreak(from: a) }
       // (No soft wraps: the line runs to the next forced break, however wide.)
       var g = index.lastFitting(from: a, to: hi, limitX: wraps ? limitX : .infinity)
       if g < a && wraps && breakWords {
@@ -150,15 +149,18 @@
       g = max(a, g)
       var hyphen = 0.0
       if hasSoftHyphens && g < hi && index.endsWithSoftHyphen(g) {
-        hyphen = hyphenAtSoftHyphen(&index, from: a, last: &g, base: base)
+        hyphen = hyphenAtSoftHyphen(index, from: a, last: &g, base: base)
       }
       let width = index.lineWidth(from: a, through: g, base: base, resume: resume) + hyphen
       let line = FoundLine(
         first: a, last: g, resume: resume, breakEnd: -1, width: width, hyphenated: hyphen != 0)
       if !sink.add(line) { return }
       resume = -1
-      a = g + 1
-      if a < n { base = index.startLine(at: a) }
+      a = g &+ 1
+      if a < n {
+        base = index.startLine(at: a)
+        if a > hi { hi = index.lastBeforeForcedBreak(from: a) }
+      }
     }
   }
 }
@@ -169,7 +171,7 @@ extension GreedyLines {
   /// advance, or 0 when none shows. (Out of line: most texts have no soft hyphen.)
   @inlinable @inline(never)
   public func hyphenAtSoftHyphen<Index: SegmentIndex>(
-    _ index: inout Index, from a: Int, last g: inout Int, base: Double
+    _ index: Index, from a: Int, last g: inout Int, base: Double
   ) -> Double {
     let end = max(0, index.lastVisibleEnd(from: a, through: g, base: base) - base)
     if g > a && end + hyphenAdvance > limit {

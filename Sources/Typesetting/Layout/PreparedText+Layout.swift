@@ -63,23 +63,13 @@ extension PreparedText {
   func measureLines(width: Double) throws -> (
     lines: Int, height: Double, widest: Double, lastLineWidth: Double, isTruncated: Bool
   ) {
-    var sink: LineMeasurer<AnyShape>
-    if let fast {
-      // (The index read once: each read of it retains its sums.)
-      let limit = min(width + PreparedText.fitTolerance, 0x1p900)
-      if fast.isPlain {
-        // Most texts: the same rule, compiled for a plain index (see ``TextShape``).
-        var plain = LineMeasurer<PlainShape>(self, fast)
-        measure(fast, limit: limit, into: &plain)
-        return (plain.count, plain.height, snap(plain.widest), snap(plain.last), false)
-      }
-      sink = LineMeasurer(self, fast)
-      measure(fast, limit: limit, into: &sink)
-    } else {
-      sink = LineMeasurer(self)
-      findLines(width: width, into: &sink)
-    }
-    if sink.passedLimit {
+    let limit = min(width + PreparedText.fitTolerance, 0x1p900)
+    // (Called through the optional, the index is borrowed: bound to a name, it would be
+    // copied and its sums retained.)
+    if let r = fast?.measure(self, limit: limit) { return r }
+    var sink = LineMeasurer<AnyShape>(self)
+    if fast == nil { findLines(width: width, into: &sink) }
+    if fast != nil || sink.passedLimit {
       // Truncation changes the last line: the full path.
       let l = try layout(width: width)
       return (l.lineCount, l.height, l.widest, l.lines.last?.width ?? 0, l.isTruncated)
@@ -87,15 +77,27 @@ extension PreparedText {
     return (sink.count, sink.height, snap(sink.widest), snap(sink.last), false)
   }
 
+  /// ``measureLines(width:)`` over the fast index `fast` of a text of `Shape`, compiled for
+  /// it: nil when `maxLines` truncates the text.
+  @inline(never)
+  func measure<Shape: TextShape>(_ fast: FastIndex, limit: Double, _: Shape.Type) -> (
+    lines: Int, height: Double, widest: Double, lastLineWidth: Double, isTruncated: Bool
+  )? {
+    var sink = LineMeasurer<Shape>(self, fast)
+    measure(fast, limit: limit, into: &sink)
+    if sink.passedLimit { return nil }
+    return (sink.count, sink.height, fast.snap(sink.widest), fast.snap(sink.last), false)
+  }
+
   /// The greedy rule over the fast index into `sink`, compiled for the texts of `Shape`.
   @inline(__always)
   func measure<Shape: TextShape>(
     _ fast: FastIndex, limit: Double, into sink: inout LineMeasurer<Shape>
   ) {
-    let rules = fast.rules(hyphenAdvance: hyphenAdvance, limit: limit)
+    let rules = fast.rules(hyphenAdvance: hyphenAdvance, limit: limit, Shape.self)
     fast.withSums { e in
       var index = PrefixIndex<Shape>(self, fast, e, limit: limit)
-      if sink.tall == 0 {
+      if Shape.simple || sink.tall == 0 {
         rules.run(&index, &sink)
       } else {
         // Lines' fonts are read: the array is lent once, not retained at each line.
@@ -123,7 +125,7 @@ extension PreparedText {
   {
     if let fast, !walking {
       let limit = min(width + PreparedText.fitTolerance, 0x1p900)
-      let rules = fast.rules(hyphenAdvance: hyphenAdvance, limit: limit)
+      let rules = fast.rules(hyphenAdvance: hyphenAdvance, limit: limit, AnyShape.self)
       fast.withSums { e in
         var index = PrefixIndex<AnyShape>(self, fast, e, limit: limit)
         rules.run(&index, &sink)
@@ -138,6 +140,8 @@ extension PreparedText {
   struct LineMeasurer<Shape: TextShape>: FoundLineSink {
     // (Unowned: the text measures itself with it.)
     unowned(unsafe) let p: PreparedText
+    /// The same, lent to calls out of line without a retain.
+    let lent: Unmanaged<PreparedText>
     /// The fonts of the stack that raise a line box above the strut (bit i: font i; 0 when the
     /// text uses none of them).
     var tall: UInt64
@@ -158,6 +162,7 @@ extension PreparedText {
 
     init(_ p: PreparedText) {
       self.p = p
+      lent = .passUnretained(p)
       var tall: UInt64 = 0
       for f in 0..<min(64, p.fontAscent.count) where p.raisesLineBox(font: f) { tall |= 1 << f }
       self.tall = tall
@@ -172,6 +177,7 @@ extension PreparedText {
     @inline(__always)
     init(_ p: PreparedText, _ index: FastIndex) {
       self.p = p
+      lent = .passUnretained(p)
       // (The side numbers read only where the flags say they matter.)
       tall = index.uniformBox ? 0 : UInt64(p.fastSide.tallFonts)
       strut = index.boxHeight
@@ -180,36 +186,43 @@ extension PreparedText {
       lineLimit = index.limitsLines ? p.fastSide.maxLines : .max
     }
 
-    /// The height of the line's box when some fonts raise it (out of line: most texts have
-    /// one box for all lines).
-    @inline(never)
-    mutating func boxHeight(_ line: FoundLine) -> Double {
+    /// The height of the box of a line whose fonts that raise it are `m` (lines mostly share
+    /// them: the last box is kept).
+    @inline(__always)
+    mutating func boxHeight(fonts m: UInt64) -> Double {
+      if m != boxFonts {
+        boxFonts = m
+        box = m == 0 ? strut : lent._withUnsafeGuaranteedRef { $0.lineBoxHeight(fonts: m) }
+      }
+      return box
+    }
+
+    /// The fonts of `line` that raise its box.
+    @inline(__always)
+    func tallFonts(_ line: FoundLine) -> UInt64 {
       var m: UInt64 = 0
       if line.breakEnd < 0 && !fonts.isEmpty {
         for s in line.first...line.last { m |= fonts[s] }
       } else {
-        m = p.lineFonts(line)
+        m = lent._withUnsafeGuaranteedRef {
+          $0.lineFonts(first: line.first, last: line.last, resume: line.resume, breakEnd: line.breakEnd)
+        }
       }
-      m &= tall
-      if m != boxFonts {
-        boxFonts = m
-        box = m == 0 ? strut : p.lineBox(fonts: m).height
-      }
-      return box
+      return m & tall
     }
 
     @inline(__always)
     mutating func add(_ line: FoundLine) -> Bool {
       if Shape.plain {
         // (No spacing, no line limit.)
-        height += tall == 0 ? strut : boxHeight(line)
+        height += Shape.simple || tall == 0 ? strut : boxHeight(fonts: tallFonts(line))
         last = line.width
         widest = max(widest, last)
-        count += 1
+        count &+= 1
         return true
       }
       if count > 0 { height += spacing }
-      height += tall == 0 ? strut : boxHeight(line)
+      height += tall == 0 ? strut : boxHeight(fonts: tallFonts(line))
       last = line.width
       widest = max(widest, last)
       count += 1
@@ -257,6 +270,17 @@ extension PreparedText {
       return true
     }
   }
+
+  /// ``lineFonts(_:)`` of a line given by its parts, called (measuring reads most lines' fonts
+  /// from lent segment fonts).
+  @inline(never)
+  func lineFonts(first: Int, last: Int, resume: Int, breakEnd: Int) -> UInt64 {
+    lineFonts(FoundLine(first: first, last: last, resume: resume, breakEnd: breakEnd, width: 0, hyphenated: false))
+  }
+
+  /// The height of ``lineBox(fonts:)``, called (a new line box while measuring: rare).
+  @inline(never)
+  func lineBoxHeight(fonts m: UInt64) -> Double { lineBox(fonts: m).height }
 
   /// The fonts a line uses (bit i: font i of the stack): its segments', or its graphemes' for
   /// a part of a segment broken by overflow-wrap.

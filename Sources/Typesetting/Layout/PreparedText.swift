@@ -26,7 +26,7 @@ public final class PreparedText: @unchecked Sendable {
 
   /// Prefix sums for measuring by search (nil when the text needs the segment walk). Next, so
   /// that measuring at a width reads the object's first cache lines and the sums, nothing else.
-  @exclusivity(unchecked) private(set) var fast: FastIndex? = nil
+  private(set) var fast: FastIndex? = nil
 
   /// The original text.
   public let text: String
@@ -117,6 +117,8 @@ public final class PreparedText: @unchecked Sendable {
     oneLineWidth = oneLine.width
     oneLineHeight = oneLine.height
   }
+
+  deinit { fast?.deallocate() }
 
   /// How far past the width a line may reach and still fit: Chromium compares positions in
   /// layout units of 1/64 px, so a line less than 1/64 px too wide still fits (measured: this
