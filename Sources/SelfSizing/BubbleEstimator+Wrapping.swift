@@ -90,7 +90,7 @@ extension BubbleEstimator {
 
     @inline(__always)
     mutating func add(width: Double, count n: Int) {
-      count += n
+      count &+= n
       widest = max(widest, width)
       last = width
     }
@@ -142,6 +142,7 @@ extension BubbleEstimator {
       return x
     }
 
+    // (Wrapping arithmetic: indices stay within the entries, far from overflow.)
     mutating func lastFitting(from a: Int, to hi: Int, limitX: Double) -> Int {
       var e = entry
       var k = inRun
@@ -152,41 +153,43 @@ extension BubbleEstimator {
       if fits {
         var word = entries[e]
         while g < hi {
-          if word.count > 1 && k < Int(word.count) - 1 {
+          if word.count > 1 && k < Int(word.count) &- 1 {
             // More of the run: as many as fit, by division.
             let u = Double(word.content)
-            var take = min(Int(word.count) - 1 - k, hi - g)
+            var take = min(Int(word.count) &- 1 &- k, hi &- g)
             if u > 0 {
-              let q = ((limitX - end) / u).rounded(.down)
+              // (Not negative, as `end` fits: truncation is the floor, and no call to one
+              // spills the loop's registers.)
+              let q = (limitX - end) / u
               take = q >= Double(take) ? take : max(0, Int(q))
             }
             if take > 0 {
-              k += take
-              g += take
+              k &+= take
+              g &+= take
               end += Double(take) * u
               if u > 0 { lastContent = end }
             }
-            if k < Int(word.count) - 1 || g == hi { break }
+            if k < Int(word.count) &- 1 || g == hi { break }
           }
           // The next word, after this one's spaces.
-          let next = entries[e + 1]
+          let next = entries[e &+ 1]
           let nextEnd = end + Double(word.trailing) + Double(next.content)
           if nextEnd > limitX { break }
-          e += 1
+          e &+= 1
           k = 0
-          g += 1
+          g &+= 1
           end = nextEnd
           word = next
           if next.content > 0 { lastContent = end }
         }
       }
       // Where the line after segment g starts: the rest of the run, or the next word.
-      if k < Int(entries[e].count) - 1 {
-        (nextEntry, nextInRun, nextStart) = (e, k + 1, end)
+      if k < Int(entries[e].count) &- 1 {
+        (nextEntry, nextInRun, nextStart) = (e, k &+ 1, end)
       } else {
-        (nextEntry, nextInRun, nextStart) = (e + 1, 0, end + Double(entries[e].trailing))
+        (nextEntry, nextInRun, nextStart) = (e &+ 1, 0, end + Double(entries[e].trailing))
       }
-      return fits ? g : a - 1
+      return fits ? g : a &- 1
     }
 
     func lastBeforeForcedBreak(from a: Int) -> Int { count - 1 }

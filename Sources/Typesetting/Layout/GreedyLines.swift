@@ -134,16 +134,15 @@
       var g = index.lastFitting(from: a, to: hi, limitX: wraps ? limitX : .infinity)
       if g < a && wraps && breakWords {
         // The line's first segment does not fit: overflow-wrap breaks it between graphemes.
-        let from = resume
-        if let part = index.brokenLine(segment: a, limit: limit, base: &base, resume: &resume) {
-          let line = FoundLine(
-            first: a, last: a, resume: from, breakEnd: part.end, width: part.width,
-            hyphenated: false, repeats: part.repeats)
-          if !sink.add(line) { return }
-          continue
-        }
+        // (Out of line, on copies: the loop's own index and sink then stay in registers.)
+        var i = index
+        var k = sink
+        let rest = brokenLines(&i, &k, segment: a, to: hi, base: base, resume: resume)
+        index = i
+        sink = k
+        guard let rest else { return }
+        (g, base, resume) = (rest.last, rest.base, rest.resume)
         limitX = base + limit
-        g = index.lastFitting(from: a, to: hi, limitX: limitX)
       }
       // (At least one segment a line: alone on its line, a segment too wide stays whole.)
       g = max(a, g)
@@ -166,6 +165,31 @@
 }
 
 extension GreedyLines {
+  /// The lines of segment `a`, too wide for a line that starts at `base` (inside it at
+  /// grapheme `resume`, or -1), broken between graphemes: each part that fills a line goes to
+  /// `sink`; then the last segment that fits on the line that goes on with the rest, and where
+  /// that line starts. Nil when the sink stops.
+  @inlinable @inline(never)
+  public func brokenLines<Index: SegmentIndex, Sink: FoundLineSink>(
+    _ index: inout Index, _ sink: inout Sink, segment a: Int, to hi: Int, base: Double,
+    resume: Int
+  ) -> (last: Int, base: Double, resume: Int)? {
+    var base = base
+    var resume = resume
+    while true {
+      let from = resume
+      guard let part = index.brokenLine(segment: a, limit: limit, base: &base, resume: &resume)
+      else { break }
+      let line = FoundLine(
+        first: a, last: a, resume: from, breakEnd: part.end, width: part.width,
+        hyphenated: false, repeats: part.repeats)
+      if !sink.add(line) { return nil }
+      let g = index.lastFitting(from: a, to: hi, limitX: base + limit)
+      if g >= a { return (g, base, resume) }
+    }
+    return (index.lastFitting(from: a, to: hi, limitX: base + limit), base, resume)
+  }
+
   /// A line that ends after a soft hyphen shows a hyphen, which must fit too, or the line ends
   /// before that segment (showing the hyphen of the one before, if it has one): the hyphen's
   /// advance, or 0 when none shows. (Out of line: most texts have no soft hyphen.)

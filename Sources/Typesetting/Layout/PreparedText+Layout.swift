@@ -94,7 +94,9 @@ extension PreparedText {
   func measure<Shape: TextShape>(
     _ fast: FastIndex, limit: Double, into sink: inout LineMeasurer<Shape>
   ) {
-    let rules = fast.rules(hyphenAdvance: hyphenAdvance, limit: limit, Shape.self)
+    // (A simple text shows no hyphen: its advance, further into the object, is not read.)
+    let rules = fast.rules(
+      hyphenAdvance: Shape.simple ? 0 : hyphenAdvance, limit: limit, Shape.self)
     fast.withSums { e in
       var index = PrefixIndex<Shape>(self, fast, e, limit: limit)
       if Shape.simple || sink.tall == 0 {
@@ -179,11 +181,12 @@ extension PreparedText {
       self.p = p
       lent = .passUnretained(p)
       // (The side numbers read only where the flags say they matter.)
-      tall = index.uniformBox ? 0 : UInt64(p.fastSide.tallFonts)
+      tall = Shape.simple || index.uniformBox ? 0 : UInt64(p.fastSide.tallFonts)
       strut = index.boxHeight
       box = strut
-      spacing = index.spacesLines ? p.fastSide.spacing : 0
-      lineLimit = index.limitsLines ? p.fastSide.maxLines : .max
+      // (Plain texts have neither line spacing nor `maxLines`.)
+      spacing = !Shape.plain && index.spacesLines ? p.fastSide.spacing : 0
+      lineLimit = !Shape.plain && index.limitsLines ? p.fastSide.maxLines : .max
     }
 
     /// The height of the box of a line whose fonts that raise it are `m` (lines mostly share
