@@ -150,7 +150,8 @@
       if hasSoftHyphens && g < hi && index.endsWithSoftHyphen(g) {
         hyphen = hyphenAtSoftHyphen(index, from: a, last: &g, base: base)
       }
-      let width = index.lineWidth(from: a, through: g, base: base, resume: resume) + hyphen
+      var width = index.lineWidth(from: a, through: g, base: base, resume: resume)
+      if hyphen != 0 { width += hyphen }
       let line = FoundLine(
         first: a, last: g, resume: resume, breakEnd: -1, width: width, hyphenated: hyphen != 0)
       if !sink.add(line) { return }
