@@ -165,6 +165,14 @@ const char *galley_unicode_version(void) {
   return text;
 }
 
+const char *galley_icu_version(void) {
+  static char text[U_MAX_VERSION_STRING_LENGTH];
+  UVersionInfo v;
+  u_getVersion(v);
+  u_versionToString(v, text);
+  return text;
+}
+
 const char *galley_iso_language(int32_t index) {
   const char *const *list = uloc_getISOLanguages();
   for (int32_t i = 0; list && list[i]; i++) {

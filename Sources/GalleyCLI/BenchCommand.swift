@@ -18,8 +18,8 @@ enum BenchCommand {
       rawShapingMicrosPerCase  hb_shape alone on the same runs, µs per case (baseline)
       coldRatioToHarfBuzz    cold / raw shaping
       prepareMicrosPerText   prepare alone, µs per text
-      prepareMicrosPerTextNoGates  the same shaping every run with all of its plan's features
-                             (no feature gates: what the gates save, measured in the same run)
+      prepareMicrosPerTextHarfBuzz  the same with every run shaped by HarfBuzz (shaping
+                             harfbuzz: what the accelerator saves, measured in the same run)
       preparedWarmMicros     prepare of an already-seen message of ≤ 80 characters (cache hit), µs
       layoutMicrosPerText    layout of a prepared text at a new width, µs per text (texts in
                              turn, as when a whole transcript is laid out again: cache-cold)
@@ -133,8 +133,8 @@ enum BenchCommand {
       let cores = ProcessInfo.processInfo.activeProcessorCount
       print("bubblesPerSecond \(bubbleRate(bubbles, threads: cores, repeats: repeats))")
       print(
-        "bubblesPerSecond1NoGates "
-          + "\(bubbleRate(bubbles, threads: 1, repeats: repeats, featureGating: false))")
+        "bubblesPerSecond1HarfBuzz "
+          + "\(bubbleRate(bubbles, threads: 1, repeats: repeats, shaping: .harfBuzz))")
       let distinct = Array(bubbles.prefix(cases.count))
       print(
         "bubblesPerSecond1WordCache "
@@ -142,22 +142,22 @@ enum BenchCommand {
       return 0
     }
     if only == "prepare" {
-      // With and without feature gates, alternating (the machine's load shifts).
-      var gated = Double.infinity
+      // In both shaping modes, alternating (the machine's load shifts).
+      var accelerated = Double.infinity
       var whole = Double.infinity
       for _ in 0..<repeats {
-        for gating in [true, false] {
+        for mode in [ShapingMode.accelerated, .harfBuzz] {
           let t =
             best(1) {
-              let ts = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0, featureGating: gating)
+              let ts = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0, shaping: mode)
               for c in cases { _ = try? ts.prepare(c.text, style: c.style) }
             } / n
-          if gating { gated = min(gated, t) } else { whole = min(whole, t) }
+          if mode == .accelerated { accelerated = min(accelerated, t) } else { whole = min(whole, t) }
         }
       }
-      print("prepareMicrosPerText \(gated)")
-      print("prepareMicrosPerTextNoGates \(whole)")
-      print("gateSpeedup \(whole / gated)")
+      print("prepareMicrosPerText \(accelerated)")
+      print("prepareMicrosPerTextHarfBuzz \(whole)")
+      print("acceleratorSpeedup \(whole / accelerated)")
       return 0
     }
     if only == "estimate" {
@@ -206,10 +206,10 @@ enum BenchCommand {
         let t = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
         for c in cases { _ = try? t.prepare(c.text, style: c.style) }
       } / n
-    // The same with every run shaped with all of its plan's features.
-    let prepareNoGates =
+    // The same with every run shaped by HarfBuzz.
+    let prepareHarfBuzz =
       best(repeats) {
-        let t = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0, featureGating: false)
+        let t = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0, shaping: .harfBuzz)
         for c in cases { _ = try? t.prepare(c.text, style: c.style) }
       } / n
 
@@ -239,7 +239,7 @@ enum BenchCommand {
       ("cases", n), ("shapingRunsPerCase", Double(baseline.runCount) / n),
       ("coldMicrosPerCase", cold), ("rawShapingMicrosPerCase", raw),
       ("coldRatioToHarfBuzz", cold / raw), ("coldMicrosPerCaseWordCache", coldWords),
-      ("prepareMicrosPerText", prepareOnly), ("prepareMicrosPerTextNoGates", prepareNoGates),
+      ("prepareMicrosPerText", prepareOnly), ("prepareMicrosPerTextHarfBuzz", prepareHarfBuzz),
       ("preparedWarmMicros", warm), ("layoutMicrosPerText", layout),
       ("layoutMicrosPerTextWarm", layoutWarm), ("cores", Double(cores)),
       ("casesPerSecond1", one), ("casesPerSecondAll", all), ("parallelSpeedup", all / one),
@@ -308,14 +308,13 @@ enum BenchCommand {
   /// Exact bubble sizes per second over `bubbles` on `threads` threads, no text seen before.
   static func bubbleRate(
     _ bubbles: [BubbleCell], threads: Int, repeats: Int, wordCache: Bool = false,
-    featureGating: Bool = true
+    shaping: ShapingMode? = nil
   ) -> Double {
     let seconds =
       best(repeats) {
         // A new typesetter each time: no cache, or a word cache that starts empty.
         let typesetter = Typesetter(
-          cacheCapacity: 0, wordCacheCapacity: wordCache ? 32_768 : 0,
-          featureGating: featureGating)
+          cacheCapacity: 0, wordCacheCapacity: wordCache ? 32_768 : 0, shaping: shaping)
         let sizer = CellSizer(typesetter: typesetter, cacheCapacity: 0)
         DispatchQueue.concurrentPerform(iterations: threads) { k in
           var i = k

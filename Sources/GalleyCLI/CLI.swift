@@ -1,4 +1,6 @@
 import Foundation
+import Rasterizer
+import Typesetting
 
 /// The `galley` command line: `GalleyCLI.run(arguments)` returns the exit status.
 public enum GalleyCLI {
@@ -14,14 +16,16 @@ public enum GalleyCLI {
       render    draw a transcript, a layout spec or a text to PNG with the real glyphs
       bench     speed figures of the text engine and the layout model (build with -c release)
       help      show this help, or `galley help COMMAND`
-      version   print the version
+      version   print the versions of galley and of the libraries it runs on, and the shaping
 
     Every command reads a file or - (standard input) and writes JSON Lines or JSON (render: a
     PNG) to standard output or -o FILE; messages go to standard error. A bad record never stops a run: it becomes
     an error record carrying its input line number. measure and validate take --jobs N (default:
     all cores; output order never changes) and show a progress bar on standard error when it is a
     terminal (none when piped, none with --quiet). Input is streamed: memory does not grow with
-    its length (measure).
+    its length (measure). measure, validate, layout and render take --shaping harfbuzz|accelerated
+    (or GALLEY_SHAPING): HarfBuzz alone, or the accelerator in front of it (the default; the
+    same answers either way).
 
     examples:
       galley measure Examples/messages.jsonl
@@ -43,6 +47,18 @@ public enum GalleyCLI {
       141  standard output was closed early (e.g. `| head -1`): stops quietly
 
     Run `galley COMMAND --help` for a command's options and examples.
+    """
+
+  /// Galley's version.
+  static let version = "0.1.0"
+
+  static let versionHelp = """
+    usage: galley version [--shaping harfbuzz|accelerated]
+
+    Prints galley's version, the versions of HarfBuzz, FreeType, ICU and libpng this process
+    runs on (as loaded, not as compiled against), and who shapes runs: `shaping: accelerated`,
+    or `shaping: harfbuzz` with the reason (--shaping, GALLEY_SHAPING, or a HarfBuzz version the
+    accelerator was not verified against, which turns it off whatever is asked).
     """
 
   /// The commands, for suggestions.
@@ -74,6 +90,7 @@ public enum GalleyCLI {
           case "layout": print(LayoutCommand.help)
           case "validate": print(ValidateCommand.help)
           case "render": print(RenderCommand.help)
+          case "version": print(versionHelp)
           default:
             let hint = Suggestion.hint(for: topic, in: commands)
             FileHandle.standardError.write(
@@ -85,7 +102,20 @@ public enum GalleyCLI {
         }
         return 0
       case "version", "--version":
-        print("galley 0.1.0")
+        let opts = try Options(args.dropFirst(2), valued: ["shaping"], flags: ["help"])
+        if opts.flags.contains("help") {
+          print(versionHelp)
+          return 0
+        }
+        print(
+          """
+          galley \(version)
+          harfbuzz \(EngineVersions.harfBuzz)
+          freetype \(EngineVersions.freeType)
+          icu \(EngineVersions.icu) (Unicode \(EngineVersions.unicode))
+          libpng \(PNGImage.libpngVersion)
+          \(try ShapingOption.describe(opts))
+          """)
         return 0
       default:
         let hint = Suggestion.hint(for: args[1], in: commands)

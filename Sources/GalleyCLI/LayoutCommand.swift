@@ -6,7 +6,7 @@ import Typesetting
 /// `galley layout SPEC.json`: the frames of a compositional layout described in JSON.
 enum LayoutCommand {
   static let help = """
-    usage: galley layout SPEC.json|- [-o OUT] [--fonts-dir DIR]
+    usage: galley layout SPEC.json|- [-o OUT] [--fonts-dir DIR] [--shaping harfbuzz|accelerated]
 
     Reads a layout spec (sections › groups › items with absolute, fractional and estimated
     dimensions, spacing, insets, headers, orthogonal sections — the format of LAYOUT-SPEC.md) and
@@ -29,7 +29,7 @@ enum LayoutCommand {
     """
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
-    let opts = try Options(args, valued: ["output", "fonts-dir"], flags: ["help"])
+    let opts = try Options(args, valued: ["output", "fonts-dir", "shaping"], flags: ["help"])
     if opts.flags.contains("help") {
       print(help)
       return 0
@@ -38,7 +38,7 @@ enum LayoutCommand {
     let handle = try Streams.input(opts.positionals.first)
     let data = handle.readDataToEndOfFile()
     let library = FontLibrary(directory: opts.values["fonts-dir"] ?? FontLibrary.bundledDirectory())
-    let sizer = CellSizer(typesetter: Typesetter.shared)
+    let sizer = CellSizer(typesetter: try ShapingOption.typesetter(opts, cacheCapacity: 2048))
     let output = try Streams.output(opts.values["output"])
     do {
       let spec = try LayoutSpec(json: data)

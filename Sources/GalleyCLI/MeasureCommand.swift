@@ -7,7 +7,7 @@ import Typesetting
 enum MeasureCommand {
   static let help = """
     usage: galley measure [FILE|-] [--template bubble|productCard] [--fonts-dir DIR] [-o OUT]
-                          [--jobs N] [--quiet] [--explain]
+                          [--jobs N] [--quiet] [--explain] [--shaping harfbuzz|accelerated]
 
     Measures text cases (JSON Lines, the format of conformance/README.md: id, text, fonts, size,
     width, lineHeight, whiteSpace, wordBreak, overflowWrap, lang, maxLines, …) and writes one result
@@ -41,7 +41,7 @@ enum MeasureCommand {
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let opts = try Options(
-      args, valued: ["fonts-dir", "output", "jobs", "template"],
+      args, valued: ["fonts-dir", "output", "jobs", "template", "shaping"],
       flags: ["quiet", "help", "explain"])
     if opts.flags.contains("help") {
       print(help)
@@ -54,7 +54,7 @@ enum MeasureCommand {
     guard jobs >= 1 else { throw CLIError.usage("--jobs must be at least 1") }
     let reader = LineReader(handle: input)
     var anyError = false
-    let typesetter = Typesetter(cacheCapacity: 0)
+    let typesetter = try ShapingOption.typesetter(opts, cacheCapacity: 0)
     let explain = opts.flags.contains("explain")
     let template = opts.values["template"]
     if let t = template, t != "bubble" && t != "productCard" {

@@ -182,11 +182,13 @@ enum Pictures {
 
   /// One text laid out at `width − 2 × 16` points; with `overlay`, each line's typographic box
   /// (green) and ink bounds (dashed red).
-  static func text(_ c: TextCase, width: Double, scale: Double, overlay: Bool) throws -> (
+  static func text(
+    _ c: TextCase, width: Double, scale: Double, overlay: Bool, typesetter: Typesetter
+  ) throws -> (
     Canvas, [Placed]
   ) {
     let pad = 16.0
-    let prepared = try Typesetter.shared.prepare(c.text, style: c.style)
+    let prepared = try typesetter.prepare(c.text, style: c.style)
     let layout = try prepared.layout(width: max(1, width - 2 * pad))
     try checkSize(width: width, height: layout.height + 2 * pad, scale: scale)
     let canvas = Canvas(

@@ -9,6 +9,7 @@ enum RenderCommand {
   static let help = """
     usage: galley render TRANSCRIPT.jsonl|SPEC.json|- -o OUT.png [--width PT] [--scale S]
                          [--overlay] [--frames FRAMES.jsonl] [--fonts-dir DIR] [--quiet]
+                         [--shaping harfbuzz|accelerated]
            galley render --text "…" -o OUT.png [--size PT] [--fonts A.ttf,B.ttf] [--lang TAG]
                          [--line-height PT] [--direction ltr|rtl] [--max-lines N] [--overlay]
 
@@ -55,7 +56,7 @@ enum RenderCommand {
       args,
       valued: [
         "output", "width", "scale", "fonts-dir", "text", "size", "fonts", "lang", "line-height",
-        "direction", "max-lines", "frames",
+        "direction", "max-lines", "frames", "shaping",
       ],
       flags: ["overlay", "quiet", "help"])
     if opts.flags.contains("help") {
@@ -72,7 +73,8 @@ enum RenderCommand {
     let overlay = opts.flags.contains("overlay")
     let quiet = opts.flags.contains("quiet")
     let library = FontLibrary(directory: opts.values["fonts-dir"] ?? FontLibrary.bundledDirectory())
-    let sizer = CellSizer(typesetter: Typesetter.shared, cacheCapacity: 0)
+    let typesetter = try ShapingOption.typesetter(opts, cacheCapacity: 0)
+    let sizer = CellSizer(typesetter: typesetter, cacheCapacity: 0)
 
     var canvas: Canvas?
     var placed: [Pictures.Placed] = []
@@ -96,7 +98,8 @@ enum RenderCommand {
         throw CLIError.usage(e.description)
       }
       do {
-        (canvas, placed) = try Pictures.text(c, width: width, scale: scale, overlay: overlay)
+        (canvas, placed) = try Pictures.text(
+          c, width: width, scale: scale, overlay: overlay, typesetter: typesetter)
       } catch let e as TypesettingError {
         Streams.error("galley render: \(e.description)")
         return 2

@@ -7,6 +7,7 @@ enum ValidateCommand {
   static let help = """
     usage: galley validate ESTIMATES.jsonl|- [--max-error PT] [--json] [-o OUT] [--template T]
                            [--fonts-dir DIR] [--jobs N] [--html REPORT.html] [--quiet]
+                           [--shaping harfbuzz|accelerated]
 
     Reads cells (bubble or productCard records, CELLS-SPEC.md), each with the app's
     "estimatedHeight" (and optionally "estimatedWidth"), measures them, and reports the error
@@ -37,7 +38,7 @@ enum ValidateCommand {
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let opts = try Options(
-      args, valued: ["max-error", "fonts-dir", "template", "jobs", "html", "output"],
+      args, valued: ["max-error", "fonts-dir", "template", "jobs", "html", "output", "shaping"],
       flags: ["json", "help", "quiet"])
     if opts.flags.contains("help") {
       print(help)
@@ -51,7 +52,8 @@ enum ValidateCommand {
     let output = try Streams.output(opts.values["output"])
     let jobs = try opts.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
     let template = opts.values["template"]
-    let sizer = CellSizer(typesetter: Typesetter(cacheCapacity: 0), cacheCapacity: 0)
+    let sizer = CellSizer(
+      typesetter: try ShapingOption.typesetter(opts, cacheCapacity: 0), cacheCapacity: 0)
     let reader = LineReader(handle: input)
     // Streamed in chunks: only the small per-item results are kept, plus the records of the
     // current worst items (for --html pictures).

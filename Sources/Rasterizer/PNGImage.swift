@@ -23,6 +23,13 @@ final class PNGControl {
 
 /// PNG files through libpng's simplified API (`png_image_*`: no setjmp, errors as messages).
 public enum PNGImage {
+  /// The version of the libpng this process runs (`png_access_version_number`: 10639 is
+  /// "1.6.39").
+  public static var libpngVersion: String {
+    let v = Int(png_access_version_number())
+    return "\(v / 10_000).\(v / 100 % 100).\(v % 100)"
+  }
+
   /// A decoded image: straight-alpha RGBA, rows top to bottom.
   public struct Bitmap: Sendable {
     /// Width in pixels.

@@ -38,24 +38,26 @@ public final class Typesetter: @unchecked Sendable {
   ///   - cacheCapacity: prepared texts kept (0: none).
   ///   - wordCacheCapacity: shaped words kept across texts by each thread's shaper (0, the
   ///     default: none, every run is shaped whole). Words are shaped apart only where the
-  ///     font's lookups and HarfBuzz's flags show that this changes nothing, so the cache never
-  ///     changes a result; about 150 bytes per word and thread. It pays where words recur
-  ///     (chat in spaced scripts); text without spaces (Chinese, Japanese, Thai) gains nothing.
-  ///   - featureGating: whether a run is shaped with the substitution features that cannot change
-  ///     it left off, and a run that then needs only nominal glyphs, single substitutions,
-  ///     advances and pair kerning is shaped without HarfBuzz (the default; see the guide's
-  ///     "Speed"). The glyphs and advances are the same either way; `false` is for checking
-  ///     that, and for timing what it saves.
-  public init(cacheCapacity: Int = 2048, wordCacheCapacity: Int = 0, featureGating: Bool = true) {
+  ///     font's lookups and HarfBuzz's flags show that this changes nothing; about 150 bytes
+  ///     per word and thread. It pays where words recur (chat in spaced scripts); text without
+  ///     spaces (Chinese, Japanese, Thai) gains nothing. Part of the accelerator: off when
+  ///     shaping is `.harfBuzz`.
+  ///   - shaping: who shapes runs (``ShapingMode``); nil, the default: what `GALLEY_SHAPING`
+  ///     says, else `.accelerated`. The accelerator stays off on a HarfBuzz it was not
+  ///     verified against (``shaping`` then says `.harfBuzz`, ``shapingReason`` why).
+  public init(cacheCapacity: Int = 2048, wordCacheCapacity: Int = 0, shaping: ShapingMode? = nil)
+  {
     self.cacheCapacity = max(0, cacheCapacity)
     cache = OldestFirstCache(capacity: cacheCapacity)
-    self.wordCacheCapacity = max(0, wordCacheCapacity)
-    self.featureGating = featureGating
+    (self.shaping, shapingReason) = ShapingMode.resolve(shaping)
+    self.wordCacheCapacity = self.shaping == .accelerated ? max(0, wordCacheCapacity) : 0
   }
 
-  /// Whether shapers leave off features that cannot change a run (see ``FeatureGate``) and
-  /// shape the simplest runs themselves (``DirectPlan``).
-  let featureGating: Bool
+  /// Who shapes runs in this typesetter.
+  public let shaping: ShapingMode
+  /// Why ``shaping`` is not the default (the environment asked, or the fence turned the
+  /// accelerator off); nil when it is.
+  public let shapingReason: String?
 
   /// Drops every cached prepared text.
   public func clearCache() {
@@ -129,7 +131,8 @@ public final class Typesetter: @unchecked Sendable {
     }
     if !workers.isEmpty { return workers.removeFirst().worker }
     let shaper = Shaper()
-    shaper.featureGating = featureGating
+    shaper.featureGating = shaping == .accelerated
+    shaper.directShaping = shaping == .accelerated
     if wordCacheCapacity > 0 { shaper.cache = WordCache(capacity: wordCacheCapacity) }
     return PreparationWorker(shaper: shaper)
   }

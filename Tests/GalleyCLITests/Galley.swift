@@ -29,10 +29,18 @@ struct Galley {
     }
   }
 
-  func run(_ args: [String], stdin: Data = Data()) throws -> Run {
+  /// Runs galley with `args`; `environment` adds to (or, with nil, removes from) this process's.
+  func run(_ args: [String], stdin: Data = Data(), environment: [String: String?] = [:]) throws
+    -> Run
+  {
     let p = Process()
     p.executableURL = Galley.binary
     p.arguments = args
+    if !environment.isEmpty {
+      var env = ProcessInfo.processInfo.environment
+      for (k, v) in environment { env[k] = v }
+      p.environment = env
+    }
     p.currentDirectoryURL = Galley.root
     let inPipe = Pipe()
     let outPipe = Pipe()

@@ -107,7 +107,7 @@ final class ConcurrencyTests: XCTestCase {
       try TextCase(json: $0, library: library)
     }
     let whole = measureAll(
-      cases, threads: 1, typesetter: Typesetter(cacheCapacity: 0, featureGating: false))
+      cases, threads: 1, typesetter: Typesetter(cacheCapacity: 0, shaping: .harfBuzz))
     let gated = measureAll(cases, threads: 8, typesetter: Typesetter(cacheCapacity: 0))
     XCTAssertEqual(whole.compactMap { $0 }.count, cases.count)
     XCTAssertTrue(ConcurrencyTests.bytes(gated) == ConcurrencyTests.bytes(whole))

@@ -126,7 +126,7 @@ final class DrawnWidthTests: XCTestCase {
   /// same places as the default typesetter, on the whole corpus.
   func testEveryShapingPathKeepsTheSameGlyphs() throws {
     let plain = Typesetter(cacheCapacity: 0)
-    let harfBuzzOnly = Typesetter(cacheCapacity: 0, featureGating: false)
+    let harfBuzzOnly = Typesetter(cacheCapacity: 0, shaping: .harfBuzz)
     let words = Typesetter(cacheCapacity: 0, wordCacheCapacity: 4096)
     var differ: [String] = []
     var compared = 0

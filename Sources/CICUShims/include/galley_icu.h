@@ -36,6 +36,9 @@ int32_t galley_bidi_levels(const uint16_t *text, int32_t length, int32_t directi
 /// two-letter code), or NULL past the end. Static storage.
 const char *galley_iso_language(int32_t index);
 
+/// ICU's own version, as "72.1" etc. (static storage; written once per call, the same text).
+const char *galley_icu_version(void);
+
 /// The Unicode version ICU implements, as "15.0" etc. (static storage).
 const char *galley_unicode_version(void);
 

@@ -17,8 +17,10 @@ public enum TypesettingError: Error, Equatable, Sendable, CustomStringConvertibl
   case invalidWidth(Double)
   /// A style value that is out of range (negative line height, tab size 0, …).
   case invalidStyle(String)
-  /// A text too long to index with 32-bit offsets (more than 2^30 code points).
+  /// A text too long to index with 32-bit offsets (more than 1 GiB of UTF-8; the bytes given).
   case textTooLong(Int)
+  /// A shaping mode that is neither `harfbuzz` nor `accelerated` (the value given).
+  case invalidShapingMode(String)
   /// An ICU call failed.
   case icu(function: String, code: Int32)
 
@@ -39,6 +41,8 @@ public enum TypesettingError: Error, Equatable, Sendable, CustomStringConvertibl
     case .invalidStyle(let message): return "invalid style: \(message)"
     case .icu(let function, let code): return "ICU \(function) failed with code \(code)"
     case .textTooLong(let bytes): return "text of \(bytes) bytes is too long (the limit is 1 GiB)"
+    case .invalidShapingMode(let value):
+      return "shaping must be harfbuzz or accelerated (got '\(value)')"
     }
   }
 }

@@ -1,0 +1,66 @@
+import Foundation
+import XCTest
+
+@testable import Typesetting
+
+/// The accelerator's fence and switch: on only where verified, and the same answers either way.
+final class ShapingModeTests: XCTestCase {
+  func testLinkedHarfBuzzIsAVerifiedVersion() {
+    XCTAssertNil(
+      ShapingMode.fence,
+      """
+      HarfBuzz \(ShapingMode.linkedHarfBuzzVersion) is not in ShapingMode.verifiedHarfBuzzVersions \
+      (\(ShapingMode.verifiedHarfBuzzVersions)): the accelerator is off in this build. Run \
+      DirectShapingTests, FeatureGateTests and this file's comparisons against it, and add it to \
+      the list only when they pass.
+      """)
+    XCTAssertEqual(Typesetter(cacheCapacity: 0).shaping, .accelerated)
+    XCTAssertEqual(ShapingMode.resolve(.accelerated).mode, .accelerated)
+  }
+
+  func testHarfBuzzModeShapesEveryRunWithHarfBuzzAndKeepsNoWords() throws {
+    let cases = Array(ConcurrencyTests.corpus.prefix(400))
+    XCTAssertFalse(cases.isEmpty)
+    let harfBuzz = Typesetter(cacheCapacity: 0, wordCacheCapacity: 1000, shaping: .harfBuzz)
+    let accelerated = Typesetter(cacheCapacity: 0, shaping: .accelerated)
+    XCTAssertEqual(harfBuzz.shaping, .harfBuzz)
+    XCTAssertNil(harfBuzz.shapingReason)
+    XCTAssertEqual(harfBuzz.wordCacheCapacity, 0, "the word cache is part of the accelerator")
+    for c in cases {
+      _ = try harfBuzz.prepare(c.text, style: c.style)
+      _ = try accelerated.prepare(c.text, style: c.style)
+    }
+    XCTAssertGreaterThan(harfBuzz.shapingCounts.runs, 0)
+    XCTAssertEqual(harfBuzz.shapingCounts.direct, 0)
+    XCTAssertGreaterThan(accelerated.shapingCounts.direct, 0)
+  }
+
+  /// Glyph ids, clusters, advances and offsets of every corpus text, and its lines at three
+  /// widths, are the same in both modes.
+  func testBothModesGiveTheSameGlyphsAndLines() throws {
+    let cases = ConcurrencyTests.corpus
+    XCTAssertGreaterThan(cases.count, 1000)
+    let harfBuzz = Typesetter(cacheCapacity: 0, shaping: .harfBuzz)
+    let accelerated = Typesetter(cacheCapacity: 0, shaping: .accelerated)
+    var differing: [String] = []
+    for c in cases {
+      let a = try accelerated.prepare(c.text, style: c.style)
+      let h = try harfBuzz.prepare(c.text, style: c.style)
+      var same = a.glyphs == h.glyphs && a.runs == h.runs
+      for f in [0.5, 1.0, 1.7] where same {
+        let w = c.width * f
+        same = try a.layout(width: w) == h.layout(width: w)
+      }
+      if !same { differing.append(c.id) }
+    }
+    XCTAssertEqual(differing, [], "\(differing.count) texts shape differently")
+  }
+
+  func testModesByName() throws {
+    XCTAssertEqual(ShapingMode(name: "HarfBuzz"), .harfBuzz)
+    XCTAssertEqual(ShapingMode(name: "accelerated"), .accelerated)
+    XCTAssertNil(ShapingMode(name: "fast"))
+    XCTAssertEqual(ShapingMode.resolve(.harfBuzz).mode, .harfBuzz)
+    XCTAssertNil(ShapingMode.resolve(.harfBuzz).reason)
+  }
+}
