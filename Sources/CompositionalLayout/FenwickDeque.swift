@@ -1,6 +1,6 @@
 /// Prefix sums over a sequence that grows at both ends, each end in O(log n): a Fenwick tree for the part
 /// prepended (stored reversed) and one for the rest.
-public struct FenwickDeque: Sendable {
+package struct FenwickDeque: Sendable {
   /// The prepended values, the one at index 0 last.
   private var front = FenwickTree()
   /// The original values and those appended.
@@ -8,21 +8,21 @@ public struct FenwickDeque: Sendable {
 
   /// Builds the sequence from values.
   /// - Complexity: O(n).
-  public init(_ values: [Double] = []) { back = FenwickTree(values) }
+  package init(_ values: [Double] = []) { back = FenwickTree(values) }
 
   /// The number of values.
-  public var count: Int { front.count + back.count }
+  package var count: Int { front.count + back.count }
 
   /// The value at `index`.
   /// - Complexity: O(log n).
-  public subscript(index: Int) -> Double {
+  package subscript(index: Int) -> Double {
     let h = front.count
     return index < h ? front[h - 1 - index] : back[index - h]
   }
 
   /// The sum of the first `n` values.
   /// - Complexity: O(log n).
-  public func prefixSum(_ n: Int) -> Double {
+  package func prefixSum(_ n: Int) -> Double {
     let h = front.count
     if n <= h { return front.total - front.prefixSum(h - n) }
     return front.total + back.prefixSum(n - h)
@@ -30,27 +30,27 @@ public struct FenwickDeque: Sendable {
 
   /// The sum of all values.
   /// - Complexity: O(log n).
-  public var total: Double { front.total + back.total }
+  package var total: Double { front.total + back.total }
 
   /// Sets the value at `index`.
   /// - Complexity: O(log n).
-  public mutating func set(_ value: Double, at index: Int) {
+  package mutating func set(_ value: Double, at index: Int) {
     let h = front.count
     if index < h { front.set(value, at: h - 1 - index) } else { back.set(value, at: index - h) }
   }
 
   /// Appends a value at the end.
   /// - Complexity: O(log n) amortized.
-  public mutating func append(_ value: Double) { back.append(value) }
+  package mutating func append(_ value: Double) { back.append(value) }
 
   /// Inserts a value before the first one (it becomes index 0).
   /// - Complexity: O(log n) amortized.
-  public mutating func prepend(_ value: Double) { front.append(value) }
+  package mutating func prepend(_ value: Double) { front.append(value) }
 
   /// The first index whose running sum passes `offset` (the smallest i with `prefixSum(i + 1) > offset`), 0 for
   /// an offset before the start, `count` past the end.
   /// - Complexity: O(log n).
-  public func index(containing offset: Double) -> Int {
+  package func index(containing offset: Double) -> Int {
     let h = front.count
     let frontTotal = front.total
     if offset >= frontTotal { return h + back.index(containing: offset - frontTotal) }
@@ -62,5 +62,5 @@ public struct FenwickDeque: Sendable {
   }
 
   /// Bytes held.
-  public var byteCount: Int { front.byteCount + back.byteCount }
+  package var byteCount: Int { front.byteCount + back.byteCount }
 }

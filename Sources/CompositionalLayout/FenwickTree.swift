@@ -1,11 +1,11 @@
 /// A binary indexed tree of lengths: prefix sums, point updates and offset search in O(log n), 8 bytes a value.
-public struct FenwickTree: Sendable {
+package struct FenwickTree: Sendable {
   /// 1-based partial sums; `tree[0]` is unused.
   private var tree: [Double]
 
   /// Builds the tree from values.
   /// - Complexity: O(n).
-  public init(_ values: [Double] = []) {
+  package init(_ values: [Double] = []) {
     tree = [0] + values
     let n = values.count
     if n > 0 {
@@ -17,11 +17,11 @@ public struct FenwickTree: Sendable {
   }
 
   /// The number of values.
-  public var count: Int { tree.count - 1 }
+  package var count: Int { tree.count - 1 }
 
   /// The value at `index`.
   /// - Complexity: O(log n).
-  public subscript(index: Int) -> Double {
+  package subscript(index: Int) -> Double {
     let i = index + 1
     var sum = tree[i]
     let stop = i - (i & -i)
@@ -35,7 +35,7 @@ public struct FenwickTree: Sendable {
 
   /// The sum of the first `n` values.
   /// - Complexity: O(log n).
-  public func prefixSum(_ n: Int) -> Double {
+  package func prefixSum(_ n: Int) -> Double {
     var i = n
     var s = 0.0
     while i > 0 {
@@ -47,11 +47,11 @@ public struct FenwickTree: Sendable {
 
   /// The sum of all values.
   /// - Complexity: O(log n).
-  public var total: Double { prefixSum(count) }
+  package var total: Double { prefixSum(count) }
 
   /// Adds `delta` to the value at `index`.
   /// - Complexity: O(log n).
-  public mutating func add(_ delta: Double, at index: Int) {
+  package mutating func add(_ delta: Double, at index: Int) {
     var i = index + 1
     let n = count
     while i <= n {
@@ -62,13 +62,13 @@ public struct FenwickTree: Sendable {
 
   /// Sets the value at `index`.
   /// - Complexity: O(log n).
-  public mutating func set(_ value: Double, at index: Int) {
+  package mutating func set(_ value: Double, at index: Int) {
     add(value - self[index], at: index)
   }
 
   /// Appends a value.
   /// - Complexity: O(log n) amortized.
-  public mutating func append(_ value: Double) {
+  package mutating func append(_ value: Double) {
     let i = tree.count
     // tree[i] covers (i - lowbit(i), i].
     let low = i - (i & -i)
@@ -78,7 +78,7 @@ public struct FenwickTree: Sendable {
   /// The first index whose running sum passes `offset`: the smallest i with `prefixSum(i + 1) > offset`,
   /// or `count` when the offset is past the end.
   /// - Complexity: O(log n).
-  public func index(containing offset: Double) -> Int {
+  package func index(containing offset: Double) -> Int {
     let n = count
     var pos = 0
     var rest = offset
@@ -99,7 +99,7 @@ public struct FenwickTree: Sendable {
   /// The first index whose running sum reaches `target`: the smallest i with `prefixSum(i + 1) >= target`,
   /// or `count` when the total is below it.
   /// - Complexity: O(log n).
-  public func index(reaching target: Double) -> Int {
+  package func index(reaching target: Double) -> Int {
     let n = count
     var pos = 0
     var rest = target
@@ -118,5 +118,5 @@ public struct FenwickTree: Sendable {
   }
 
   /// Bytes held.
-  public var byteCount: Int { tree.capacity * MemoryLayout<Double>.stride }
+  package var byteCount: Int { tree.capacity * MemoryLayout<Double>.stride }
 }

@@ -1,14 +1,14 @@
 import Foundation
 
 /// Speed and memory figures of the layouts, for `layoutbench` and `galley bench`.
-public enum LayoutBenchmark {
+package enum LayoutBenchmark {
   /// Runs the benchmarks (a few seconds in a release build) and returns the figures:
   /// `layout100kMillis` (the slower of chat and grid initial layout on estimates, 100k items),
   /// `chatLayout100kMillis`, `gridLayout100kMillis`, `queryMicros` (the slower of chat and grid `elements(in:)` for a
   /// 390×844 screen), `chatQueryMicros`, `gridQueryMicros`, `updateMicros1M` (one chat height update with its
   /// offset correction at 1M messages), `prepend50Micros1M` (prepending 50 older messages at 1M, with the
   /// correction), `bytesPerItem` (chat layout at 1M), `gridBytesPerItem` (grid result at 100k).
-  public static func run() -> [String: Double] {
+  package static func run() -> [String: Double] {
     var rng = SplitMix64(seed: 42)
     let screen = Size(width: 390, height: 844)
 
@@ -91,7 +91,7 @@ public enum LayoutBenchmark {
   }
 
   /// The figures as a JSON object with sorted keys.
-  public static func json(_ figures: [String: Double]) -> String {
+  package static func json(_ figures: [String: Double]) -> String {
     let fields = figures.keys.sorted().map { key in
       "\"\(key)\": \(fmt((figures[key]! * 1000).rounded() / 1000))"
     }

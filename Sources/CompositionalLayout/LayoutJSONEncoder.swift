@@ -1,9 +1,9 @@
 /// Writes a layout result in the output format of LAYOUT-SPEC.md, in a fixed key order with compact numbers.
-public enum LayoutJSONEncoder {
+package enum LayoutJSONEncoder {
   /// The JSON text: one object with `contentSize`, `attributes`, `orthogonal`, `warnings` and,
   /// when some cell could not be measured, `errors`; one attribute a line.
   /// - Complexity: O(n).
-  public static func encode(_ result: LayoutResult) -> String {
+  package static func encode(_ result: LayoutResult) -> String {
     var out =
       "{\n  \"contentSize\": {\"width\": \(fmt(result.contentSize.width)), \"height\": \(fmt(result.contentSize.height))},\n"
     out += "  \"attributes\": ["

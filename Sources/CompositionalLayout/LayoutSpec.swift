@@ -63,7 +63,7 @@ public struct LayoutSpec: Sendable {
 /// Reads a layout spec (LAYOUT-SPEC.md) and writes the frames as JSON in the spec's output format.
 /// `measure` sizes items whose content comes as `cells`; without it such specs are an error.
 /// - Throws: `LayoutSpecError` naming the JSON path of a malformed value, or the measurer's error.
-public func runLayoutSpec(_ data: Data, measure: ((CellRequest) throws -> Size)? = nil) throws
+package func runLayoutSpec(_ data: Data, measure: ((CellRequest) throws -> Size)? = nil) throws
   -> Data
 {
   let spec = try LayoutSpec(json: data)

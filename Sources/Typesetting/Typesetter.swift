@@ -148,7 +148,7 @@ public final class Typesetter: @unchecked Sendable {
 
   /// The HarfBuzz runs that preparing these texts shapes, for timing `hb_shape` alone against
   /// the whole of `prepare` (benchmarks).
-  public func shapingBaseline(_ texts: [(String, TextStyle)]) throws -> ShapingBaseline {
+  package func shapingBaseline(_ texts: [(String, TextStyle)]) throws -> ShapingBaseline {
     let worker = PreparationWorker(shaper: Shaper())
     var items: [ShapingBaseline.Item] = []
     worker.shaper.recorder = { items.append($0) }

@@ -3,24 +3,24 @@ import Foundation
 /// One measurement request in the JSON Lines case format (`conformance/README.md`): a text, a
 /// style and a width. Unknown fields and wrong types are errors; labels (`category`, `sub`,
 /// `script`, `source`, …) are carried but not used.
-public struct TextCase: Sendable {
+package struct TextCase: Sendable {
   /// The case's identifier.
-  public var id: String
+  package var id: String
   /// The text to measure.
-  public var text: String
+  package var text: String
   /// The font names given, if any (nil: the default stack).
-  public var fontNames: [String]?
+  package var fontNames: [String]?
   /// The available width, points.
-  public var width: Double
+  package var width: Double
   /// The style built from the case's fields.
-  public var style: TextStyle
+  package var style: TextStyle
 
   /// Fields that only label a case for reports.
-  public static let labelFields: Set<String> = [
+  package static let labelFields: Set<String> = [
     "category", "sub", "script", "source", "uncovered", "approx", "note", "tags",
   ]
   /// Every field the format defines.
-  public static let styleFields: Set<String> = [
+  package static let styleFields: Set<String> = [
     "id", "text", "fonts", "size", "width", "lineHeight", "whiteSpace", "wordBreak", "overflowWrap",
     "lang", "maxLines", "truncation", "letterSpacing", "tabSize", "direction", "profile",
     "features",
@@ -30,7 +30,7 @@ public struct TextCase: Sendable {
   /// Decodes a case from one JSON object. Font names resolve in `library`; a case without `fonts`
   /// uses the library's default stack.
   /// - Throws: ``CaseError`` naming the field.
-  public init(json object: [String: Any], library: FontLibrary) throws {
+  package init(json object: [String: Any], library: FontLibrary) throws {
     for key in object.keys
     where !TextCase.styleFields.contains(key) && !TextCase.labelFields.contains(key) {
       throw CaseError.unknownField(key)
@@ -60,7 +60,7 @@ public struct TextCase: Sendable {
   }
 
   /// Reads the style fields shared by cases and cell styles into `style`.
-  public static func applyStyleFields(_ object: [String: Any], to style: inout TextStyle) throws {
+  package static func applyStyleFields(_ object: [String: Any], to style: inout TextStyle) throws {
     try applyStyleFields(FieldReader(object), to: &style)
   }
 
@@ -120,7 +120,7 @@ public struct TextCase: Sendable {
 }
 
 /// Why a JSON case or cell could not be used.
-public enum CaseError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum CaseError: Error, Equatable, Sendable, CustomStringConvertible {
   case unknownField(String)
   case missingField(String)
   case wrongType(String, String)
@@ -128,7 +128,7 @@ public enum CaseError: Error, Equatable, Sendable, CustomStringConvertible {
   case font(String)
 
   /// The error as one line of text.
-  public var description: String {
+  package var description: String {
     switch self {
     case .unknownField(let f): return "unknown field \"\(f)\""
     case .missingField(let f): return "missing field \"\(f)\""
@@ -198,13 +198,13 @@ struct FieldReader {
 
 extension TextCase {
   /// Fields a style object may have (a case's style fields, without `id`, `text` and `width`).
-  public static let styleObjectFields: Set<String> = styleFields.subtracting([
+  package static let styleObjectFields: Set<String> = styleFields.subtracting([
     "id", "text", "width",
   ])
 
   /// A style from a JSON object such as a cell's `"style"`: `fonts` resolve in `library` (absent:
   /// the default stack), `size` defaults to `defaultSize`; unknown fields are errors.
-  public static func style(
+  package static func style(
     from object: [String: Any], library: FontLibrary, defaultSize: Double = 17
   ) throws -> TextStyle {
     for key in object.keys where !styleObjectFields.contains(key) {

@@ -2,7 +2,7 @@ import CHarfBuzz
 
 /// The HarfBuzz runs behind a set of prepared texts, to be shaped again with nothing else around
 /// them: the floor against which the cost of `prepare` is measured.
-public final class ShapingBaseline: @unchecked Sendable {
+package final class ShapingBaseline: @unchecked Sendable {
   // @unchecked: immutable after init; `shapeAll` makes its own buffer.
   struct Item {
     var text: [UInt32]
@@ -18,11 +18,11 @@ public final class ShapingBaseline: @unchecked Sendable {
   init(items: [Item]) { self.items = items }
 
   /// Number of runs.
-  public var runCount: Int { items.count }
+  package var runCount: Int { items.count }
 
   /// Shapes every run once with one reused buffer, as a bare HarfBuzz client would, and returns
   /// the total advance in font units (so that the work cannot be optimised away).
-  public func shapeAll() -> Int {
+  package func shapeAll() -> Int {
     let buffer = hb_buffer_create()!
     defer { hb_buffer_destroy(buffer) }
     var total = 0

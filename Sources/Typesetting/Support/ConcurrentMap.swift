@@ -5,7 +5,7 @@ import Foundation
 /// input order. Element `i` is handled by thread `i % threads`, so the work and the results do not
 /// depend on scheduling.
 /// - Complexity: O(n / threads) per thread.
-public func concurrentMap<T: Sendable, R>(
+package func concurrentMap<T: Sendable, R>(
   _ items: [T], threads: Int = ProcessInfo.processInfo.activeProcessorCount,
   _ transform: (T) -> R
 ) -> [R] {
