@@ -47,7 +47,10 @@ final class ProgressBar {
   func update(items: Int, bytes: Int64) {
     guard enabled else { return }
     let now = Date()
-    guard !drawn || now.timeIntervalSince(last) >= 0.1 else { return }
+    // (At most every 0.1 s, but always the first frame and the one at the end of the input,
+    // so that a finished run shows 100%.)
+    let atEnd = totalBytes.map { bytes >= $0 } ?? false
+    guard !drawn || atEnd || now.timeIntervalSince(last) >= 0.1 else { return }
     last = now
     drawn = true
     let elapsed = max(1e-3, now.timeIntervalSince(start))

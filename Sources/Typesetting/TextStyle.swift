@@ -85,7 +85,8 @@ public struct TextStyle: Sendable, Hashable {
   public var direction: Direction = .auto
   /// Extra advance after every grapheme cluster, in points.
   public var letterSpacing: Double = 0
-  /// Tab stops every `tabSize` spaces.
+  /// Tab stops every `tabSize` spaces (0: a tab is as wide as the letter spacing, as CSS
+  /// `tab-size: 0`).
   public var tabSize: Int = 8
   /// OpenType features, e.g. `["liga": 0, "ss01": 1]`; kerning and ligatures are on by default.
   public var features: [String: UInt32] = [:]

@@ -54,9 +54,14 @@ final class TextRendererTests: XCTestCase {
     let (canvas, layout, ink, _) = try draw("👋🍎", s, width: 200)
     XCTAssertEqual(layout.lineCount, 1)
     let r = try XCTUnwrap(ink[0])
-    // About one em tall (the strike is 109 ppem: it must have been scaled down to 24 pt).
-    XCTAssertEqual(r.height, 24, accuracy: 6)
-    XCTAssertEqual(r.width, layout.lines[0].width, accuracy: 6)
+    // The strike is 109 ppem with bitmaps 136 × 128 pixels (CBLC/CBDT): scaled to 24 pt, each
+    // bitmap is 29.94 pt wide (its advance) and 28.18 pt tall. The ink (pixels not fully
+    // transparent) is at least an em tall and fits those boxes; the two glyphs' ink spans most
+    // of the line. (Unscaled, it would be 4.5 times taller.)
+    XCTAssertGreaterThanOrEqual(r.height, 24)
+    XCTAssertLessThanOrEqual(r.height, 128 * 24 / 109 + 0.5)
+    XCTAssertLessThanOrEqual(r.width, layout.lines[0].width + 0.5)
+    XCTAssertGreaterThan(r.width, 0.9 * layout.lines[0].width)
     var coloured = 0
     var red = 0
     for y in 0..<canvas.pixelHeight {

@@ -15,7 +15,7 @@ public enum TypesettingError: Error, Equatable, Sendable, CustomStringConvertibl
   case invalidFontSize(Double)
   /// A layout width that is NaN, infinite, zero or negative.
   case invalidWidth(Double)
-  /// A style value that is out of range (negative line height, tab size 0, …).
+  /// A style value that is out of range (negative line height or tab size, …).
   case invalidStyle(String)
   /// A text too long to index with 32-bit offsets (more than 1 GiB of UTF-8; the bytes given).
   case textTooLong(Int)
