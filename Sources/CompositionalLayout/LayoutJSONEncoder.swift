@@ -46,6 +46,59 @@ package enum LayoutJSONEncoder {
     return out
   }
 
+  /// The output of `galley layout --updates`: per batch its name, the layouts before and after
+  /// (each as ``encode(_:)`` writes it), the changes, the content offsets and the checks.
+  package static func encode(batches: [LayoutTransition], names: [String]) -> String {
+    var out = "{\n  \"batches\": ["
+    for (k, t) in batches.enumerated() {
+      out += k == 0 ? "\n    {" : ",\n    {"
+      out += "\n      \"name\": \(quote(names[k])),"
+      out += "\n      \"before\": " + indented(encode(t.before), by: "      ") + ","
+      out += "\n      \"after\": " + indented(encode(t.after), by: "      ") + ","
+      out += "\n      \"transitions\": ["
+      for (j, c) in t.changes.enumerated() {
+        out += j == 0 ? "\n        " : ",\n        "
+        out += change(c)
+      }
+      out += t.changes.isEmpty ? "]," : "\n      ],"
+      out +=
+        "\n      \"contentOffset\": {\"before\": \(fmt(t.contentOffsetBefore)), \"after\": \(fmt(t.contentOffsetAfter))},"
+      var anchor = "{\"mode\": \"\(t.anchor.rawValue)\""
+      if let p = t.anchorItem { anchor += ", \"section\": \(p.section), \"item\": \(p.item)" }
+      if let n = t.anchorNote { anchor += ", \"note\": \(quote(n))" }
+      out += "\n      \"anchor\": " + anchor + "},"
+      let pairs = t.overlaps.prefix(50).map {
+        "[[\($0.0.section), \($0.0.item)], [\($0.1.section), \($0.1.item)]]"
+      }
+      out += "\n      \"checks\": {\"overlaps\": \(t.overlaps.count), \"anchorShift\": \(fmt(t.anchorShift)), \"teleports\": \(t.teleports.count),"
+      out += "\n        \"overlapPairs\": [" + pairs.joined(separator: ", ") + "],"
+      out += "\n        \"teleported\": [" + t.teleports.prefix(50).map(change).joined(separator: ", ") + "]}"
+      out += "\n    }"
+    }
+    out += batches.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
+    return out
+  }
+
+  /// One change object.
+  static func change(_ c: ElementChange) -> String {
+    var s = "{"
+    if c.scope != .global { s += "\"section\": \(c.indexPath.section), " }
+    if c.scope == .item { s += "\"item\": \(c.indexPath.item), " }
+    s += "\"category\": \"\(c.category.rawValue)\", "
+    if c.category != .cell { s += "\"kind\": \(quote(c.kind)), " }
+    func r(_ f: Rect) -> String { "[\(fmt(f.minX)), \(fmt(f.minY)), \(fmt(f.width)), \(fmt(f.height))]" }
+    s += "\"change\": \"\(c.change.rawValue)\", \"from\": \(r(c.from)), \"to\": \(r(c.to)), "
+    s += "\"fromAlpha\": \(fmt(c.fromAlpha)), \"toAlpha\": \(fmt(c.toAlpha))}"
+    return s
+  }
+
+  /// A JSON text nested at `indent` (its first line stays where it is put).
+  static func indented(_ json: String, by indent: String) -> String {
+    var lines = json.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    while lines.last == "" { lines.removeLast() }
+    return lines.enumerated().map { $0 == 0 ? $1 : indent + $1 }.joined(separator: "\n")
+  }
+
   /// One attribute object.
   static func attribute(_ a: LayoutAttributes) -> String {
     var s = "{"

@@ -134,7 +134,7 @@ private struct JSONObject {
 }
 
 /// Whether a JSON value is `true` or `false` (Foundation hands booleans over as numbers).
-private func isBool(_ v: Any) -> Bool {
+func isBool(_ v: Any) -> Bool {
   if v is Bool, let n = v as? NSNumber {
     let t = String(describing: type(of: n))
     if t.contains("Boolean") { return true }

@@ -7,9 +7,10 @@ import Typesetting
 enum LayoutCommand {
   static let help = """
     usage: galley layout SPEC.json|- [-o OUT] [--fonts-dir DIR] [--shaping harfbuzz|accelerated]
+                         [--updates BATCHES.json]
 
     Reads a layout spec (sections › groups › items with absolute, fractional and estimated
-    dimensions, spacing, insets, headers, orthogonal sections — the format of LAYOUT-SPEC.md) and
+    dimensions, spacing, insets, headers, orthogonal sections — the format of docs/LAYOUT-SPEC.md) and
     writes one JSON object: contentSize, every element's frame [x, y, width, height] and zIndex,
     orthogonal sections' content widths and page offsets, and lint warnings.
 
@@ -17,9 +18,22 @@ enum LayoutCommand {
     measured with the text engine at the width the layout offers them (see `galley measure --help`
     for the cell fields). Unknown fields and wrong types are errors naming the JSON path.
 
+    --updates BATCHES.json applies batches of updates one after another, in the terms of
+    performBatchUpdates ({"batches": [{"name", "insertItems": [{"section", "item"}],
+    "deleteItems", "reloadItems", "moveItems": [{"from": {…}, "to": {…}}], "insertSections",
+    "deleteSections", "reloadSections", "moveSections": [{"from", "to"}], "itemCounts",
+    "itemSizes": [{"section", "index", "width", "height"}], "contentOffset", "anchor":
+    "top"|"firstVisible"|"bottom"}]}), and writes per batch the layouts before and after, every
+    element that appears, disappears, moves, reloads or shifts (with UIKit's default alphas),
+    the content offset after (kept by the anchor) and checks: overlapping cells, how far the
+    anchored item moved on screen, elements that jump farther than the screen. A batch UIKit
+    would reject (an index out of range, an item deleted and moved, counts that do not add up)
+    is an error naming the operation (exit 2). See docs/LAYOUT-SPEC.md.
+
     examples:
       galley layout Examples/home-screen.json
       galley layout Examples/home-screen.json -o frames.json
+      galley layout Examples/brand-grid.json --updates Examples/brand-grid-updates.json
 
     A cell that cannot be measured is laid out at its estimated size and listed in "errors"
     ({"section", "item", "error", "estimated": true}); the rest is laid out as measured.
@@ -29,7 +43,8 @@ enum LayoutCommand {
     """
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
-    let opts = try Options(args, valued: ["output", "fonts-dir", "shaping"], flags: ["help"])
+    let opts = try Options(
+      args, valued: ["output", "fonts-dir", "shaping", "updates"], flags: ["help"])
     if opts.flags.contains("help") {
       print(help)
       return 0
@@ -42,6 +57,13 @@ enum LayoutCommand {
     let output = try Streams.output(opts.values["output"])
     do {
       let spec = try LayoutSpec(json: data)
+      if let path = opts.values["updates"] {
+        let batches = try SpecBatch.batches(
+          json: try Streams.input(path).readDataToEndOfFile())
+        return try updates(spec, batches, output: output) { request in
+          try measureCell(request, library: library, sizer: sizer)
+        }
+      }
       let result = try spec.layoutResult { request in
         try measureCell(request, library: library, sizer: sizer)
       }
@@ -54,6 +76,39 @@ enum LayoutCommand {
       Streams.error("galley layout: \(e.description)")
       return 2
     }
+  }
+
+  /// `--updates`: the batches applied one after another, each with its transition.
+  static func updates(
+    _ spec: LayoutSpec, _ batches: [SpecBatch], output: OutputStream,
+    measure: @escaping (CellRequest) throws -> Size
+  ) throws -> Int32 {
+    var spec = spec
+    var offset = 0.0
+    var transitions: [LayoutTransition] = []
+    var failed = false
+    let vertical = spec.configuration.scrollDirection == .vertical
+    let viewport = vertical ? spec.environment.containerSize.height : spec.environment.containerSize.width
+    for (k, b) in batches.enumerated() {
+      let next: (spec: LayoutSpec, mapping: BatchMapping)
+      do {
+        next = try spec.applying(b.batch, sizes: b.itemSizes)
+      } catch let e as BatchError {
+        Streams.error("galley layout: batches[\(k)] (\(b.batch.name)): \(e.description)")
+        return 2
+      }
+      let before = try spec.layoutResult(measure: measure)
+      let after = try next.spec.layoutResult(measure: measure)
+      failed = failed || !before.cellErrors.isEmpty || !after.cellErrors.isEmpty
+      let t = LayoutTransition(
+        before: before, after: after, mapping: next.mapping,
+        contentOffset: b.contentOffset ?? offset, viewport: viewport, anchor: b.anchor)
+      transitions.append(t)
+      offset = t.contentOffsetAfter
+      spec = next.spec
+    }
+    output.write(LayoutJSONEncoder.encode(batches: transitions, names: batches.map(\.batch.name)))
+    return failed ? 1 : 0
   }
 
   struct CellMeasureError: Error, CustomStringConvertible {

@@ -1,0 +1,300 @@
+/// A batch of updates as `performBatchUpdates` takes it: deletes and reloads name index paths
+/// before the batch, inserts index paths after it, moves go from before to after.
+public struct BatchUpdate: Sendable, Hashable {
+  /// A section moved: its index before and after the batch.
+  public struct SectionMove: Sendable, Hashable {
+    public var from: Int
+    public var to: Int
+    public init(from: Int, to: Int) {
+      self.from = from
+      self.to = to
+    }
+  }
+
+  /// An item moved: its index path before and after the batch.
+  public struct ItemMove: Sendable, Hashable {
+    public var from: ItemPath
+    public var to: ItemPath
+    public init(from: ItemPath, to: ItemPath) {
+      self.from = from
+      self.to = to
+    }
+  }
+
+  /// A name for reports.
+  public var name: String
+  public var deleteSections: [Int]
+  public var insertSections: [Int]
+  public var reloadSections: [Int]
+  public var moveSections: [SectionMove]
+  public var deleteItems: [ItemPath]
+  public var insertItems: [ItemPath]
+  public var reloadItems: [ItemPath]
+  public var moveItems: [ItemMove]
+  /// The data source's item counts after the batch (nil: what the operations make them; an
+  /// inserted or reloaded section then has as many items as before, or none). When given, they
+  /// must add up as UIKit checks them.
+  public var itemCounts: [Int]?
+
+  public init(
+    name: String = "", deleteSections: [Int] = [], insertSections: [Int] = [],
+    reloadSections: [Int] = [], moveSections: [SectionMove] = [], deleteItems: [ItemPath] = [],
+    insertItems: [ItemPath] = [], reloadItems: [ItemPath] = [], moveItems: [ItemMove] = [],
+    itemCounts: [Int]? = nil
+  ) {
+    self.name = name
+    self.deleteSections = deleteSections
+    self.insertSections = insertSections
+    self.reloadSections = reloadSections
+    self.moveSections = moveSections
+    self.deleteItems = deleteItems
+    self.insertItems = insertItems
+    self.reloadItems = reloadItems
+    self.moveItems = moveItems
+    self.itemCounts = itemCounts
+  }
+}
+
+/// A batch that UIKit would reject (it raises an exception; here it is an error naming the
+/// operation, and nothing is changed).
+public struct BatchError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The operation, as the batch's JSON names it (`insertItems[2]`, `itemCounts[0]`, …).
+  public var operation: String
+  public var message: String
+  public init(_ operation: String, _ message: String) {
+    self.operation = operation
+    self.message = message
+  }
+  public var description: String { "\(operation): \(message)" }
+}
+
+/// Where every section and item of the state before a batch goes, and what came new: the
+/// index arithmetic of `performBatchUpdates`, worked out once for the layouts and the
+/// transition to read.
+public struct BatchMapping: Sendable {
+  /// What happened to an element.
+  public enum Change: String, Sendable {
+    case insert, delete, move, reload, shift
+  }
+
+  /// Item counts before and after.
+  public let countsBefore: [Int]
+  public let countsAfter: [Int]
+  /// Per section before: its index after (nil: deleted).
+  public let sectionAfter: [Int?]
+  /// Per section after: its index before (nil: inserted).
+  public let sectionBefore: [Int?]
+  /// Sections after whose content was reloaded (their index before is `sectionBefore`).
+  public let reloadedSections: Set<Int>
+  /// Per section before, per item: its path after (nil: deleted).
+  public let itemAfter: [[ItemPath?]]
+  /// Per section after, per item: its path before (nil: inserted).
+  public let itemBefore: [[ItemPath?]]
+  /// Items after that were moved explicitly, or reloaded (paths after).
+  public let movedItems: Set<ItemPath>
+  public let reloadedItems: Set<ItemPath>
+
+  /// The change of the item at `path` after the batch, when it did not come new.
+  func change(after path: ItemPath) -> Change? {
+    if itemBefore[path.section][path.item] == nil { return .insert }
+    if reloadedItems.contains(path) || reloadedSections.contains(path.section) { return .reload }
+    if movedItems.contains(path) { return .move }
+    return nil
+  }
+
+  /// Works out the batch on a state of `counts` items per section.
+  /// - Throws: ``BatchError`` for what UIKit rejects: an index out of range, an element named
+  ///   twice (deleted and moved, moved twice, …), an item of a deleted or inserted section,
+  ///   counts that do not add up.
+  public init(_ batch: BatchUpdate, counts: [Int]) throws {
+    let n = counts.count
+    countsBefore = counts
+    // Sections.
+    var gone = Set<Int>()
+    func claimOld(_ s: Int, _ op: String) throws {
+      guard s >= 0 && s < n else {
+        throw BatchError(op, "section \(s) does not exist before the batch (there are \(n))")
+      }
+      guard gone.insert(s).inserted else {
+        throw BatchError(op, "section \(s) is already deleted, reloaded or moved in this batch")
+      }
+    }
+    for (k, s) in batch.deleteSections.enumerated() { try claimOld(s, "deleteSections[\(k)]") }
+    var reloadOld = Set<Int>()
+    for (k, s) in batch.reloadSections.enumerated() {
+      try claimOld(s, "reloadSections[\(k)]")
+      reloadOld.insert(s)
+    }
+    for (k, m) in batch.moveSections.enumerated() { try claimOld(m.from, "moveSections[\(k)].from") }
+    // (Reloaded sections stay where the unchanged ones would be: they are not gone.)
+    let deletedCount = batch.deleteSections.count
+    let m = n - deletedCount + batch.insertSections.count
+    var fixed = [Int?](repeating: nil, count: max(0, m))
+    var isInserted = [Bool](repeating: false, count: max(0, m))
+    func claimNew(_ s: Int, _ op: String) throws {
+      guard s >= 0 && s < m else {
+        throw BatchError(op, "section \(s) does not exist after the batch (there will be \(m))")
+      }
+      guard fixed[s] == nil && !isInserted[s] else {
+        throw BatchError(op, "section \(s) after the batch is already the target of an insert or a move")
+      }
+    }
+    for (k, s) in batch.insertSections.enumerated() {
+      try claimNew(s, "insertSections[\(k)]")
+      isInserted[s] = true
+    }
+    for (k, mv) in batch.moveSections.enumerated() {
+      try claimNew(mv.to, "moveSections[\(k)].to")
+      fixed[mv.to] = mv.from
+    }
+    // The others fill the free places in their order.
+    var sectionBefore = [Int?](repeating: nil, count: m)
+    var rest = (0..<n).filter { !gone.contains($0) || reloadOld.contains($0) }.makeIterator()
+    for s in 0..<m {
+      if isInserted[s] { continue }
+      if let f = fixed[s] { sectionBefore[s] = f } else { sectionBefore[s] = rest.next() }
+    }
+    var sectionAfter = [Int?](repeating: nil, count: n)
+    for (s, b) in sectionBefore.enumerated() { if let b { sectionAfter[b] = s } }
+    self.sectionAfter = sectionAfter
+    self.sectionBefore = sectionBefore
+    reloadedSections = Set(reloadOld.compactMap { sectionAfter[$0] })
+    let deletedSections = Set(batch.deleteSections)
+    let insertedSections = Set(batch.insertSections)
+
+    // Items.
+    // Items named by the batch (each at most once), and those that leave their place.
+    var named = Set<ItemPath>()
+    var goneItems = Set<ItemPath>()
+    func claimOldItem(_ p: ItemPath, _ op: String) throws {
+      guard p.section >= 0 && p.section < n else {
+        throw BatchError(op, "section \(p.section) does not exist before the batch (there are \(n))")
+      }
+      guard p.item >= 0 && p.item < counts[p.section] else {
+        throw BatchError(
+          op, "item \(p) does not exist before the batch (section \(p.section) has \(counts[p.section]) items)")
+      }
+      if deletedSections.contains(p.section) || reloadOld.contains(p.section) {
+        throw BatchError(op, "item \(p) is in a section this batch deletes or reloads whole")
+      }
+      guard named.insert(p).inserted else {
+        throw BatchError(op, "item \(p) is already deleted, reloaded or moved in this batch")
+      }
+    }
+    for (k, p) in batch.deleteItems.enumerated() {
+      try claimOldItem(p, "deleteItems[\(k)]")
+      goneItems.insert(p)
+    }
+    // (A reloaded item keeps its place.)
+    for (k, p) in batch.reloadItems.enumerated() { try claimOldItem(p, "reloadItems[\(k)]") }
+    for (k, mv) in batch.moveItems.enumerated() {
+      try claimOldItem(mv.from, "moveItems[\(k)].from")
+      goneItems.insert(mv.from)
+    }
+    // Counts after: per surviving section, before − deleted − moved out + inserted + moved in.
+    var expected = [Int](repeating: 0, count: m)
+    var deltas = [(del: Int, ins: Int, out: Int, into: Int)](repeating: (0, 0, 0, 0), count: m)
+    for p in batch.deleteItems { if let s = sectionAfter[p.section] { deltas[s].del += 1 } }
+    for mv in batch.moveItems { if let s = sectionAfter[mv.from.section] { deltas[s].out += 1 } }
+    for (k, p) in batch.insertItems.enumerated() {
+      guard p.section >= 0 && p.section < m else {
+        throw BatchError(
+          "insertItems[\(k)]", "section \(p.section) does not exist after the batch (there will be \(m))")
+      }
+      if insertedSections.contains(p.section) {
+        throw BatchError("insertItems[\(k)]", "section \(p.section) is inserted whole by this batch")
+      }
+      deltas[p.section].ins += 1
+    }
+    for (k, mv) in batch.moveItems.enumerated() {
+      guard mv.to.section >= 0 && mv.to.section < m else {
+        throw BatchError(
+          "moveItems[\(k)].to", "section \(mv.to.section) does not exist after the batch (there will be \(m))")
+      }
+      if insertedSections.contains(mv.to.section) || reloadedSections.contains(mv.to.section) {
+        throw BatchError("moveItems[\(k)].to", "section \(mv.to.section) is inserted or reloaded whole by this batch")
+      }
+      deltas[mv.to.section].into += 1
+    }
+    for s in 0..<m {
+      if let b = sectionBefore[s] {
+        let d = deltas[s]
+        expected[s] = counts[b] - d.del - d.out + d.ins + d.into
+      }
+    }
+    var after = expected
+    if let given = batch.itemCounts {
+      guard given.count == m else {
+        throw BatchError(
+          "itemCounts",
+          "invalid number of sections: \(given.count) after the batch, but \(n) before, \(batch.insertSections.count) inserted and \(deletedCount) deleted make \(m)")
+      }
+      for s in 0..<m {
+        guard given[s] >= 0 else { throw BatchError("itemCounts[\(s)]", "must be at least 0") }
+        if sectionBefore[s] == nil || reloadedSections.contains(s) { continue }
+        if given[s] != expected[s] {
+          let d = deltas[s]
+          let b = sectionBefore[s]!
+          throw BatchError(
+            "itemCounts[\(s)]",
+            "invalid number of items in section \(s): \(given[s]) after the batch must equal the \(counts[b]) before, plus or minus the items inserted or deleted (\(d.ins) inserted, \(d.del) deleted) and plus or minus the items moved into or out of it (\(d.into) moved in, \(d.out) moved out)")
+        }
+      }
+      after = given
+    } else {
+      for s in 0..<m where sectionBefore[s] == nil { after[s] = 0 }
+    }
+    countsAfter = after
+    // Fixed places after: inserts and move targets; the other survivors fill in order.
+    var fixedItem = [Int: [Int: ItemPath?]]()  // section after → item → path before (nil: insert)
+    func claimNewItem(_ p: ItemPath, _ op: String, from: ItemPath?) throws {
+      guard p.item >= 0 && p.item < after[p.section] else {
+        throw BatchError(
+          op, "item \(p) does not exist after the batch (section \(p.section) will have \(after[p.section]) items)")
+      }
+      if fixedItem[p.section]?[p.item] != nil {
+        throw BatchError(op, "item \(p) after the batch is already the target of an insert or a move")
+      }
+      fixedItem[p.section, default: [:]][p.item] = .some(from)
+    }
+    for (k, p) in batch.insertItems.enumerated() { try claimNewItem(p, "insertItems[\(k)]", from: nil) }
+    for (k, mv) in batch.moveItems.enumerated() {
+      try claimNewItem(mv.to, "moveItems[\(k)].to", from: mv.from)
+    }
+    var itemBefore = [[ItemPath?]]()
+    itemBefore.reserveCapacity(m)
+    var moved = Set<ItemPath>()
+    for s in 0..<m {
+      var row = [ItemPath?](repeating: nil, count: after[s])
+      if let b = sectionBefore[s] {
+        if reloadedSections.contains(s) {
+          // A reloaded section: its items cross-fade where they were; new ones come in after.
+          for i in 0..<min(after[s], counts[b]) { row[i] = ItemPath(section: b, item: i) }
+        } else {
+          let fixedHere = fixedItem[s] ?? [:]
+          var survivors = (0..<counts[b]).lazy.map { ItemPath(section: b, item: $0) }
+            .filter { !goneItems.contains($0) }.makeIterator()
+          for i in 0..<after[s] {
+            if let f = fixedHere[i] {
+              row[i] = f
+              if f != nil { moved.insert(ItemPath(section: s, item: i)) }
+            } else {
+              row[i] = survivors.next()
+            }
+          }
+        }
+      }
+      itemBefore.append(row)
+    }
+    self.itemBefore = itemBefore
+    var itemAfter = counts.map { [ItemPath?](repeating: nil, count: $0) }
+    for (s, row) in itemBefore.enumerated() {
+      for (i, p) in row.enumerated() { if let p { itemAfter[p.section][p.item] = ItemPath(section: s, item: i) } }
+    }
+    self.itemAfter = itemAfter
+    movedItems = moved
+    var reloaded = Set<ItemPath>()
+    for p in batch.reloadItems { if let q = itemAfter[p.section][p.item] { reloaded.insert(q) } }
+    reloadedItems = reloaded
+  }
+}

@@ -1,0 +1,209 @@
+import Foundation
+
+extension CollectionLayout {
+  /// The transition of `batch` applied to this layout holding `itemCounts` items per section:
+  /// both layouts (the section provider answers for the sections after the batch when asked
+  /// with `sizingAfter`), the changes and the content offset after, kept by `anchor`.
+  /// - Throws: ``BatchError`` for a batch UIKit would reject; nothing is laid out then.
+  public func transition(
+    itemCounts: [Int], batch: BatchUpdate, environment: LayoutEnvironment,
+    sizingBefore: (any SizingSource)? = nil, sizingAfter: (any SizingSource)? = nil,
+    layoutAfter: CollectionLayout? = nil, contentOffset: Double = 0, anchor: BatchAnchor = .top
+  ) throws -> LayoutTransition {
+    let mapping = try BatchMapping(batch, counts: itemCounts)
+    let before = layout(itemCounts: itemCounts, environment: environment, sizing: sizingBefore)
+    let after = (layoutAfter ?? self).layout(
+      itemCounts: mapping.countsAfter, environment: environment, sizing: sizingAfter)
+    let vertical = configuration.scrollDirection == .vertical
+    return LayoutTransition(
+      before: before, after: after, mapping: mapping, contentOffset: contentOffset,
+      viewport: vertical ? environment.containerSize.height : environment.containerSize.width,
+      anchor: anchor)
+  }
+}
+
+/// A batch of a spec's updates file: the batch, the sizes measured after it, and where the
+/// reader is (`galley layout SPEC.json --updates BATCHES.json`; docs/LAYOUT-SPEC.md).
+public struct SpecBatch: Sendable {
+  public var batch: BatchUpdate
+  /// Sizes of items after the batch (section and index after it).
+  public var itemSizes: [(section: Int, size: MeasuredItemSize)]
+  /// The content offset before the batch (nil: where the previous batch left it, else 0).
+  public var contentOffset: Double?
+  public var anchor: BatchAnchor
+
+  /// The batches of an updates file: `{"batches": [ … ]}`.
+  /// - Throws: ``LayoutSpecError`` naming the JSON path of a malformed value.
+  public static func batches(json data: Data) throws -> [SpecBatch] {
+    let root: Any
+    do {
+      root = try JSONSerialization.jsonObject(with: data)
+    } catch {
+      throw LayoutSpecError(path: "", message: "not JSON: \(error.localizedDescription)")
+    }
+    guard let object = root as? [String: Any], let list = object["batches"] as? [Any] else {
+      throw LayoutSpecError(path: "batches", message: "expected {\"batches\": [ … ]}")
+    }
+    return try list.enumerated().map { try SpecBatch($1, path: "batches[\($0)]") }
+  }
+
+  init(_ value: Any, path: String) throws {
+    guard let o = value as? [String: Any] else {
+      throw LayoutSpecError(path: path, message: "expected an object")
+    }
+    let known: Set<String> = [
+      "name", "insertItems", "deleteItems", "reloadItems", "moveItems", "insertSections",
+      "deleteSections", "reloadSections", "moveSections", "itemSizes", "itemCounts",
+      "contentOffset", "anchor",
+    ]
+    for k in o.keys.sorted() where !known.contains(k) {
+      throw LayoutSpecError(path: "\(path).\(k)", message: "unknown field")
+    }
+    func int(_ v: Any?, _ p: String) throws -> Int {
+      guard let v, let n = v as? NSNumber, !isBool(v), n.doubleValue == n.doubleValue.rounded(),
+        abs(n.doubleValue) < 1e9
+      else { throw LayoutSpecError(path: p, message: "expected a whole number") }
+      return n.intValue
+    }
+    func number(_ v: Any?, _ p: String) throws -> Double {
+      guard let v, let n = v as? NSNumber, !isBool(v), n.doubleValue.isFinite else {
+        throw LayoutSpecError(path: p, message: "expected a number")
+      }
+      return n.doubleValue
+    }
+    func array(_ k: String) throws -> [Any] {
+      guard let v = o[k] else { return [] }
+      guard let a = v as? [Any] else {
+        throw LayoutSpecError(path: "\(path).\(k)", message: "expected an array")
+      }
+      return a
+    }
+    func ints(_ k: String) throws -> [Int] {
+      try array(k).enumerated().map { try int($1, "\(path).\(k)[\($0)]") }
+    }
+    func itemPath(_ v: Any, _ p: String) throws -> ItemPath {
+      guard let d = v as? [String: Any] else {
+        throw LayoutSpecError(path: p, message: "expected {\"section\", \"item\"}")
+      }
+      return ItemPath(section: try int(d["section"], "\(p).section"), item: try int(d["item"], "\(p).item"))
+    }
+    func paths(_ k: String) throws -> [ItemPath] {
+      try array(k).enumerated().map { try itemPath($1, "\(path).\(k)[\($0)]") }
+    }
+    func fromTo(_ v: Any, _ p: String) throws -> (Any, Any) {
+      guard let d = v as? [String: Any], let f = d["from"], let t = d["to"] else {
+        throw LayoutSpecError(path: p, message: "expected {\"from\", \"to\"}")
+      }
+      return (f, t)
+    }
+    var b = BatchUpdate()
+    if let n = o["name"] {
+      guard let s = n as? String else {
+        throw LayoutSpecError(path: "\(path).name", message: "expected a string")
+      }
+      b.name = s
+    }
+    b.insertSections = try ints("insertSections")
+    b.deleteSections = try ints("deleteSections")
+    b.reloadSections = try ints("reloadSections")
+    b.moveSections = try array("moveSections").enumerated().map { k, v in
+      let p = "\(path).moveSections[\(k)]"
+      let (f, t) = try fromTo(v, p)
+      return BatchUpdate.SectionMove(from: try int(f, "\(p).from"), to: try int(t, "\(p).to"))
+    }
+    b.insertItems = try paths("insertItems")
+    b.deleteItems = try paths("deleteItems")
+    b.reloadItems = try paths("reloadItems")
+    b.moveItems = try array("moveItems").enumerated().map { k, v in
+      let p = "\(path).moveItems[\(k)]"
+      let (f, t) = try fromTo(v, p)
+      return BatchUpdate.ItemMove(from: try itemPath(f, "\(p).from"), to: try itemPath(t, "\(p).to"))
+    }
+    if o["itemCounts"] != nil { b.itemCounts = try ints("itemCounts") }
+    batch = b
+    itemSizes = try array("itemSizes").enumerated().map { k, v in
+      let p = "\(path).itemSizes[\(k)]"
+      guard let d = v as? [String: Any] else {
+        throw LayoutSpecError(path: p, message: "expected {\"section\", \"index\", \"height\"}")
+      }
+      for key in d.keys.sorted() where !["section", "index", "width", "height"].contains(key) {
+        throw LayoutSpecError(path: "\(p).\(key)", message: "unknown field")
+      }
+      let w = try d["width"].map { try number($0, "\(p).width") }
+      let h = try d["height"].map { try number($0, "\(p).height") }
+      for (name, x) in [("width", w), ("height", h)] {
+        if let x, x < 0 { throw LayoutSpecError(path: "\(p).\(name)", message: "must be at least 0") }
+      }
+      return (
+        try int(d["section"], "\(p).section"),
+        MeasuredItemSize(entry: k, width: w, height: h).withIndex(try int(d["index"], "\(p).index"))
+      )
+    }
+    contentOffset = try o["contentOffset"].map { try number($0, "\(path).contentOffset") }
+    if let a = o["anchor"] {
+      guard let s = a as? String, let anchor = BatchAnchor(rawValue: s) else {
+        throw LayoutSpecError(
+          path: "\(path).anchor", message: "expected \"top\", \"firstVisible\" or \"bottom\"")
+      }
+      self.anchor = anchor
+    } else {
+      anchor = .top
+    }
+  }
+}
+
+extension MeasuredItemSize {
+  /// (The index travels in `entry` until the size is filed under it.)
+  fileprivate func withIndex(_ index: Int) -> MeasuredItemSize {
+    MeasuredItemSize(entry: index, width: width, height: height)
+  }
+}
+
+extension LayoutSpec {
+  /// The spec after `batch`: sections moved, inserted (an inserted section takes the layout of
+  /// the section at its index before the batch, or of the last one) and deleted; items'
+  /// measured sizes and cell content follow their items; `sizes` (section and index after the
+  /// batch) replace or add measured sizes.
+  /// - Throws: ``BatchError`` for a batch UIKit would reject, or one that inserts a section
+  ///   into a spec that has none to copy.
+  public func applying(
+    _ batch: BatchUpdate, sizes: [(section: Int, size: MeasuredItemSize)] = []
+  ) throws -> (spec: LayoutSpec, mapping: BatchMapping) {
+    let mapping = try BatchMapping(batch, counts: sections.map(\.itemCount))
+    var out = self
+    out.sections = []
+    for (s, count) in mapping.countsAfter.enumerated() {
+      let template: SpecSection
+      if let b = mapping.sectionBefore[s] {
+        template = sections[b]
+      } else if !sections.isEmpty {
+        template = sections[min(s, sections.count - 1)]
+      } else {
+        throw BatchError("insertSections", "the spec has no section whose layout a new one could take")
+      }
+      var section = SpecSection(section: template.section, itemCount: count, itemSizes: [:], cells: [:])
+      for (i, q) in mapping.itemBefore[s].enumerated() {
+        guard let q else { continue }
+        if let m = sections[q.section].itemSizes[q.item] { section.itemSizes[i] = m }
+        if let c = sections[q.section].cells[q.item] { section.cells[i] = c }
+      }
+      out.sections.append(section)
+    }
+    for (k, e) in sizes.enumerated() {
+      let op = "itemSizes[\(k)]"
+      guard e.section >= 0 && e.section < out.sections.count else {
+        throw BatchError(op, "section \(e.section) does not exist after the batch")
+      }
+      let index = e.size.entry
+      guard index >= 0 && index < out.sections[e.section].itemCount else {
+        throw BatchError(op, "item \(index) does not exist in section \(e.section) after the batch")
+      }
+      var m = out.sections[e.section].itemSizes[index] ?? MeasuredItemSize(entry: k, width: nil, height: nil)
+      if let w = e.size.width { m.width = w }
+      if let h = e.size.height { m.height = h }
+      m.entry = k
+      out.sections[e.section].itemSizes[index] = m
+    }
+    return (out, mapping)
+  }
+}

@@ -1,0 +1,266 @@
+/// What keeps still on screen when a batch changes the content: UIKit keeps the content offset
+/// (`top`); a chat that prepends history keeps the first visible item where the reader sees it
+/// (`firstVisible`); a bottom-anchored transcript keeps the distance from the end (`bottom`).
+public enum BatchAnchor: String, Sendable, CaseIterable {
+  case top, firstVisible, bottom
+}
+
+/// How one element animates across a batch, with UIKit's defaults: an appearing element starts
+/// at its final frame at alpha 0, a disappearing one ends at its initial frame at alpha 0, a
+/// reloaded one cross-fades in place, and one that only moves because others changed is a
+/// `shift`.
+public struct ElementChange: Sendable, Hashable {
+  public var category: ElementCategory
+  public var scope: ElementScope
+  public var kind: String
+  /// Its index path after the batch (before, for a deleted element).
+  public var indexPath: ItemPath
+  public var change: BatchMapping.Change
+  public var from: Rect
+  public var to: Rect
+  public var fromAlpha: Double
+  public var toAlpha: Double
+}
+
+/// Attributes where an animation starts or ends, with the alpha UIKit gives them.
+public struct AnimatedAttributes: Sendable, Hashable {
+  public var attributes: LayoutAttributes
+  public var alpha: Double
+}
+
+/// The layouts before and after a batch and what happens between them: the changes, the
+/// content offset after (kept by the anchor) and the checks a team runs before shipping an
+/// update animation.
+public struct LayoutTransition: Sendable {
+  public let before: LayoutResult
+  public let after: LayoutResult
+  public let mapping: BatchMapping
+  /// Every element whose frame or presence changes, cells first (in order after the batch),
+  /// then deleted cells, then supplementary and decoration views.
+  public let changes: [ElementChange]
+  public let anchor: BatchAnchor
+  /// Content offsets along the scroll axis.
+  public let contentOffsetBefore: Double
+  public let contentOffsetAfter: Double
+  /// The item the anchor kept (its path after), for `firstVisible`.
+  public let anchorItem: ItemPath?
+  /// How far the anchored item moved on screen (0 but when the offset had to be clamped to the
+  /// content, which ``anchorNote`` then says).
+  public let anchorShift: Double
+  public let anchorNote: String?
+  /// Pairs of cells whose frames overlap after the batch.
+  public let overlaps: [(ItemPath, ItemPath)]
+  /// Changes of elements visible before or after that move farther than the viewport on screen.
+  public let teleports: [ElementChange]
+
+  /// Where the item at `path` (after the batch) starts its animation: an inserted or reloaded
+  /// one at its final frame at alpha 0, any other where it was, at alpha 1.
+  public func initialLayoutAttributesForAppearingItem(at path: ItemPath) -> AnimatedAttributes? {
+    guard let a = after.cell(at: path) else { return nil }
+    switch mapping.change(after: path) {
+    case .insert?, .reload?: return AnimatedAttributes(attributes: a, alpha: 0)
+    default:
+      guard let q = mapping.itemBefore[path.section][path.item], let b = before.cell(at: q)
+      else { return AnimatedAttributes(attributes: a, alpha: 0) }
+      var moved = b
+      moved.indexPath = path
+      return AnimatedAttributes(attributes: moved, alpha: 1)
+    }
+  }
+
+  /// Where the item at `path` (before the batch) ends its animation: a deleted or reloaded one
+  /// at its initial frame at alpha 0, any other where it goes, at alpha 1.
+  public func finalLayoutAttributesForDisappearingItem(at path: ItemPath) -> AnimatedAttributes? {
+    guard let b = before.cell(at: path) else { return nil }
+    guard let q = mapping.itemAfter[path.section][path.item], let a = after.cell(at: q) else {
+      return AnimatedAttributes(attributes: b, alpha: 0)
+    }
+    if mapping.change(after: q) == .reload { return AnimatedAttributes(attributes: b, alpha: 0) }
+    var moved = a
+    moved.indexPath = path
+    return AnimatedAttributes(attributes: moved, alpha: 1)
+  }
+
+  /// The content offset after the batch, whatever was proposed along the scroll axis: the one
+  /// the anchor keeps.
+  public func targetContentOffset(forProposedContentOffset proposed: Point) -> Point {
+    after.scrollDirection == .vertical
+      ? Point(x: proposed.x, y: contentOffsetAfter) : Point(x: contentOffsetAfter, y: proposed.y)
+  }
+
+  /// The transition between `before` and `after` for `mapping`, the content offset before being
+  /// `offset` in a viewport `viewport` long along the scroll axis.
+  public init(
+    before: LayoutResult, after: LayoutResult, mapping: BatchMapping, contentOffset offset: Double,
+    viewport: Double, anchor: BatchAnchor
+  ) {
+    self.before = before
+    self.after = after
+    self.mapping = mapping
+    self.anchor = anchor
+    contentOffsetBefore = offset
+    let vertical = after.scrollDirection == .vertical
+    func main(_ r: Rect) -> (Double, Double) { vertical ? (r.minY, r.maxY) : (r.minX, r.maxX) }
+    let lengthAfter = vertical ? after.contentSize.height : after.contentSize.width
+    let lengthBefore = vertical ? before.contentSize.height : before.contentSize.width
+    let maxOffset = max(0, lengthAfter - viewport)
+    func clamp(_ o: Double) -> Double { min(max(0, o), maxOffset) }
+
+    // The content offset after.
+    var item: ItemPath? = nil
+    var shift = 0.0
+    var note: String? = nil
+    var target: Double
+    switch anchor {
+    case .top:
+      target = offset
+    case .bottom:
+      target = lengthAfter - (lengthBefore - offset)
+    case .firstVisible:
+      target = offset
+      // The topmost cell visible before that is still there after.
+      var best: (start: Double, path: ItemPath, after: ItemPath)? = nil
+      for c in before.cells {
+        let (s, e) = main(c.frame)
+        guard e > offset && s < offset + viewport,
+          let q = mapping.itemAfter[c.indexPath.section][c.indexPath.item]
+        else { continue }
+        if best == nil || s < best!.start { best = (s, c.indexPath, q) }
+      }
+      if let best, let a = after.cell(at: best.after) {
+        item = best.after
+        target = offset + (main(a.frame).0 - best.start)
+      } else {
+        note = "no item visible before the batch is still there after it: the offset is kept"
+      }
+    }
+    let clamped = clamp(target)
+    if clamped != target {
+      let why = "the offset \(fmt(target)) the anchor asks for lies outside the content (0…\(fmt(maxOffset))): clamped"
+      note = note.map { $0 + "; " + why } ?? why
+      if anchor == .firstVisible && item != nil { shift = target - clamped }
+    }
+    contentOffsetAfter = clamped
+    anchorItem = item
+    anchorShift = shift
+    anchorNote = note
+
+    // Changes: cells.
+    var changes: [ElementChange] = []
+    for a in after.cells {
+      let p = a.indexPath
+      let kind = mapping.change(after: p)
+      let q = mapping.itemBefore[p.section][p.item]
+      let b = q.flatMap { before.cell(at: $0) }
+      var c = ElementChange(
+        category: .cell, scope: .item, kind: "", indexPath: p, change: kind ?? .shift,
+        from: b?.frame ?? a.frame, to: a.frame, fromAlpha: 1, toAlpha: 1)
+      switch kind {
+      case .insert?:
+        c.from = a.frame
+        c.fromAlpha = 0
+      case nil:
+        if c.from == c.to { continue }
+      default: break
+      }
+      changes.append(c)
+    }
+    for b in before.cells where mapping.itemAfter[b.indexPath.section][b.indexPath.item] == nil {
+      changes.append(
+        ElementChange(
+          category: .cell, scope: .item, kind: "", indexPath: b.indexPath, change: .delete,
+          from: b.frame, to: b.frame, fromAlpha: 1, toAlpha: 0))
+    }
+    // Supplementary and decoration views, by section (and item), kind and category.
+    struct Key: Hashable {
+      var category: ElementCategory
+      var scope: ElementScope
+      var kind: String
+      var path: ItemPath
+    }
+    func key(_ a: LayoutAttributes) -> Key {
+      Key(category: a.category, scope: a.scope, kind: a.kind, path: a.indexPath)
+    }
+    var beforeViews: [Key: LayoutAttributes] = [:]
+    for b in before.supplementaryElements { beforeViews[key(b)] = b }
+    var matched = Set<Key>()
+    for a in after.supplementaryElements {
+      var k = key(a)
+      var change = BatchMapping.Change.shift
+      switch a.scope {
+      case .global: break
+      case .section:
+        guard let s = mapping.sectionBefore[a.indexPath.section] else {
+          change = .insert
+          break
+        }
+        k.path = ItemPath(section: s, item: 0)
+        if mapping.reloadedSections.contains(a.indexPath.section) { change = .reload }
+      case .item:
+        guard let q = mapping.itemBefore[a.indexPath.section][a.indexPath.item] else {
+          change = .insert
+          break
+        }
+        k.path = q
+        if let c = mapping.change(after: a.indexPath) { change = c }
+      }
+      let b = change == .insert ? nil : beforeViews[k]
+      if b != nil { matched.insert(k) }
+      if change == .shift && b?.frame == a.frame { continue }
+      let appearing = b == nil
+      changes.append(
+        ElementChange(
+          category: a.category, scope: a.scope, kind: a.kind, indexPath: a.indexPath,
+          change: appearing ? .insert : change, from: b?.frame ?? a.frame, to: a.frame,
+          fromAlpha: appearing ? 0 : 1, toAlpha: 1))
+    }
+    for b in before.supplementaryElements where !matched.contains(key(b)) {
+      changes.append(
+        ElementChange(
+          category: b.category, scope: b.scope, kind: b.kind, indexPath: b.indexPath,
+          change: .delete, from: b.frame, to: b.frame, fromAlpha: 1, toAlpha: 0))
+    }
+    self.changes = changes
+
+    // Checks: overlapping cells after (swept along the scroll axis), and elements that jump
+    // farther than the viewport on screen while visible.
+    var order = after.cells.indices.sorted { main(after.cells[$0].frame).0 < main(after.cells[$1].frame).0 }
+    var pairs: [(ItemPath, ItemPath)] = []
+    for (k, i) in order.enumerated() {
+      let r = after.cells[i].frame
+      var j = k + 1
+      while j < order.count {
+        let o = after.cells[order[j]].frame
+        if main(o).0 >= main(r).1 { break }
+        let w = min(r.maxX, o.maxX) - max(r.minX, o.minX)
+        let h = min(r.maxY, o.maxY) - max(r.minY, o.minY)
+        if w > 1e-9 && h > 1e-9 {
+          pairs.append((after.cells[i].indexPath, after.cells[order[j]].indexPath))
+        }
+        j += 1
+      }
+    }
+    order.removeAll()
+    overlaps = pairs
+    let offsetAfter = contentOffsetAfter
+    teleports = changes.filter { c in
+      let (s0, e0) = main(c.from)
+      let (s1, e1) = main(c.to)
+      let visibleBefore = c.fromAlpha > 0 && e0 > offset && s0 < offset + viewport
+      let visibleAfter = c.toAlpha > 0 && e1 > offsetAfter && s1 < offsetAfter + viewport
+      let onScreen = (s1 - offsetAfter) - (s0 - offset)
+      return (visibleBefore || visibleAfter) && abs(onScreen) > viewport
+    }
+  }
+}
+
+extension LayoutResult {
+  /// The cell at `path`, if the layout has it.
+  public func cell(at path: ItemPath) -> LayoutAttributes? {
+    guard path.section >= 0 && path.section + 1 < sectionCellStart.count else { return nil }
+    let i = sectionCellStart[path.section] + path.item
+    guard path.item >= 0 && i < sectionCellStart[path.section + 1] else { return nil }
+    let c = cells[i]
+    return c.indexPath == path ? c : cells.first { $0.indexPath == path }
+  }
+}

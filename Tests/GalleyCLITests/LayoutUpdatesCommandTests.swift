@@ -1,0 +1,48 @@
+import Foundation
+import XCTest
+
+/// `galley layout SPEC.json --updates BATCHES.json`, as a user runs it.
+final class LayoutUpdatesCommandTests: XCTestCase {
+  let cli = Galley()
+
+  func testTheBrandGridExampleGrowsShrinksAndSaysSo() throws {
+    let r = try cli.run([
+      "layout", "Examples/brand-grid.json", "--updates", "Examples/brand-grid-updates.json",
+    ])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    let json = try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+    let batches = try XCTUnwrap(json["batches"] as? [[String: Any]])
+    XCTAssertEqual(batches.count, 3)
+    // Heights by hand: 40 + 120 per row, then the 100 pt section: 3 items 260, 4 → 380,
+    // 9 → 500, 2 → 260.
+    func height(_ b: [String: Any], _ which: String) -> Double? {
+      ((b[which] as? [String: Any])?["contentSize"] as? [String: Any])?["height"] as? Double
+    }
+    XCTAssertEqual(batches.map { height($0, "before") }, [260, 380, 500])
+    XCTAssertEqual(batches.map { height($0, "after") }, [380, 500, 260])
+    let first = try XCTUnwrap(batches[0]["transitions"] as? [[String: Any]])
+    let inserted = try XCTUnwrap(first.first { ($0["change"] as? String) == "insert" })
+    XCTAssertEqual(inserted["item"] as? Int, 3)
+    XCTAssertEqual(inserted["fromAlpha"] as? Double, 0)
+    let checks = try XCTUnwrap(batches[0]["checks"] as? [String: Any])
+    XCTAssertEqual(checks["overlaps"] as? Int, 0)
+    XCTAssertEqual(checks["anchorShift"] as? Double, 0)
+  }
+
+  func testABatchUIKitWouldRejectIsAnErrorNamingIt() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("galley-updates-\(getpid())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let bad = dir.appendingPathComponent("bad.json")
+    try Data(#"{"batches": [{"name": "too many", "insertItems": [{"section": 0, "item": 9}]}]}"#.utf8)
+      .write(to: bad)
+    let r = try cli.run(["layout", "Examples/brand-grid.json", "--updates", bad.path])
+    XCTAssertEqual(r.status, 2)
+    XCTAssertEqual(r.stdout, "")
+    XCTAssertTrue(r.stderr.contains("batches[0] (too many): insertItems[0]"), r.stderr)
+    try Data(#"{"batches": [{"inserts": []}]}"#.utf8).write(to: bad)
+    let unknown = try cli.run(["layout", "Examples/brand-grid.json", "--updates", bad.path])
+    XCTAssertEqual(unknown.status, 2)
+    XCTAssertTrue(unknown.stderr.contains("batches[0].inserts: unknown field"), unknown.stderr)
+  }
+}
