@@ -10,6 +10,7 @@ enum RenderCommand {
     usage: galley render TRANSCRIPT.jsonl|SPEC.json|- -o OUT.png [--width PT] [--scale S]
                          [--overlay] [--frames FRAMES.jsonl] [--fonts-dir DIR] [--quiet]
                          [--shaping harfbuzz|accelerated]
+           galley render SPEC.json --updates BATCHES.json [--batch N] -o STRIP.png
            galley render --text "…" -o OUT.png [--size PT] [--fonts A.ttf,B.ttf] [--lang TAG]
                          [--line-height PT] [--direction ltr|rtl] [--max-lines N] [--overlay]
 
@@ -40,11 +41,17 @@ enum RenderCommand {
     A record that cannot be drawn is left out of the picture and reported on standard error with
     its line number; the rest is drawn.
 
+    A layout spec with --updates BATCHES.json (the format of `galley layout --updates`) draws
+    batch N's animation (--batch, default 0) on one sheet: the screen before, halfway and after,
+    left to right; appearing elements green and faded in, disappearing red and faded out, moved
+    blue, reloaded purple, shifted orange, unchanged grey.
+
     examples:
       galley render Examples/transcript.jsonl -o transcript.png
       galley render Examples/estimates.jsonl --overlay -o overlay.png
       galley render Examples/home-screen.json -o home.png --scale 1
       galley render --text "오늘 저녁 7시에 만나요 👋" --size 24 -o text.png
+      galley render Examples/brand-grid.json --updates Examples/brand-grid-updates.json -o strip.png
 
     exit status: 0 drawn, 1 drawn but some records were left out, 2 nothing drawable, an
     invalid spec or a picture over 100 million pixels, 64 usage, 66 unreadable input, 73 the PNG
@@ -56,7 +63,7 @@ enum RenderCommand {
       args,
       valued: [
         "output", "width", "scale", "fonts-dir", "text", "size", "fonts", "lang", "line-height",
-        "direction", "max-lines", "frames", "shaping",
+        "direction", "max-lines", "frames", "shaping", "updates", "batch",
       ],
       flags: ["overlay", "quiet", "help"])
     if opts.flags.contains("help") {
@@ -117,7 +124,48 @@ enum RenderCommand {
         if l.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
         lines.append((reader.lineNumber, l))
       }
-      if isLayoutSpec(lines) {
+      if isLayoutSpec(lines), let updates = opts.values["updates"] {
+        // A batch's animation: before, halfway and after, side by side.
+        let data = Data(lines.map { $0.1 }.joined(separator: [0x0A]))
+        let n = try opts.int("batch") ?? 0
+        do {
+          var spec = try LayoutSpec(json: data)
+          let batches = try SpecBatch.batches(json: try Streams.input(updates).readDataToEndOfFile())
+          guard n >= 0 && n < batches.count else {
+            throw CLIError.usage("--batch \(n): the updates hold \(batches.count) batches (0…\(batches.count - 1))")
+          }
+          let measure: (CellRequest) throws -> Size = { request in
+            try LayoutCommand.measureCell(request, library: library, sizer: sizer)
+          }
+          var offset = 0.0
+          let viewport = spec.environment.containerSize
+          let vertical = spec.configuration.scrollDirection == .vertical
+          for (k, b) in batches.enumerated() {
+            let next = try spec.applying(b.batch, sizes: b.itemSizes)
+            let t = LayoutTransition(
+              before: try spec.layoutResult(measure: measure),
+              after: try next.spec.layoutResult(measure: measure), mapping: next.mapping,
+              contentOffset: b.contentOffset ?? offset,
+              viewport: vertical ? viewport.height : viewport.width, anchor: b.anchor)
+            if k == n {
+              canvas = try Pictures.transitionStrip(t, viewport: viewport, scale: scale)
+              what = "batch \(n) (\(b.batch.name)): \(t.changes.count) changes"
+              break
+            }
+            offset = t.contentOffsetAfter
+            spec = next.spec
+          }
+        } catch let e as LayoutSpecError {
+          Streams.error("galley render: \(e.description)")
+          return 2
+        } catch let e as BatchError {
+          Streams.error("galley render: \(e.description)")
+          return 2
+        } catch let e as Pictures.TooLarge {
+          Streams.error("galley render: \(e.description)")
+          return 2
+        }
+      } else if isLayoutSpec(lines) {
         let data = Data(lines.map { $0.1 }.joined(separator: [0x0A]))
         do {
           (canvas, placed, failures) = try Pictures.layoutSpec(

@@ -1,4 +1,5 @@
 import Foundation
+import Rasterizer
 import XCTest
 
 /// `galley layout SPEC.json --updates BATCHES.json`, as a user runs it.
@@ -44,5 +45,23 @@ final class LayoutUpdatesCommandTests: XCTestCase {
     let unknown = try cli.run(["layout", "Examples/brand-grid.json", "--updates", bad.path])
     XCTAssertEqual(unknown.status, 2)
     XCTAssertTrue(unknown.stderr.contains("batches[0].inserts: unknown field"), unknown.stderr)
+  }
+
+  func testTheStripShowsBeforeHalfwayAndAfter() throws {
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("strip-\(getpid()).png")
+    let r = try cli.run([
+      "render", "Examples/brand-grid.json", "--updates", "Examples/brand-grid-updates.json",
+      "--batch", "2", "--scale", "1", "-o", out.path,
+    ])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    let png = try PNGImage.read(out.path)
+    // Three 390-wide panels with 24 pt between them, 844 tall.
+    XCTAssertEqual(png.width, 3 * 390 + 2 * 24)
+    XCTAssertEqual(png.height, 844)
+    // Item 5 (x 260…390, y 160…280) is deleted by batch 2: red before, gone (white) after.
+    let before = png.color(x: 325, y: 220)
+    XCTAssertGreaterThan(Int(before.r), Int(before.g) + 40, "\(before)")
+    let after = png.color(x: 2 * (390 + 24) + 325, y: 330)
+    XCTAssertEqual([after.r, after.g, after.b], [255, 255, 255])
   }
 }
