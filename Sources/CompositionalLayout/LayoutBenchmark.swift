@@ -7,7 +7,10 @@ package enum LayoutBenchmark {
   /// `chatLayout100kMillis`, `gridLayout100kMillis`, `queryMicros` (the slower of chat and grid `elements(in:)` for a
   /// 390×844 screen), `chatQueryMicros`, `gridQueryMicros`, `updateMicros1M` (one chat height update with its
   /// offset correction at 1M messages), `prepend50Micros1M` (prepending 50 older messages at 1M, with the
-  /// correction), `bytesPerItem` (chat layout at 1M), `gridBytesPerItem` (grid result at 100k).
+  /// correction), `bytesPerItem` (chat layout at 1M), `gridBytesPerItem` (grid result at 100k),
+  /// `batchInsertMicros1M` (one message inserted at the top of the 1M chat, the screen's
+  /// transition answered), `batchGridMillis100k` (one item inserted into the 100k grid: both
+  /// layouts and the whole transition).
   package static func run() -> [String: Double] {
     var rng = SplitMix64(seed: 42)
     let screen = Size(width: 390, height: 844)
@@ -76,7 +79,28 @@ package enum LayoutBenchmark {
       sink += update.contentOffsetCorrection
     }
 
+    // Batches: one message inserted at the top of the 1M chat, the screen's transition answered
+    // (the reader in the middle, kept still); one item inserted into the 100k grid, both layouts
+    // and the whole transition.
+    let one = [randomMessage(&rng)]
+    var batchInsertNanos = Double.infinity
+    let middle = big.contentSize.height / 2
+    for _ in 0..<50 {
+      let t0 = DispatchTime.now().uptimeNanoseconds
+      let t = big.prepend(one, contentOffset: middle, viewport: screen.height)
+      batchInsertNanos = Swift.min(batchInsertNanos, Double(DispatchTime.now().uptimeNanoseconds - t0))
+      sink += t.contentOffsetAfter
+    }
+    let gridBatch = BatchUpdate(insertItems: [ItemPath(section: 0, item: 0)])
+    let gridBatchMillis =
+      best(of: 3) {
+        let t = try? layout.transition(itemCounts: [100_000], batch: gridBatch, environment: env)
+        sink += t?.contentOffsetAfter ?? 0
+      } / 1e6
+
     return [
+      "batchInsertMicros1M": batchInsertNanos / 1e3,
+      "batchGridMillis100k": gridBatchMillis,
       "layout100kMillis": Swift.max(chatMillis, gridMillis),
       "chatLayout100kMillis": chatMillis,
       "gridLayout100kMillis": gridMillis,

@@ -32,6 +32,10 @@ enum BenchCommand {
       layout100kMillis       initial layout of a 100k-item chat and grid on estimates (the slower), ms
       queryMicros            elements(in:) for one screen, µs
       updateMicros1M         one height update with its offset correction at 1M items, µs
+      batchInsertMicros1M    one message inserted at the top of a 1M-item chat, the screen's
+                             transition answered (the reader kept still), µs
+      batchGridMillis100k    one item inserted into a 100k-item grid: both layouts and the whole
+                             transition, ms
       bytesPerItem           memory of a 1M-item chat layout per item
       coldMicrosPerCaseWordCache  the same with a word cache that starts empty (the corpus texts
                              are all distinct; their words are not)
@@ -277,7 +281,10 @@ enum BenchCommand {
     ]
     // The layout model (no text): 100k-item chat and grid, queries, updates at 1M items.
     let layoutFigures = LayoutBenchmark.run()
-    figures += ["layout100kMillis", "queryMicros", "updateMicros1M", "bytesPerItem"].compactMap {
+    figures += [
+      "layout100kMillis", "queryMicros", "updateMicros1M", "bytesPerItem", "batchInsertMicros1M",
+      "batchGridMillis100k",
+    ].compactMap {
       k in
       layoutFigures[k].map { (k, $0) }
     }

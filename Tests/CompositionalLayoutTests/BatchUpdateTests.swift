@@ -189,6 +189,32 @@ final class BatchUpdateTests: XCTestCase {
     XCTAssertNil(change(r, 0, 102))
   }
 
+  func testAChatLayoutPrependAnswersTheScreenAndKeepsTheReader() throws {
+    // 10,000 messages of one day from two senders in turns; 50 older ones of the same day come
+    // in above. Whatever the rows' spacing, everything added lies above the reader: the offset
+    // grows by exactly the content added, and the first bubble on screen does not move.
+    let config = ChatLayoutConfiguration(containerSize: Size(width: 390, height: 844))
+    let messages = (0..<10_000).map {
+      ChatMessage(senderID: Int32($0 % 2), day: 1, size: Size(width: 200, height: Self.height($0)))
+    }
+    var chat = ChatLayout(configuration: config, messages: messages)
+    let offset = chat.frame(ofItem: 5000).minY + 10  // the reader inside bubble 5,000
+    let length = chat.contentSize.height
+    let older = (0..<50).map { _ in ChatMessage(senderID: 1, day: 1, size: Size(width: 200, height: 52)) }
+    let t = chat.prepend(older, contentOffset: offset, viewport: 844)
+    XCTAssertEqual(t.anchorItem, 5050)
+    XCTAssertEqual(t.anchorShift, 0)
+    XCTAssertEqual(t.contentOffsetAfter - t.contentOffsetBefore, chat.contentSize.height - length, accuracy: 1e-9)
+    XCTAssertEqual(chat.frame(ofItem: 5050).minY - t.contentOffsetAfter, -10, accuracy: 1e-9)
+    // Every bubble on screen moved in content by what was added, not on screen; the new ones
+    // are far above, not on screen.
+    XCTAssertFalse(t.changes.isEmpty)
+    for c in t.changes {
+      XCTAssertEqual(c.change, .shift, "\(c)")
+      XCTAssertEqual(c.to.minY - c.from.minY, chat.contentSize.height - length, accuracy: 1e-9)
+    }
+  }
+
   // MARK: Batches UIKit rejects
 
   func testBadBatchesAreErrorsNamingTheOperation() throws {
