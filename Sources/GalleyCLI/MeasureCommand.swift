@@ -8,18 +8,24 @@ enum MeasureCommand {
   static let help = """
     usage: galley measure [FILE|-] [--template bubble|productCard] [--fonts-dir DIR] [-o OUT]
                           [--jobs N] [--quiet] [--explain] [--shaping harfbuzz|accelerated]
+                          [--strict-glyphs]
 
-    Measures text cases (JSON Lines, the format of conformance/README.md: id, text, fonts, size,
+    Measures text cases (JSON Lines, the format of docs/CASE-FORMAT.md: id, text, fonts, size,
     width, lineHeight, whiteSpace, wordBreak, overflowWrap, lang, maxLines, …) and writes one result
     per input line, in input order: {"id", "lines", "height", "widest", "lineStarts",
     "lineStartsU16", "lineWidths"}, or {"id", "line", "error"} for a line that cannot be measured.
 
     Cells: records with a "template" ("bubble" or "productCard"; --template gives the default)
-    are sized as cells (CELLS-SPEC.md): {"id", "width", "height", "lines", "textHeight",
+    are sized as cells (docs/CELLS.md): {"id", "width", "height", "lines", "textHeight",
     "truncated"}, rounded up to 1/scale. A bubble hugs its widest line, at most
     containerWidth × maxWidthFraction (default 0.75; null: no such limit) and maxWidth wide,
     with padding, sender name, timestamp (inline after the last line when it fits, else below)
     and reply preview. Fields left out take the library's defaults (README: "Defaults").
+
+    Every result says "missingGlyphs": how many characters no font of the stack has (drawn as
+    a box, and measured so; controls and characters that need no glyph aside). A run with some
+    warns on standard error with their lines and characters; --strict-glyphs makes such records
+    errors instead.
 
     Font names resolve in --fonts-dir (default: the bundled fonts/); a case without "fonts" uses
     the default stack. Reads standard input when FILE is - or absent. --explain writes each
@@ -42,7 +48,7 @@ enum MeasureCommand {
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let opts = try Options(
       args, valued: ["fonts-dir", "output", "jobs", "template", "shaping"],
-      flags: ["quiet", "help", "explain"])
+      flags: ["quiet", "help", "explain", "strict-glyphs"])
     if opts.flags.contains("help") {
       print(help)
       return 0
@@ -64,22 +70,25 @@ enum MeasureCommand {
     let progress = ProgressBar(
       label: "measure", input: input.fileDescriptor, quiet: opts.flags.contains("quiet"))
     defer { progress.finish() }
+    let strict = opts.flags.contains("strict-glyphs")
+    let missing = MissingGlyphs()
     try Batches.process(reader: reader, jobs: jobs, output: output, progress: progress) {
       line, data in
       measureRecord(
         data, line: line, library: library, typesetter: typesetter, sizer: sizer,
-        template: template,
-        explain: explain)
+        template: template, explain: explain, strictGlyphs: strict, missing: missing)
     } onResult: { isError in
       if isError { anyError = true }
     }
+    missing.report(command: "measure", strict: strict)
     return anyError ? 1 : 0
   }
 
   /// One input line → one output line (never throws: errors become records).
   static func measureRecord(
     _ data: Data, line: Int, library: FontLibrary, typesetter: Typesetter, sizer: CellSizer,
-    template: String?, explain: Bool = false
+    template: String?, explain: Bool = false, strictGlyphs: Bool = false,
+    missing: MissingGlyphs? = nil
   ) -> (String, Bool) {
     var id: String? = nil
     func failure(_ message: String) -> (String, Bool) {
@@ -99,6 +108,10 @@ enum MeasureCommand {
       do {
         let record = try CellRecord(json: object, library: library, defaultTemplate: template)
         let m = try sizer.measure(record.cell)
+        missing?.note(line: line, id: record.id, m.missingCharacters)
+        if strictGlyphs && !m.missingCharacters.isEmpty {
+          return failure(MissingGlyphs.message(m.missingCharacters))
+        }
         return (formatCell(id: record.id, m), false)
       } catch let e as CellError {
         return failure(e.description)
@@ -116,7 +129,10 @@ enum MeasureCommand {
       if explain {
         FileHandle.standardError.write((c.id + "\n" + prepared.explanation).data(using: .utf8)!)
       }
-      return (format(id: c.id, layout), false)
+      let absent = prepared.missingCharacters
+      missing?.note(line: line, id: c.id, absent)
+      if strictGlyphs && !absent.isEmpty { return failure(MissingGlyphs.message(absent)) }
+      return (format(id: c.id, layout, missingGlyphs: absent.count), false)
     } catch let e as CaseError {
       return failure(e.description)
     } catch let e as TypesettingError {
@@ -126,7 +142,7 @@ enum MeasureCommand {
     }
   }
 
-  /// A cell's size record (CELLS-SPEC.md).
+  /// A cell's size record (docs/CELLS.md).
   static func formatCell(id: String, _ m: CellMeasurement) -> String {
     var pairs: [(String, String)] = [
       ("id", JSONWriter.string(id)),
@@ -137,10 +153,11 @@ enum MeasureCommand {
       ("truncated", m.truncated ? "true" : "false"),
     ]
     if let p = m.timestampPlacement { pairs.append(("timestamp", JSONWriter.string(p.rawValue))) }
+    pairs.append(("missingGlyphs", String(m.missingCharacters.count)))
     return JSONWriter.object(pairs)
   }
 
-  static func format(id: String, _ layout: TextLayout) -> String {
+  static func format(id: String, _ layout: TextLayout, missingGlyphs: Int = 0) -> String {
     var pairs: [(String, String)] = [
       ("id", JSONWriter.string(id)),
       ("lines", String(layout.lineCount)),
@@ -154,6 +171,7 @@ enum MeasureCommand {
       pairs.append(("truncated", "true"))
       pairs.append(("visibleEnd", String(layout.visibleRange.upperBound)))
     }
+    pairs.append(("missingGlyphs", String(missingGlyphs)))
     return JSONWriter.object(pairs)
   }
 }
@@ -207,5 +225,52 @@ enum Records {
     }
     guard let object = any as? [String: Any] else { return .failure("not a JSON object") }
     return .success(object)
+  }
+}
+
+/// The records whose texts hold characters no font has, gathered from the worker threads and
+/// reported once at the end of a run (the first few by line).
+final class MissingGlyphs: @unchecked Sendable {
+  // @unchecked: `found` is touched under `lock` only.
+  private let lock = NSLock()
+  private var found: [(line: Int, id: String, characters: [Unicode.Scalar])] = []
+
+  func note(line: Int, id: String, _ characters: [Unicode.Scalar]) {
+    guard !characters.isEmpty else { return }
+    lock.lock()
+    found.append((line, id, characters))
+    lock.unlock()
+  }
+
+  /// `U+BBFC 민, U+C9C0 지` (the first few).
+  static func describe(_ characters: [Unicode.Scalar]) -> String {
+    var seen = Set<UInt32>()
+    let unique = characters.filter { seen.insert($0.value).inserted }
+    let shown = unique.prefix(4).map { c in
+      let hex = String(c.value, radix: 16, uppercase: true)
+      return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + " " + String(c)
+    }
+    return shown.joined(separator: ", ") + (unique.count > 4 ? ", …" : "")
+  }
+
+  /// The error of a record under `--strict-glyphs`.
+  static func message(_ characters: [Unicode.Scalar]) -> String {
+    "\(characters.count) character(s) no font of the stack has: \(describe(characters))"
+  }
+
+  /// One warning on standard error: how many records, and the first few with their lines.
+  func report(command: String, strict: Bool) {
+    lock.lock()
+    let all = found.sorted { $0.line < $1.line }
+    lock.unlock()
+    guard !all.isEmpty else { return }
+    var text =
+      "galley \(command): \(all.count) record(s) hold characters no font of their stack has"
+      + (strict ? " (error records: --strict-glyphs)" : " (measured with the missing-glyph box)")
+    for r in all.prefix(5) {
+      text += "\n  line \(r.line) (\(r.id)): \(MissingGlyphs.describe(r.characters))"
+    }
+    if all.count > 5 { text += "\n  …" }
+    Streams.error(text)
   }
 }

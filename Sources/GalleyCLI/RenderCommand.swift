@@ -17,7 +17,7 @@ enum RenderCommand {
     -o - writes the PNG to standard output. Draws with the real glyphs (FreeType: grayscale anti-aliased outlines, colour emoji from the
     bitmap strike) and writes an RGBA PNG at --scale pixels per point (default 2).
 
-    A transcript (JSON Lines of bubble cells, CELLS-SPEC.md) is drawn top to bottom in one
+    A transcript (JSON Lines of bubble cells, docs/CELLS.md) is drawn top to bottom in one
     column 390 points wide (wider if a record's containerWidth is), each bubble laid out in its
     record's containerWidth (390 when it has none); --width W draws the column W points wide
     and lays every bubble out in it (its containerWidth becomes W: the same chat on another
@@ -36,7 +36,8 @@ enum RenderCommand {
     --frames FILE writes one JSON object per drawn cell: {"id", "line", "frame": [x, y, w, h],
     "estimated", "ink": [[x, y, w, h], …], "lineWidths": [w, …]} in points (ink: tight bounds of
     each drawn text line; lineWidths: the pen extent of each drawn line of the main text — the
-    --text, a bubble's message, a card's title — which equals galley measure's lineWidths).
+    --text, a bubble's message, a card's title — galley measure's lineWidths within 1/64 pt:
+    measure rounds them up to the next 1/64 under the browser profile, the picture does not).
 
     A record that cannot be drawn is left out of the picture and reported on standard error with
     its line number; the rest is drawn.

@@ -9,7 +9,7 @@ enum ValidateCommand {
                            [--fonts-dir DIR] [--jobs N] [--html REPORT.html] [--quiet]
                            [--shaping harfbuzz|accelerated]
 
-    Reads cells (bubble or productCard records, CELLS-SPEC.md), each with the app's
+    Reads cells (bubble or productCard records, docs/CELLS.md), each with the app's
     "estimatedHeight" (and optionally "estimatedWidth"), measures them, and reports the error
     actual − estimated: mean absolute error, p50/p95/max, the largest jump a reader would see
     while scrolling from the top (the largest absolute running sum of signed errors), the worst

@@ -9,6 +9,8 @@ struct TextBox: Sendable {
   var isTruncated = false
   /// Whether the paragraph runs right to left (an inline timestamp then sits on the left).
   var isRightToLeft = false
+  /// Characters no font of the text's stack has (``PreparedText/missingCharacters``).
+  var missing: [Unicode.Scalar] = []
 }
 
 

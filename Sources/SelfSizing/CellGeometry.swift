@@ -27,6 +27,9 @@ public struct CellMeasurement: Hashable, Sendable {
   public var truncated: Bool
   /// Where the timestamp went, for a bubble that has one.
   public var timestampPlacement: TimestampPlacement?
+  /// Characters of the cell's texts that no font of their stacks has (drawn as tofu, and
+  /// measured so): a size that is wrong for a known reason says so.
+  public var missingCharacters: [Unicode.Scalar] = []
 }
 
 /// Where a bubble's timestamp sits.

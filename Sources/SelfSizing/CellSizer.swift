@@ -111,10 +111,11 @@ public final class CellSizer: @unchecked Sendable {
   /// A text's extent at a width, as sizing needs it (no line records are built).
   func lay(_ text: String, _ style: TextStyle, width: Double) throws -> TextBox {
     do {
-      let m = try typesetter.prepare(text, style: style).measure(width: width)
+      let prepared = try typesetter.prepare(text, style: style)
+      let m = try prepared.measure(width: width)
       return TextBox(
         lineCount: m.lines, height: m.height, widest: m.widest, lastLineWidth: m.lastLineWidth,
-        isTruncated: m.isTruncated)
+        isTruncated: m.isTruncated, missing: prepared.missingCharacters)
     } catch let e as TypesettingError {
       throw CellError.text(e.description)
     }
@@ -144,9 +145,13 @@ public final class CellSizer: @unchecked Sendable {
     let placed = g.place(
       text: parts.text, reply: parts.reply, name: parts.name, timestamp: parts.timestamp,
       containerWidth: cell.containerWidth)
+    let missing =
+      (parts.reply?.name?.missing ?? []) + (parts.reply?.text.missing ?? [])
+      + (parts.name?.missing ?? []) + parts.text.missing + (parts.timestamp?.missing ?? [])
     return CellMeasurement(
       size: placed.size, lines: parts.text.lineCount, textHeight: parts.text.height,
-      truncated: parts.text.isTruncated, timestampPlacement: placed.timestampPlacement)
+      truncated: parts.text.isTruncated, timestampPlacement: placed.timestampPlacement,
+      missingCharacters: missing)
   }
 
   /// A product card's texts, each laid out by `lay` in its style at the card's content width.
@@ -170,8 +175,11 @@ public final class CellSizer: @unchecked Sendable {
     let placed = g.place(
       title: parts.title, price: parts.price, originalPrice: parts.originalPrice,
       badge: parts.badge)
+    let missing =
+      parts.title.missing + (parts.price?.missing ?? []) + (parts.originalPrice?.missing ?? [])
+      + (parts.badge?.missing ?? [])
     return CellMeasurement(
       size: placed.size, lines: parts.title.lineCount, textHeight: parts.title.height,
-      truncated: parts.title.isTruncated, timestampPlacement: nil)
+      truncated: parts.title.isTruncated, timestampPlacement: nil, missingCharacters: missing)
   }
 }

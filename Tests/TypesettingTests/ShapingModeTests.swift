@@ -64,3 +64,21 @@ final class ShapingModeTests: XCTestCase {
     XCTAssertNil(ShapingMode.resolve(.harfBuzz).reason)
   }
 }
+
+/// Characters no font of the stack has.
+final class MissingCharactersTests: XCTestCase {
+  func testTofuIsCountedControlsAndJoinersAreNot() throws {
+    let noto = try FontLibrary.bundled.stack(["NotoSans-Regular.ttf"])
+    let style = TextStyle(fonts: noto, size: 17)
+    let t = Typesetter(cacheCapacity: 0)
+    XCTAssertEqual(
+      try t.prepare("민지 안녕", style: style).missingCharacters.map(\.value),
+      [0xBBFC, 0xC9C0, 0xC548, 0xB155])
+    XCTAssertEqual(try t.prepare("Hello, world", style: style).missingCharacters, [])
+    // A control, a zero-width joiner and a soft hyphen need no glyph.
+    XCTAssertEqual(try t.prepare("a\u{0001}b\u{200D}c\u{00AD}d", style: style).missingCharacters, [])
+    let both = try FontLibrary.bundled.stack(["NotoSans-Regular.ttf", "NanumGothic.ttf"])
+    XCTAssertEqual(
+      try t.prepare("민지 안녕", style: TextStyle(fonts: both, size: 17)).missingCharacters, [])
+  }
+}

@@ -140,6 +140,22 @@ public final class PreparedText: @unchecked Sendable {
     return (rest + glyphs, glyphs)
   }
 
+  /// The characters no font of the stack has, in text order (each place once): shaping gave
+  /// them the fonts' missing glyph (tofu), so the measurement holds a box where the text
+  /// meant a letter. Controls and characters that need no glyph are not counted.
+  public var missingCharacters: [Unicode.Scalar] {
+    var out: [Unicode.Scalar] = []
+    var last = -1
+    for g in glyphs where g.id == 0 && Int(g.cluster) != last {
+      last = Int(g.cluster)
+      guard last >= 0 && last < scalars.count, let c = Unicode.Scalar(scalars[last]) else { continue }
+      if c.properties.generalCategory == .control || FontSelection.isIgnorable(c.value) { continue }
+      if c.value == 0x200D || c.properties.isWhitespace { continue }
+      out.append(c)
+    }
+    return out
+  }
+
   /// Number of grapheme clusters after white-space processing.
   public var graphemeCount: Int { graphemeAdvance.count }
 
