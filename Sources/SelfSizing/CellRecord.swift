@@ -85,13 +85,16 @@ public struct CellRecord: Sendable {
         b.maxWidthFraction = try r.number("maxWidthFraction")
       }
       b.maxWidth = maxWidth
-      if let p = try r.padding("padding") { b.padding = p }
+      if let p = try r.padding("padding", defaults: b.padding) { b.padding = p }
       if let m = try r.object("minSize") {
         let f = Fields(m, path: "minSize")
         for k in m.keys where k != "width" && k != "height" {
           throw CellError.unknownField("minSize.\(k)")
         }
-        b.minSize = CellSize(width: try f.number("width") ?? 0, height: try f.number("height") ?? 0)
+        // (A side left out keeps the default.)
+        b.minSize = CellSize(
+          width: try f.number("width") ?? b.minSize.width,
+          height: try f.number("height") ?? b.minSize.height)
       }
       if let s = try r.string("sender") {
         guard let v = BubbleCell.Sender(rawValue: s) else {
@@ -129,7 +132,7 @@ public struct CellRecord: Sendable {
         "originalPriceStyle", library: library, defaultSize: titleStyle.size - 2)
       c.badge = try r.string("badge")
       c.badgeStyle = try r.style("badgeStyle", library: library, defaultSize: 12)
-      if let p = try r.padding("padding") { c.padding = p }
+      if let p = try r.padding("padding", defaults: c.padding) { c.padding = p }
       if let v = try r.number("spacing") { c.spacing = v }
       if let v = try r.number("scale") { c.scale = v }
       if let v = try r.number("textScale") { c.textScale = v }
@@ -186,15 +189,17 @@ struct Fields {
     return d
   }
 
-  func padding(_ k: String) throws -> Padding? {
+  /// A padding object; sides it leaves out keep `defaults` (the template's).
+  func padding(_ k: String, defaults: Padding) throws -> Padding? {
     guard let d = try object(k) else { return nil }
     let f = Fields(d, path: name(k))
     for key in d.keys where !["top", "leading", "bottom", "trailing"].contains(key) {
       throw CellError.unknownField(f.name(key))
     }
     let p = Padding(
-      top: try f.number("top") ?? 0, leading: try f.number("leading") ?? 0,
-      bottom: try f.number("bottom") ?? 0, trailing: try f.number("trailing") ?? 0)
+      top: try f.number("top") ?? defaults.top, leading: try f.number("leading") ?? defaults.leading,
+      bottom: try f.number("bottom") ?? defaults.bottom,
+      trailing: try f.number("trailing") ?? defaults.trailing)
     for (key, v) in [
       ("top", p.top), ("leading", p.leading), ("bottom", p.bottom), ("trailing", p.trailing),
     ]
@@ -215,6 +220,7 @@ struct Fields {
       case .invalidValue(let f, let why): throw CellError.invalidValue(name(k) + "." + f, why)
       case .missingField(let f): throw CellError.missingField(name(k) + "." + f)
       case .font(let m): throw CellError.invalidValue(name(k) + ".fonts", m)
+      case .invalidStyle(let m): throw CellError.invalidValue(name(k), m)
       }
     }
   }

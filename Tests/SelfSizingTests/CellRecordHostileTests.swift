@@ -44,7 +44,11 @@ final class CellRecordHostileTests: XCTestCase {
     }
     expect(
       #"{"template":"bubble","text":"hi","containerWidth":300,"style":{"size":0}}"#,
-      .invalidValue("style.fonts", "font size must be a number > 0 and at most 1000000 (got 0.0)"))
+      .invalidValue("style", "font size must be a number > 0 and at most 1000000 (got 0.0)"))
+    // A range error names the style, not its fonts.
+    expect(
+      #"{"template":"bubble","text":"hi","containerWidth":300,"style":{"maxLines":-1}}"#,
+      .invalidValue("style", "invalid style: maxLines must be >= 0"))
     expect(
       #"{"template":"bubble","text":"hi","containerWidth":300,"style":{"fonts":["../../etc/passwd"]}}"#,
       .invalidValue(
@@ -73,5 +77,27 @@ final class CellRecordHostileTests: XCTestCase {
       XCTAssertTrue(m.size.width.isFinite && m.size.height.isFinite, t)
       XCTAssertGreaterThanOrEqual(m.size.height, 0, t)
     }
+  }
+
+  /// Sides of `padding` and `minSize` a record leaves out keep the template's defaults (they
+  /// were 0: `"padding": {"top": 4}` made a bubble 8 pt narrower on each side).
+  func testPartialPaddingAndMinSizeKeepTheDefaults() throws {
+    let library = FontLibrary(directory: CellRecordHostileTests.fontsDir)
+    let r = try CellRecord(
+      json: [
+        "template": "bubble", "text": "hi", "containerWidth": 390, "padding": ["top": 4],
+        "minSize": ["height": 50],
+      ], library: library)
+    guard case .bubble(let b) = r.cell else { return XCTFail("not a bubble") }
+    let defaults = try CellRecord(
+      json: ["template": "bubble", "text": "hi", "containerWidth": 390], library: library)
+    guard case .bubble(let d) = defaults.cell else { return XCTFail("not a bubble") }
+    XCTAssertEqual(b.padding.top, 4)
+    XCTAssertEqual(b.padding.leading, d.padding.leading)
+    XCTAssertEqual(b.padding.bottom, d.padding.bottom)
+    XCTAssertEqual(b.padding.trailing, d.padding.trailing)
+    XCTAssertGreaterThan(d.padding.leading, 0)
+    XCTAssertEqual(b.minSize.height, 50)
+    XCTAssertEqual(b.minSize.width, d.minSize.width)
   }
 }

@@ -114,7 +114,8 @@ package struct TextCase: Sendable {
     do {
       try style.validate()
     } catch let e as TypesettingError {
-      throw CaseError.font(e.description)
+      // (A value out of range: the style as a whole, not its fonts.)
+      throw CaseError.invalidStyle(e.description)
     }
   }
 }
@@ -126,6 +127,8 @@ package enum CaseError: Error, Equatable, Sendable, CustomStringConvertible {
   case wrongType(String, String)
   case invalidValue(String, String)
   case font(String)
+  /// A style whose values are each well formed but together or in range invalid.
+  case invalidStyle(String)
 
   /// The error as one line of text.
   package var description: String {
@@ -135,6 +138,7 @@ package enum CaseError: Error, Equatable, Sendable, CustomStringConvertible {
     case .wrongType(let f, let expected): return "field \"\(f)\" must be \(expected)"
     case .invalidValue(let f, let got): return "field \"\(f)\" has an invalid value: \(got)"
     case .font(let message): return message
+    case .invalidStyle(let message): return message
     }
   }
 }
