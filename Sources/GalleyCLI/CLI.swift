@@ -13,6 +13,7 @@ public enum GalleyCLI {
       measure   measure text cases (JSON Lines) → lines, height, widths
       layout    frames of a compositional layout spec (JSON), cells measured
       validate  how far an app's estimated cell sizes are from the measured ones
+      calibrate fit the shaping-free estimator (measure --estimate) to your fonts and messages
       render    draw a transcript, a layout spec or a text to PNG with the real glyphs
       bench     speed figures of the text engine and the layout model (build with -c release)
       help      show this help, or `galley help COMMAND`
@@ -62,7 +63,9 @@ public enum GalleyCLI {
     """
 
   /// The commands, for suggestions.
-  static let commands = ["measure", "validate", "layout", "render", "bench", "help", "version"]
+  static let commands = [
+    "measure", "validate", "calibrate", "layout", "render", "bench", "help", "version",
+  ]
 
   /// Runs one command; `arguments[0]` is the program name.
   public static func run(_ arguments: [String]) -> Int32 {
@@ -81,6 +84,7 @@ public enum GalleyCLI {
       case "bench": return try BenchCommand.run(rest)
       case "layout": return try LayoutCommand.run(rest)
       case "validate": return try ValidateCommand.run(rest)
+      case "calibrate": return try CalibrateCommand.run(rest)
       case "render": return try RenderCommand.run(rest)
       case "help", "--help", "-h":
         if let topic = rest.first {
@@ -89,6 +93,7 @@ public enum GalleyCLI {
           case "bench": print(BenchCommand.help)
           case "layout": print(LayoutCommand.help)
           case "validate": print(ValidateCommand.help)
+          case "calibrate": print(CalibrateCommand.help)
           case "render": print(RenderCommand.help)
           case "version": print(versionHelp)
           default:

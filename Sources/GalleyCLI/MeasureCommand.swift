@@ -8,7 +8,7 @@ enum MeasureCommand {
   static let help = """
     usage: galley measure [FILE|-] [--template bubble|productCard] [--fonts-dir DIR] [-o OUT]
                           [--jobs N] [--quiet] [--explain] [--shaping harfbuzz|accelerated]
-                          [--strict-glyphs]
+                          [--strict-glyphs] [--estimate [--calibration FILE]]
 
     Measures text cases (JSON Lines, the format of docs/CASE-FORMAT.md: id, text, fonts, size,
     width, lineHeight, whiteSpace, wordBreak, overflowWrap, lang, maxLines, …) and writes one result
@@ -26,6 +26,11 @@ enum MeasureCommand {
     a box, and measured so; controls and characters that need no glyph aside). A run with some
     warns on standard error with their lines and characters; --strict-glyphs makes such records
     errors instead.
+
+    --estimate gives the estimator's guess instead (no shaping: nominal advances times a factor
+    per font, `galley calibrate` fits them; --calibration FILE uses such a file): bubbles as
+    {"id", "width", "height", "estimated": true}, text cases as {"id", "lines", "height",
+    "widest", "estimated": true}; product cards are error records.
 
     Font names resolve in --fonts-dir (default: the bundled fonts/); a case without "fonts" uses
     the default stack. Reads standard input when FILE is - or absent. --explain writes each
@@ -47,8 +52,8 @@ enum MeasureCommand {
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let opts = try Options(
-      args, valued: ["fonts-dir", "output", "jobs", "template", "shaping"],
-      flags: ["quiet", "help", "explain", "strict-glyphs"])
+      args, valued: ["fonts-dir", "output", "jobs", "template", "shaping", "calibration"],
+      flags: ["quiet", "help", "explain", "strict-glyphs", "estimate"])
     if opts.flags.contains("help") {
       print(help)
       return 0
@@ -70,6 +75,33 @@ enum MeasureCommand {
     let progress = ProgressBar(
       label: "measure", input: input.fileDescriptor, quiet: opts.flags.contains("quiet"))
     defer { progress.finish() }
+    if opts.values["calibration"] != nil && !opts.flags.contains("estimate") {
+      throw CLIError.usage("--calibration goes with --estimate")
+    }
+    if opts.flags.contains("estimate") {
+      var estimator = BubbleEstimator()
+      if let path = opts.values["calibration"] {
+        do {
+          estimator = try BubbleEstimator(calibration: try Streams.input(path).readDataToEndOfFile())
+        } catch let e as BubbleEstimator.CalibrationFileError {
+          throw CLIError.usage("--calibration \(path): \(e.message)")
+        }
+        let known = estimator.fontScales.keys.filter { (try? library.font(named: $0)) != nil }
+        if known.isEmpty && !estimator.fontScales.isEmpty {
+          throw CLIError.usage(
+            "--calibration \(path): fitted to fonts none of which are in \(library.directory) ("
+              + estimator.fontScales.keys.sorted().joined(separator: ", ") + ")")
+        }
+      }
+      let chosen = estimator
+      try Batches.process(reader: reader, jobs: jobs, output: output, progress: progress) {
+        line, data in
+        estimateRecord(data, line: line, library: library, estimator: chosen, template: template)
+      } onResult: { isError in
+        if isError { anyError = true }
+      }
+      return anyError ? 1 : 0
+    }
     let strict = opts.flags.contains("strict-glyphs")
     let missing = MissingGlyphs()
     try Batches.process(reader: reader, jobs: jobs, output: output, progress: progress) {
@@ -139,6 +171,59 @@ enum MeasureCommand {
       return failure(e.description)
     } catch {
       return failure("\(error)")
+    }
+  }
+
+  /// One input line → the estimator's guess (never throws: errors become records).
+  static func estimateRecord(
+    _ data: Data, line: Int, library: FontLibrary, estimator: BubbleEstimator, template: String?
+  ) -> (String, Bool) {
+    func failure(_ id: String?, _ message: String) -> (String, Bool) {
+      var pairs: [(String, String)] = []
+      if let id { pairs.append(("id", JSONWriter.string(id))) }
+      pairs.append(("line", String(line)))
+      pairs.append(("error", JSONWriter.string(message)))
+      return (JSONWriter.object(pairs), true)
+    }
+    let object: [String: Any]
+    switch Records.read(data, line: line, command: "measure") {
+    case .failure(let message): return failure(nil, message)
+    case .success(let o): object = o
+    }
+    let id = object["id"] as? String
+    do {
+      if template != nil || object["template"] != nil {
+        let record = try CellRecord(json: object, library: library, defaultTemplate: template)
+        guard case .bubble(let b) = record.cell else {
+          return failure(id, "the estimator sizes bubbles and text cases, not product cards")
+        }
+        try b.validate()
+        let size = estimator.estimate(b)
+        return (
+          JSONWriter.object([
+            ("id", JSONWriter.string(record.id)), ("width", JSONWriter.number(size.width)),
+            ("height", JSONWriter.number(size.height)), ("estimated", "true"),
+          ]), false
+        )
+      }
+      let c = try TextCase(json: object, library: library)
+      guard c.width.isFinite, c.width > 0 else {
+        return failure(id, TypesettingError.invalidWidth(c.width).description)
+      }
+      let e = estimator.estimateText(c.text, style: c.style, width: c.width)
+      return (
+        JSONWriter.object([
+          ("id", JSONWriter.string(c.id)), ("lines", String(e.lines)),
+          ("height", JSONWriter.number(e.height)), ("widest", JSONWriter.number(e.widest)),
+          ("estimated", "true"),
+        ]), false
+      )
+    } catch let e as CellError {
+      return failure(id, e.description)
+    } catch let e as CaseError {
+      return failure(id, e.description)
+    } catch {
+      return failure(id, "\(error)")
     }
   }
 

@@ -1,0 +1,63 @@
+import Foundation
+import Typesetting
+
+extension BubbleEstimator {
+  /// Why a calibration file cannot be used.
+  public struct CalibrationFileError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+  }
+
+  /// The estimator of a calibration file (docs/CELLS.md, "Calibration"): small versioned JSON,
+  /// `{"format": "galley-calibration", "version": 1, "fontScales": {"Font.ttf": factor, …}, …}`.
+  /// - Throws: ``CalibrationFileError`` for anything but that (not JSON, another format or a
+  ///   later version, a factor that is not a number in (0, 10]).
+  public init(calibration data: Data) throws {
+    let any: Any
+    do {
+      any = try JSONSerialization.jsonObject(with: data)
+    } catch {
+      throw CalibrationFileError(message: "not JSON (\(error.localizedDescription))")
+    }
+    guard let o = any as? [String: Any], o["format"] as? String == "galley-calibration" else {
+      throw CalibrationFileError(message: "not a galley calibration file (no \"format\": \"galley-calibration\")")
+    }
+    guard let v = o["version"] as? Int, v == 1 else {
+      throw CalibrationFileError(
+        message: "calibration version \(o["version"].map { "\($0)" } ?? "missing") (this galley reads 1)")
+    }
+    guard let scales = o["fontScales"] as? [String: Any] else {
+      throw CalibrationFileError(message: "\"fontScales\" must be an object of font file name: factor")
+    }
+    self.init()
+    for (font, value) in scales {
+      guard let n = value as? NSNumber, n.doubleValue.isFinite, n.doubleValue > 0, n.doubleValue <= 10
+      else {
+        throw CalibrationFileError(message: "fontScales.\(font): a factor in (0, 10], got \(value)")
+      }
+      fontScales[font] = n.doubleValue
+    }
+  }
+
+  /// The calibration file of this estimator, with how it was fitted.
+  public func calibrationFile(cells: Int, report: CalibrationReport) -> Data {
+    func stats(_ s: ErrorStatistics) -> [String: Any] {
+      ["count": s.count, "meanAbsError": s.meanAbsError, "p95": s.p95, "max": s.max]
+    }
+    let o: [String: Any] = [
+      "format": "galley-calibration", "version": 1, "fontScales": fontScales, "cells": cells,
+      "training": stats(report.training), "heldOut": stats(report.heldOut),
+    ]
+    return (try? JSONSerialization.data(withJSONObject: o, options: [.prettyPrinted, .sortedKeys]))
+      ?? Data()
+  }
+
+  /// The estimated lines, height and widest line of `text` in `style` at `width`: the same
+  /// reading and wrapping as a bubble's message, without the bubble.
+  public func estimateText(_ text: String, style: TextStyle, width: Double) -> (
+    lines: Int, height: Double, widest: Double
+  ) {
+    let b = block(text, style, width: width)
+    return (b.lines, b.height, b.widest)
+  }
+}
