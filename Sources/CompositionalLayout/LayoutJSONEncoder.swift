@@ -79,17 +79,29 @@ package enum LayoutJSONEncoder {
     return out
   }
 
-  /// One change object.
+  /// One change object: the element as in ``attribute(_:)``, then how it changes.
   static func change(_ c: ElementChange) -> String {
+    element(c.indexPath, c.scope, c.category, c.kind)
+      + "\"change\": \"\(c.change.rawValue)\", \"from\": \(rect(c.from)), \"to\": \(rect(c.to)), "
+      + "\"fromAlpha\": \(fmt(c.fromAlpha)), \"toAlpha\": \(fmt(c.toAlpha))}"
+  }
+
+  /// What names an element, opening its object: section, item, category and kind as its
+  /// scope and category have them.
+  static func element(
+    _ path: ItemPath, _ scope: ElementScope, _ category: ElementCategory, _ kind: String
+  ) -> String {
     var s = "{"
-    if c.scope != .global { s += "\"section\": \(c.indexPath.section), " }
-    if c.scope == .item { s += "\"item\": \(c.indexPath.item), " }
-    s += "\"category\": \"\(c.category.rawValue)\", "
-    if c.category != .cell { s += "\"kind\": \(quote(c.kind)), " }
-    func r(_ f: Rect) -> String { "[\(fmt(f.minX)), \(fmt(f.minY)), \(fmt(f.width)), \(fmt(f.height))]" }
-    s += "\"change\": \"\(c.change.rawValue)\", \"from\": \(r(c.from)), \"to\": \(r(c.to)), "
-    s += "\"fromAlpha\": \(fmt(c.fromAlpha)), \"toAlpha\": \(fmt(c.toAlpha))}"
+    if scope != .global { s += "\"section\": \(path.section), " }
+    if scope == .item { s += "\"item\": \(path.item), " }
+    s += "\"category\": \"\(category.rawValue)\", "
+    if category != .cell { s += "\"kind\": \(quote(kind)), " }
     return s
+  }
+
+  /// A frame as `[x, y, width, height]`.
+  static func rect(_ f: Rect) -> String {
+    "[\(fmt(f.minX)), \(fmt(f.minY)), \(fmt(f.width)), \(fmt(f.height))]"
   }
 
   /// A JSON text nested at `indent` (its first line stays where it is put).
@@ -101,15 +113,8 @@ package enum LayoutJSONEncoder {
 
   /// One attribute object.
   static func attribute(_ a: LayoutAttributes) -> String {
-    var s = "{"
-    if a.scope != .global { s += "\"section\": \(a.indexPath.section), " }
-    if a.scope == .item { s += "\"item\": \(a.indexPath.item), " }
-    s += "\"category\": \"\(a.category.rawValue)\", "
-    if a.category != .cell { s += "\"kind\": \(quote(a.kind)), " }
-    let f = a.frame
-    s +=
-      "\"frame\": [\(fmt(f.minX)), \(fmt(f.minY)), \(fmt(f.width)), \(fmt(f.height))], \"zIndex\": \(a.zIndex)}"
-    return s
+    element(a.indexPath, a.scope, a.category, a.kind)
+      + "\"frame\": \(rect(a.frame)), \"zIndex\": \(a.zIndex)}"
   }
 
   /// A JSON string literal.

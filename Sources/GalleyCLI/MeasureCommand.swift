@@ -124,11 +124,7 @@ enum MeasureCommand {
   ) -> (String, Bool) {
     var id: String? = nil
     func failure(_ message: String) -> (String, Bool) {
-      var pairs: [(String, String)] = []
-      if let id { pairs.append(("id", JSONWriter.string(id))) }
-      pairs.append(("line", String(line)))
-      pairs.append(("error", JSONWriter.string(message)))
-      return (JSONWriter.object(pairs), true)
+      (Records.errorRecord(id: id, line: line, message: message), true)
     }
     let object: [String: Any]
     switch Records.read(data, line: line, command: "measure") {
@@ -179,11 +175,7 @@ enum MeasureCommand {
     _ data: Data, line: Int, library: FontLibrary, estimator: BubbleEstimator, template: String?
   ) -> (String, Bool) {
     func failure(_ id: String?, _ message: String) -> (String, Bool) {
-      var pairs: [(String, String)] = []
-      if let id { pairs.append(("id", JSONWriter.string(id))) }
-      pairs.append(("line", String(line)))
-      pairs.append(("error", JSONWriter.string(message)))
-      return (JSONWriter.object(pairs), true)
+      (Records.errorRecord(id: id, line: line, message: message), true)
     }
     let object: [String: Any]
     switch Records.read(data, line: line, command: "measure") {
@@ -263,6 +255,16 @@ enum MeasureCommand {
 
 /// Parsing one JSON Lines record.
 enum Records {
+  /// The record that stands for an input line that gave no result: `{"id", "line", "error"}`
+  /// (`id` when it could be read).
+  static func errorRecord(id: String?, line: Int, message: String) -> String {
+    var pairs: [(String, String)] = []
+    if let id { pairs.append(("id", JSONWriter.string(id))) }
+    pairs.append(("line", String(line)))
+    pairs.append(("error", JSONWriter.string(message)))
+    return JSONWriter.object(pairs)
+  }
+
   enum Parsed {
     case success([String: Any])
     case failure(String)
