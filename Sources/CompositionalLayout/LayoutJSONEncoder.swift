@@ -1,4 +1,4 @@
-/// Writes a layout result in the output format of LAYOUT-SPEC.md, in a fixed key order with compact numbers.
+/// Writes a layout result in the output format of docs/LAYOUT-SPEC.md, in a fixed key order with compact numbers.
 package enum LayoutJSONEncoder {
   /// The JSON text: one object with `contentSize`, `attributes`, `orthogonal`, `warnings` and,
   /// when some cell could not be measured, `errors`; one attribute a line.

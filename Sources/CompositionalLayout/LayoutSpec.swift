@@ -1,6 +1,6 @@
 import Foundation
 
-/// A layout described in JSON (see LAYOUT-SPEC.md): environment, configuration and sections with their items.
+/// A layout described in JSON (see docs/LAYOUT-SPEC.md): environment, configuration and sections with their items.
 public struct LayoutSpec: Sendable {
   /// One section of the spec: its description, its item count and what replaces its estimates.
   public struct SpecSection: Sendable {
@@ -60,7 +60,7 @@ public struct LayoutSpec: Sendable {
   }
 }
 
-/// Reads a layout spec (LAYOUT-SPEC.md) and writes the frames as JSON in the spec's output format.
+/// Reads a layout spec (docs/LAYOUT-SPEC.md) and writes the frames as JSON in the spec's output format.
 /// `measure` sizes items whose content comes as `cells`; without it such specs are an error.
 /// - Throws: `LayoutSpecError` naming the JSON path of a malformed value, or the measurer's error.
 package func runLayoutSpec(_ data: Data, measure: ((CellRequest) throws -> Size)? = nil) throws

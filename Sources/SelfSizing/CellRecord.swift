@@ -15,7 +15,7 @@ public enum Cell: Sendable, Hashable {
   }
 }
 
-/// One line of a cells file (`CELLS-SPEC.md`): an identifier, a cell, and optionally the app's
+/// One line of a cells file (docs/CELLS.md): an identifier, a cell, and optionally the app's
 /// estimate of its size.
 public struct CellRecord: Sendable {
   /// The record's identifier, echoed in every output.

@@ -5,7 +5,7 @@ import XCTest
 
 /// The JSON form: the documented example, cells with a measurer, output formatting.
 final class LayoutSpecTests: XCTestCase {
-  /// The input example of LAYOUT-SPEC.md, verbatim.
+  /// The input example of the layout spec's first contract (the project's starting LAYOUT-SPEC), verbatim.
   static let documentedExample = """
     {
       "container": { "width": 390, "height": 844, "scale": 3 },

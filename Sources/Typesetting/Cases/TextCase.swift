@@ -1,6 +1,6 @@
 import Foundation
 
-/// One measurement request in the JSON Lines case format (`conformance/README.md`): a text, a
+/// One measurement request in the JSON Lines case format (docs/CASE-FORMAT.md): a text, a
 /// style and a width. Unknown fields and wrong types are errors; labels (`category`, `sub`,
 /// `script`, `source`, …) are carried but not used.
 package struct TextCase: Sendable {
