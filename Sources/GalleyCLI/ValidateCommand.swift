@@ -7,7 +7,8 @@ enum ValidateCommand {
   static let help = """
     usage: galley validate ESTIMATES.jsonl|- [--max-error PT] [--json] [-o OUT] [--template T]
                            [--fonts-dir DIR] [--jobs N] [--html REPORT.html] [--quiet]
-                           [--shaping harfbuzz|accelerated]
+                           [--shaping harfbuzz|accelerated] [--group-by category|script]
+                           [--against estimator [--calibration FILE]]
 
     Reads cells (bubble or productCard records, docs/CELLS.md), each with the app's
     "estimatedHeight" (and optionally "estimatedWidth"), measures them, and reports the error
@@ -16,6 +17,11 @@ enum ValidateCommand {
     items, and all of it by "category". --json writes the report as one JSON object; -o OUT
     writes the report to OUT instead of standard output. Records that cannot be measured are
     listed in the report ("failures", with their line and id) and counted on standard error.
+
+    --group-by script groups the statistics by the script of each cell's text (latin, korean,
+    japaneseChinese, arabic, hebrew, thai, devanagari, cyrillic, emoji, mixed) instead of its
+    "category". --against estimator reports the shaping-free estimator's own error (its guess
+    stands for the app's; bubbles only; --calibration FILE from `galley calibrate`).
 
     --html REPORT.html also writes one self-contained HTML page (pictures inlined as PNG data
     URIs, no network): the summary numbers, a histogram of the errors, the table by category,
@@ -38,11 +44,40 @@ enum ValidateCommand {
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let opts = try Options(
-      args, valued: ["max-error", "fonts-dir", "template", "jobs", "html", "output", "shaping"],
+      args,
+      valued: [
+        "max-error", "fonts-dir", "template", "jobs", "html", "output", "shaping", "against",
+        "calibration", "group-by",
+      ],
       flags: ["json", "help", "quiet"])
     if opts.flags.contains("help") {
       print(help)
       return 0
+    }
+    // --against estimator: the estimator's own error (its guess stands for the app's).
+    var estimator: BubbleEstimator? = nil
+    switch opts.values["against"] {
+    case nil: break
+    case "estimator"?:
+      estimator = BubbleEstimator()
+      if let path = opts.values["calibration"] {
+        do {
+          estimator = try BubbleEstimator(calibration: try Streams.input(path).readDataToEndOfFile())
+        } catch let e as BubbleEstimator.CalibrationFileError {
+          throw CLIError.usage("--calibration \(path): \(e.message)")
+        }
+      }
+    case let other?:
+      throw CLIError.usage("--against takes estimator (got '\(other)')")
+    }
+    if opts.values["calibration"] != nil && estimator == nil {
+      throw CLIError.usage("--calibration goes with --against estimator")
+    }
+    let byScript: Bool
+    switch opts.values["group-by"] ?? "category" {
+    case "category": byScript = false
+    case "script": byScript = true
+    case let other: throw CLIError.usage("--group-by takes category or script (got '\(other)')")
     }
     let maxError = try opts.double("max-error")
     if let m = maxError, m < 0 { throw CLIError.usage("--max-error must be >= 0") }
@@ -68,7 +103,9 @@ enum ValidateCommand {
     func flush() {
       let lines = chunk.map { Line(number: $0.0, data: $0.1) }
       let outcomes = concurrentMap(lines, threads: jobs) {
-        validateRecord($0.data, line: $0.number, library: library, sizer: sizer, template: template)
+        validateRecord(
+          $0.data, line: $0.number, library: library, sizer: sizer, template: template,
+          estimator: estimator, byScript: byScript)
       }
       for (k, o) in outcomes.enumerated() {
         switch o {
@@ -109,7 +146,9 @@ enum ValidateCommand {
       try Streams.writeFile(htmlPath, Data(page.utf8))
     }
     output.write(
-      opts.flags.contains("json") ? json(report) + "\n" : text(report, maxError: maxError))
+      opts.flags.contains("json")
+        ? json(report, groups: byScript ? "script" : "category") + "\n"
+        : text(report, maxError: maxError, groups: byScript ? "script" : "category"))
     let total = items.count + failures.count
     if items.isEmpty {
       Streams.error(
@@ -139,7 +178,8 @@ enum ValidateCommand {
   }
 
   static func validateRecord(
-    _ data: Data, line: Int, library: FontLibrary, sizer: CellSizer, template: String?
+    _ data: Data, line: Int, library: FontLibrary, sizer: CellSizer, template: String?,
+    estimator: BubbleEstimator? = nil, byScript: Bool = false
   ) -> Outcome {
     let object: [String: Any]
     switch Records.read(data, line: line, command: "validate") {
@@ -149,14 +189,29 @@ enum ValidateCommand {
     let id = object["id"] as? String
     do {
       let record = try CellRecord(json: object, library: library, defaultTemplate: template)
-      guard let estimated = record.estimatedHeight else {
-        return .failure(.init(line: line, id: id, message: "missing field \"estimatedHeight\""))
+      let estimated: Double
+      if let estimator {
+        guard case .bubble(let b) = record.cell else {
+          return .failure(
+            .init(line: line, id: id, message: "the estimator sizes bubbles, not product cards"))
+        }
+        try b.validate()
+        estimated = estimator.estimate(b).height
+      } else {
+        guard let e = record.estimatedHeight else {
+          return .failure(.init(line: line, id: id, message: "missing field \"estimatedHeight\""))
+        }
+        estimated = e
       }
       let m = try sizer.measure(record.cell)
-      return .item(
-        .init(
-          id: record.id, category: record.cell.category, estimated: estimated, actual: m.size.height
-        ))
+      var group = record.cell.category
+      if byScript {
+        switch record.cell {
+        case .bubble(let b): group = ScriptGroup.of(b.text).rawValue
+        case .productCard(let c): group = ScriptGroup.of(c.title).rawValue
+        }
+      }
+      return .item(.init(id: record.id, category: group, estimated: estimated, actual: m.size.height))
     } catch let e as CellError {
       return .failure(.init(line: line, id: id, message: e.description))
     } catch {
@@ -172,7 +227,7 @@ enum ValidateCommand {
     ]
   }
 
-  static func json(_ r: ValidationReport) -> String {
+  static func json(_ r: ValidationReport, groups: String = "category") -> String {
     var pairs: [(String, String)] = [
       ("count", String(r.items.count)), ("errors", String(r.failures.count)),
     ]
@@ -192,7 +247,7 @@ enum ValidateCommand {
       ))
     pairs.append(
       (
-        "byCategory",
+        groups == "script" ? "byScript" : "byCategory",
         JSONWriter.object(
           r.byCategory.sorted { $0.key < $1.key }.map {
             ($0.key, JSONWriter.object(statsPairs($0.value)))
@@ -212,7 +267,7 @@ enum ValidateCommand {
     return JSONWriter.object(pairs)
   }
 
-  static func text(_ r: ValidationReport, maxError: Double?) -> String {
+  static func text(_ r: ValidationReport, maxError: Double?, groups: String = "category") -> String {
     func f(_ v: Double) -> String { String(format: "%.2f", v) }
     let s = r.statistics
     var out = "validated \(r.items.count) cells (\(r.failures.count) unusable records)\n"
@@ -220,10 +275,10 @@ enum ValidateCommand {
       "error (actual − estimated), points: mean |e| \(f(s.meanAbsError))  p50 \(f(s.p50))  p95 \(f(s.p95))  max \(f(s.max))\n"
     out += "largest jump while scrolling: \(f(r.maxJump)) pt   total drift: \(f(r.totalDrift)) pt\n"
     if !r.byCategory.isEmpty {
-      out += "by category:\n"
+      out += "by \(groups):\n"
       for (k, v) in r.byCategory.sorted(by: { $0.key < $1.key }) {
         out +=
-          "  \(k.padding(toLength: 14, withPad: " ", startingAt: 0)) n=\(v.count)  mean \(f(v.meanAbsError))  p95 \(f(v.p95))  max \(f(v.max))\n"
+          "  \(k.padding(toLength: max(16, k.count + 1), withPad: " ", startingAt: 0)) n=\(v.count)  mean \(f(v.meanAbsError))  p95 \(f(v.p95))  max \(f(v.max))\n"
       }
     }
     if !r.worst.isEmpty {

@@ -67,4 +67,23 @@ final class EstimateCommandTests: XCTestCase {
     XCTAssertEqual(card.status, 1)
     XCTAssertTrue((card.lines.first?["error"] as? String ?? "").contains("not product cards"))
   }
+
+  func testValidateAgainstTheEstimatorByScript() throws {
+    let r = try cli.run([
+      "validate", "Examples/transcript.jsonl", "--against", "estimator", "--group-by", "script",
+      "--json",
+    ])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+    XCTAssertEqual(json["count"] as? Int, 200)
+    let groups = try XCTUnwrap(json["byScript"] as? [String: Any])
+    XCTAssertTrue(Set(groups.keys).isSuperset(of: ["latin", "korean", "arabic", "mixed"]), "\(groups.keys)")
+    // No estimatedHeight in the records: the estimator's guess stands for it.
+    XCTAssertEqual(json["errors"] as? Int, 0)
+    let bad = try cli.run(["validate", "Examples/transcript.jsonl", "--group-by", "font"])
+    XCTAssertEqual(bad.status, 64)
+    let stray = try cli.run(["validate", "Examples/transcript.jsonl", "--calibration", "x.json"])
+    XCTAssertEqual(stray.status, 64)
+    XCTAssertTrue(stray.stderr.contains("--calibration goes with --against estimator"), stray.stderr)
+  }
 }
