@@ -34,7 +34,7 @@ public struct SelfSizingLayout: Sendable {
   /// The environment it is laid out in.
   public let environment: LayoutEnvironment
   /// Items per section.
-  public let itemCounts: [Int]
+  public private(set) var itemCounts: [Int]
   /// The sizes measured so far.
   public private(set) var measuredSizes: MeasuredSizes
   /// The current frames.
@@ -100,6 +100,58 @@ public struct SelfSizingLayout: Sendable {
     let update = relayout(sections: Set(itemCounts.indices), source: source, anchor: anchor)
     measuredSizes = source.store
     return update
+  }
+
+  /// Applies a batch of updates (`performBatchUpdates`), with `sizes` measured after it (index
+  /// paths after): measured sizes follow their items, only the sections the batch touches are
+  /// laid out again (the others are stacked as they were), and the transition says what moves,
+  /// appears and disappears and where the content offset goes, kept by `anchor`.
+  /// - Throws: ``BatchError`` for a batch UIKit would reject; the layout is then unchanged.
+  /// - Complexity: O(n) for the sections touched plus O(N) to restack and compare.
+  public mutating func apply(
+    _ batch: BatchUpdate, sizes: [ItemPath: Size] = [:], contentOffset: Double = 0,
+    anchor: BatchAnchor = .top
+  ) throws -> LayoutTransition {
+    let mapping = try BatchMapping(batch, counts: itemCounts)
+    var moved = MeasuredSizes()
+    for (s, row) in mapping.itemBefore.enumerated() {
+      for (i, q) in row.enumerated() {
+        if let q, let size = measuredSizes.sizes[q.section]?[q.item] {
+          moved.set(size, for: ItemPath(section: s, item: i))
+        }
+      }
+      if let b = mapping.sectionBefore[s] {
+        for (kind, size) in measuredSizes.supplementarySizes[b] ?? [:] {
+          moved.set(size, forSupplementary: kind, inSection: s)
+        }
+      }
+    }
+    for (p, size) in sizes { moved.set(size, for: p) }
+    let sized = Set(sizes.keys.map(\.section))
+    let source = MeasuringSource(store: moved, wanted: { _ in false }, measurer: nil)
+    var newParts: [SectionLayout] = []
+    for (s, count) in mapping.countsAfter.enumerated() {
+      // (A section is stacked as it was when it keeps its index, its items and their order.)
+      if let b = mapping.sectionBefore[s], b == s, !sized.contains(s),
+        !mapping.reloadedSections.contains(s), count == itemCounts[b],
+        mapping.itemBefore[s].enumerated().allSatisfy({ $1 == ItemPath(section: b, item: $0) })
+      {
+        newParts.append(parts[b])
+      } else {
+        newParts.append(layout.layoutSection(s, itemCount: count, environment: environment, sizing: source))
+      }
+    }
+    let before = result
+    parts = newParts
+    itemCounts = mapping.countsAfter
+    measuredSizes = moved
+    result = CollectionLayout.assemble(
+      parts, configuration: layout.configuration, environment: environment)
+    let vertical = layout.configuration.scrollDirection == .vertical
+    return LayoutTransition(
+      before: before, after: result, mapping: mapping, contentOffset: contentOffset,
+      viewport: vertical ? environment.containerSize.height : environment.containerSize.width,
+      anchor: anchor)
   }
 
   private mutating func relayout(sections: Set<Int>, source: MeasuringSource, anchor: ScrollAnchor?)

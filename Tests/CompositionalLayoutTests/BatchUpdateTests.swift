@@ -215,6 +215,45 @@ final class BatchUpdateTests: XCTestCase {
     }
   }
 
+  func testSelfSizingLayoutAppliesABatchAsAFullLayoutWould() throws {
+    // The golden brand grid (measured heights) and the 100 pt section below it; a third section
+    // like the second. Insert two items into section 0 and delete section 2's only item.
+    let env = LayoutEnvironment(containerSize: Size(width: 390, height: 844), displayScale: 3)
+    let base = BrandGridGoldenTests.layout()
+    let layout = CollectionLayout(configuration: base.configuration) { i, e in
+      base.sectionProvider(min(i, 1), e)
+    }
+    var sizing = SelfSizingLayout(layout: layout, itemCounts: [7, 1, 1], environment: env)
+    _ = sizing.measureAll { path, proposed in
+      Size(width: proposed.width, height: path.section == 0 ? BrandGridGoldenTests.heights[path.item] : 100)
+    }
+    let batch = BatchUpdate(
+      insertItems: [ItemPath(section: 0, item: 0), ItemPath(section: 0, item: 4)],
+      itemCounts: [9, 1, 1])
+    let sizes = [
+      ItemPath(section: 0, item: 0): Size(width: 120, height: 77),
+      ItemPath(section: 0, item: 4): Size(width: 120, height: 66),
+    ]
+    let t = try sizing.apply(batch, sizes: sizes, contentOffset: 0)
+    XCTAssertEqual(sizing.itemCounts, [9, 1, 1])
+    // The same as laying everything out from scratch with the sizes where they went.
+    var expected = MeasuredSizes()
+    let old = BrandGridGoldenTests.heights
+    let after: [Double] = [77, old[0], old[1], old[2], 66, old[3], old[4], old[5], old[6]]
+    for (i, h) in after.enumerated() { expected.set(Size(width: 120, height: h), for: ItemPath(section: 0, item: i)) }
+    expected.set(Size(width: 390, height: 100), for: ItemPath(section: 1, item: 0))
+    expected.set(Size(width: 390, height: 100), for: ItemPath(section: 2, item: 0))
+    let fresh = layout.layout(itemCounts: [9, 1, 1], environment: env, sizing: expected)
+    XCTAssertEqual(sizing.result.cells, fresh.cells)
+    XCTAssertEqual(sizing.result.contentSize, fresh.contentSize)
+    XCTAssertEqual(t.after.cells, fresh.cells)
+    XCTAssertEqual(change(t, 0, 0)?.change, .insert)
+    XCTAssertEqual(change(t, 0, 4)?.change, .insert)
+    // A bad batch changes nothing.
+    XCTAssertThrowsError(try sizing.apply(BatchUpdate(deleteSections: [5])))
+    XCTAssertEqual(sizing.itemCounts, [9, 1, 1])
+  }
+
   // MARK: Batches UIKit rejects
 
   func testBadBatchesAreErrorsNamingTheOperation() throws {
