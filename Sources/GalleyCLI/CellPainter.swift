@@ -16,8 +16,10 @@ final class CellPainter {
   static let estimatedOutline = Color(hex: 0xFF3B30)
   static let frameOutline = Color(hex: 0x8E8E93)
 
-  init(sizer: CellSizer) throws {
+  /// With `marksMissingGlyphs`, tofu is outlined in red (`render --overlay`).
+  init(sizer: CellSizer, marksMissingGlyphs: Bool = false) throws {
     renderer = try TextRenderer()
+    if marksMissingGlyphs { renderer.missingGlyphOutline = CellPainter.estimatedOutline }
     self.sizer = sizer
   }
 

@@ -33,7 +33,7 @@ enum Pictures {
   /// `width`; otherwise records keep theirs and the picture widens for a wider one), `me` on the
   /// trailing side, others on the leading side; with `overlay`, each cell's measured frame
   /// (solid green) and estimated frame (dashed red: "estimatedHeight"/"estimatedWidth", else
-  /// ``BubbleEstimator``).
+  /// ``BubbleEstimator``), and every missing glyph (tofu) outlined in red.
   static func transcript(
     _ lines: [(Int, Data)], width columnWidth: Double, containerIsColumn: Bool = false,
     scale: Double, overlay: Bool, library: FontLibrary, sizer: CellSizer
@@ -82,7 +82,7 @@ enum Pictures {
     try checkSize(width: width, height: height, scale: scale)
     let canvas = Canvas(
       width: width, height: height, scale: scale, background: CellPainter.background)
-    let painter = try CellPainter(sizer: sizer)
+    let painter = try CellPainter(sizer: sizer, marksMissingGlyphs: overlay)
     var placed: [Placed] = []
     var y = margin
     for (line, record, cell, placement) in items {
@@ -263,6 +263,7 @@ enum Pictures {
     let canvas = Canvas(
       width: width, height: layout.height + 2 * pad, scale: scale, background: .white)
     let renderer = try TextRenderer()
+    if overlay { renderer.missingGlyphOutline = CellPainter.estimatedOutline }
     let runs = prepared.glyphRuns(layout)
     let ink = try renderer.draw(
       runs: runs, layout: layout, rightToLeft: prepared.isRightToLeft, at: (pad, pad),

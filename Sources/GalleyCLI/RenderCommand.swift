@@ -24,14 +24,15 @@ enum RenderCommand {
     screen). "sender": "me" on the trailing side in blue, others on the leading side in grey, with sender
     name, reply preview and timestamp where the record has them. --overlay outlines each cell's
     measured frame (solid green) and its estimated frame (dashed red: "estimatedHeight" and
-    "estimatedWidth" when the record has them, else the built-in estimator).
+    "estimatedWidth" when the record has them, else the built-in estimator), and outlines in red
+    every missing glyph (a character no font of the stack has, drawn as a box: tofu).
 
     A layout spec (a JSON object with "sections", as for `galley layout`) is drawn as all its
     frames: cells outlined in grey, headers and footers dashed orange, decorations filled, and
     the cells the spec carries (product cards, bubbles) drawn in their frames.
 
     --text draws one text laid out at --width − 32 points; --overlay adds each line's
-    typographic box (green) and its ink bounds (dashed red).
+    typographic box (green), its ink bounds (dashed red) and each missing glyph (red).
 
     --frames FILE writes one JSON object per drawn cell: {"id", "line", "frame": [x, y, w, h],
     "estimated", "ink": [[x, y, w, h], …], "lineWidths": [w, …]} in points (ink: tight bounds of

@@ -12,6 +12,10 @@ import Typesetting
 public final class TextRenderer {
   private let library: FreeTypeLibrary
   private var faces: [ObjectIdentifier: FreeTypeFace] = [:]
+  /// When set, each missing glyph (the box a font draws for a character it lacks: tofu) is
+  /// outlined in this colour over its em box, so that a picture shows where a size is wrong
+  /// for a known reason.
+  public var missingGlyphOutline: Color? = nil
 
   /// A renderer with its own FreeType library.
   /// - Throws: ``RasterizerError`` when FreeType cannot start.
@@ -74,6 +78,11 @@ public final class TextRenderer {
           run.glyphs[k], face: face, size: run.size, x: x, y: y, color: color, on: canvas)
         {
           ink[run.line] = ink[run.line].map { $0.union(r) } ?? r
+        }
+        if run.glyphs[k] == 0, let outline = missingGlyphOutline {
+          canvas.strokeRect(
+            Rect(x: x, y: y - run.size * 0.8, width: max(1, run.advances[k]), height: run.size),
+            outline, lineWidth: 1.5)
         }
       }
     }

@@ -37,3 +37,36 @@ final class MissingGlyphsTests: XCTestCase {
     XCTAssertEqual(ok.stderr, "")
   }
 }
+
+import Rasterizer
+
+/// `galley render --overlay` outlines tofu in red; without it nothing red is drawn.
+final class MissingGlyphPictureTests: XCTestCase {
+  let cli = Galley()
+
+  func redPixels(_ text: String, _ args: [String]) throws -> Int {
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("tofu-\(getpid()).png")
+    let r = try cli.run(
+      ["render", "--text", text, "--fonts", "Inter-Regular.otf", "--width", "200", "--scale", "1",
+       "-o", out.path] + args)
+    XCTAssertEqual(r.status, 0, r.stderr)
+    let png = try PNGImage.read(out.path)
+    var red = 0
+    for y in 0..<png.height {
+      for x in 0..<png.width {
+        let c = png.color(x: x, y: y)
+        if c.r > 200 && c.g < 120 && c.b < 120 { red += 1 }
+      }
+    }
+    return red
+  }
+
+  func testTofuIsOutlinedOnlyWithOverlay() throws {
+    // (The overlay also outlines each line's ink, dashed red: the same text without tofu, of
+    // the same width, is the baseline.)
+    let tofu = try redPixels("Hi 민지", ["--overlay"])
+    let plain = try redPixels("Hi WW", ["--overlay"])
+    XCTAssertGreaterThan(tofu, plain + 60, "tofu \(tofu), plain \(plain)")
+    XCTAssertEqual(try redPixels("Hi 민지", []), 0)
+  }
+}
