@@ -45,6 +45,8 @@ enum BenchCommand {
                              over the transcript's first pass through the corpus (each text
                              once: words recur, texts do not)
       bubblesPerSecondNewWidth  bubble text heights/s at a new width from prepared text
+      exactBubbleSizesPerSecondNewWidth  exact bubble sizes/s (every part and the bubble rule)
+                             at a new container width from texts shaped once (prepareExact)
       estimatesPerSecond1, estimatesPerSecond   BubbleEstimator estimates/s of bubbles prepared
                              once, all of them at a new container width (the estimate pass of a
                              transcript; no shaping), on 1 core and on all cores
@@ -270,8 +272,20 @@ enum BenchCommand {
           sink += (try? p.measure(width: 250 - Double(k % 7)))?.height ?? 0
         }
       } / 1e6
+    // Exact bubble sizes (every part and the bubble rule) at a new width from prepared texts.
+    let exactSizer = CellSizer(typesetter: Typesetter(cacheCapacity: 0), cacheCapacity: 0)
+    var exactSeconds = Double.infinity
+    if let exact = try? exactSizer.prepareExact(bubbles) {
+      exactSeconds =
+        best(repeats) {
+          for k in 0..<exact.count {
+            sink += (try? exact.size(at: k, containerWidth: 390 - Double(k % 7)))?.height ?? 0
+          }
+        } / 1e6
+    }
     let estimates = estimatorFigures(bubbles, repeats: repeats)
     figures += [
+      ("exactBubbleSizesPerSecondNewWidth", Double(bubbles.count) / exactSeconds),
       ("bubblesPerSecond1", bubbles1), ("bubblesPerSecond", bubblesAll),
       ("bubblesPerSecondWordCache", bubblesWordCache),
       ("bubblesPerSecondNewWidth", Double(preparedBubbles.count) / newWidthSeconds),

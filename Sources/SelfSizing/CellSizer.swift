@@ -111,30 +111,47 @@ public final class CellSizer: @unchecked Sendable {
   /// A text's extent at a width, as sizing needs it (no line records are built).
   func lay(_ text: String, _ style: TextStyle, width: Double) throws -> TextBox {
     do {
-      let prepared = try typesetter.prepare(text, style: style)
-      let m = try prepared.measure(width: width)
-      return TextBox(
-        lineCount: m.lines, height: m.height, widest: m.widest, lastLineWidth: m.lastLineWidth,
-        isTruncated: m.isTruncated, missing: prepared.missingCharacters)
+      return try Self.box(typesetter.prepare(text, style: style), width: width)
     } catch let e as TypesettingError {
       throw CellError.text(e.description)
     }
+  }
+
+  /// The extent of a prepared text at a width, as sizing needs it.
+  static func box(_ prepared: PreparedText, width: Double, missing: Bool = true) throws -> TextBox {
+    let m = try prepared.measure(width: width)
+    return TextBox(
+      lineCount: m.lines, height: m.height, widest: m.widest, lastLineWidth: m.lastLineWidth,
+      isTruncated: m.isTruncated, missing: missing ? prepared.missingCharacters : [])
+  }
+
+  /// The texts of a bubble.
+  enum BubblePart: Int, CaseIterable {
+    case replyName, replyText, name, text, timestamp
   }
 
   /// A bubble's parts, each laid out by `lay` in its style at the width the bubble rule gives it.
   func bubbleParts<T>(
     _ cell: BubbleCell, _ g: BubbleGeometry, lay: (String, TextStyle, Double) throws -> T
   ) throws -> (text: T, reply: (name: T?, text: T)?, name: T?, timestamp: T?) {
-    let tw = g.textWidth(cell.containerWidth)
+    try bubbleParts(cell, g) { _, text, style, width in try lay(text, style, width) }
+  }
+
+  /// ``bubbleParts(_:_:lay:)`` telling `lay` which part it lays out.
+  func bubbleParts<T>(
+    _ cell: BubbleCell, _ g: BubbleGeometry, containerWidth: Double? = nil,
+    lay: (BubblePart, String, TextStyle, Double) throws -> T
+  ) throws -> (text: T, reply: (name: T?, text: T)?, name: T?, timestamp: T?) {
+    let tw = g.textWidth(containerWidth ?? cell.containerWidth)
     var reply: (name: T?, text: T)? = nil
     if let replyText = cell.replyText {
       let inner = g.replyWidth(tw)
-      let name = try cell.replyName.map { try lay($0, cell.replyNameStyle, inner) }
-      reply = (name, try lay(replyText, cell.replyTextStyle, inner))
+      let name = try cell.replyName.map { try lay(.replyName, $0, cell.replyNameStyle, inner) }
+      reply = (name, try lay(.replyText, replyText, cell.replyTextStyle, inner))
     }
-    let name = try cell.senderName.map { try lay($0, cell.senderNameStyle, tw) }
-    let text = try lay(cell.text, scaled(cell.style, by: cell.textScale), tw)
-    let timestamp = try cell.timestamp.map { try lay($0, cell.timestampTextStyle, tw) }
+    let name = try cell.senderName.map { try lay(.name, $0, cell.senderNameStyle, tw) }
+    let text = try lay(.text, cell.text, scaled(cell.style, by: cell.textScale), tw)
+    let timestamp = try cell.timestamp.map { try lay(.timestamp, $0, cell.timestampTextStyle, tw) }
     return (text, reply, name, timestamp)
   }
 
