@@ -40,6 +40,14 @@ public struct LayoutSpec: Sendable {
     result.cellErrors = source.failures.sorted { $0.key < $1.key }.map {
       LayoutResult.CellError(indexPath: $0.key, message: $0.value)
     }
+    // Cells that overlap: a measured size larger than the slot the layout gives it.
+    let overlaps = result.overlappingCells()
+    for (a, b) in overlaps.prefix(5) {
+      result.warnings.append(
+        "sections[\(a.section)]: items \(a.item) and \(b.section == a.section ? "\(b.item)" : "\(b) ") overlap: a measured size is larger than its slot (a group whose count divides an estimated axis keeps equal slots)"
+      )
+    }
+    if overlaps.count > 5 { result.warnings.append("… \(overlaps.count - 5) more overlapping pairs") }
     // Measured sizes on axes that are not estimated are reported, not silently dropped.
     for (s, section) in sections.enumerated() {
       for (item, m) in section.itemSizes.sorted(by: { $0.key < $1.key }) {

@@ -222,26 +222,9 @@ public struct LayoutTransition: Sendable {
     }
     self.changes = changes
 
-    // Checks: overlapping cells after (swept along the scroll axis), and elements that jump
-    // farther than the viewport on screen while visible.
-    var order = after.cells.indices.sorted { main(after.cells[$0].frame).0 < main(after.cells[$1].frame).0 }
-    var pairs: [(ItemPath, ItemPath)] = []
-    for (k, i) in order.enumerated() {
-      let r = after.cells[i].frame
-      var j = k + 1
-      while j < order.count {
-        let o = after.cells[order[j]].frame
-        if main(o).0 >= main(r).1 { break }
-        let w = min(r.maxX, o.maxX) - max(r.minX, o.minX)
-        let h = min(r.maxY, o.maxY) - max(r.minY, o.minY)
-        if w > 1e-9 && h > 1e-9 {
-          pairs.append((after.cells[i].indexPath, after.cells[order[j]].indexPath))
-        }
-        j += 1
-      }
-    }
-    order.removeAll()
-    overlaps = pairs
+    // Checks: overlapping cells after, and elements that jump farther than the viewport on
+    // screen while visible.
+    overlaps = after.overlappingCells()
     let offsetAfter = contentOffsetAfter
     teleports = changes.filter { c in
       let (s0, e0) = main(c.from)
@@ -255,6 +238,31 @@ public struct LayoutTransition: Sendable {
 }
 
 extension LayoutResult {
+  /// Pairs of cells whose frames overlap (by more than a rounding error), swept along the
+  /// scroll axis: what a measured size larger than its slot does (a `count` group resized to
+  /// equal slots, say).
+  /// - Complexity: O(n log n + the pairs compared).
+  public func overlappingCells() -> [(ItemPath, ItemPath)] {
+    let vertical = scrollDirection == .vertical
+    func start(_ r: Rect) -> Double { vertical ? r.minY : r.minX }
+    func end(_ r: Rect) -> Double { vertical ? r.maxY : r.maxX }
+    let order = cells.indices.sorted { start(cells[$0].frame) < start(cells[$1].frame) }
+    var pairs: [(ItemPath, ItemPath)] = []
+    for (k, i) in order.enumerated() {
+      let r = cells[i].frame
+      var j = k + 1
+      while j < order.count {
+        let o = cells[order[j]].frame
+        if start(o) >= end(r) { break }
+        let w = min(r.maxX, o.maxX) - max(r.minX, o.minX)
+        let h = min(r.maxY, o.maxY) - max(r.minY, o.minY)
+        if w > 1e-9 && h > 1e-9 { pairs.append((cells[i].indexPath, cells[order[j]].indexPath)) }
+        j += 1
+      }
+    }
+    return pairs
+  }
+
   /// The cell at `path`, if the layout has it.
   public func cell(at path: ItemPath) -> LayoutAttributes? {
     guard path.section >= 0 && path.section + 1 < sectionCellStart.count else { return nil }

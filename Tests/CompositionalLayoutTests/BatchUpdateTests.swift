@@ -254,6 +254,25 @@ final class BatchUpdateTests: XCTestCase {
     XCTAssertEqual(sizing.itemCounts, [9, 1, 1])
   }
 
+  func testOverlappingCellsAreFound() {
+    // A custom group that puts its second item half over its first.
+    let group = Group.custom(LayoutSize(width: .fractionalWidth(1), height: .absolute(100))) { _ in
+      [Rect(x: 0, y: 0, width: 100, height: 100), Rect(x: 50, y: 50, width: 100, height: 100)]
+    }
+    let result = CollectionLayout(section: Section(group: group)).layout(
+      itemCounts: [4], environment: Self.env)
+    let pairs = result.overlappingCells().map { [$0.0.item, $0.1.item] }
+    // (Item 1, at y 50…150, also reaches into the next group's item 2 at y 100…200.)
+    XCTAssertEqual(pairs, [[0, 1], [1, 2], [2, 3]])
+    // Side by side, touching: no overlap.
+    let touching = Group.custom(LayoutSize(width: .fractionalWidth(1), height: .absolute(100))) { _ in
+      [Rect(x: 0, y: 0, width: 100, height: 100), Rect(x: 100, y: 0, width: 100, height: 100)]
+    }
+    XCTAssertTrue(
+      CollectionLayout(section: Section(group: touching)).layout(itemCounts: [4], environment: Self.env)
+        .overlappingCells().isEmpty)
+  }
+
   // MARK: Batches UIKit rejects
 
   func testBadBatchesAreErrorsNamingTheOperation() throws {
