@@ -10,6 +10,8 @@ let package = Package(
     .library(name: "Rasterizer", targets: ["Rasterizer"]),
     .library(name: "Geometry", targets: ["Geometry"]),
     .executable(name: "galley", targets: ["galley"]),
+    // The C ABI (include/galley.h): libGalleyC.so for other languages.
+    .library(name: "GalleyC", type: .dynamic, targets: ["GalleyC"]),
   ],
   targets: [
     .systemLibrary(
@@ -34,6 +36,7 @@ let package = Package(
       name: "GalleyCLI",
       dependencies: ["Typesetting", "CompositionalLayout", "SelfSizing", "Rasterizer"]),
     .executableTarget(name: "galley", dependencies: ["GalleyCLI"]),
+    .target(name: "GalleyC", dependencies: ["GalleyCLI", "Typesetting", "SelfSizing"]),
     // Reliability figures that print rather than assert (memory plateau, hostile-input timings).
     .executableTarget(
       name: "galley-stress", dependencies: ["Typesetting"], path: "Sources/GalleyStress"),

@@ -4,7 +4,7 @@ import SelfSizing
 import Typesetting
 
 /// `galley measure [FILE|-]`: text cases in, one result per input line out, same order.
-enum MeasureCommand {
+package enum MeasureCommand {
   static let help = """
     usage: galley measure [FILE|-] [--template bubble|productCard] [--fonts-dir DIR] [-o OUT]
                           [--jobs N] [--quiet] [--explain] [--shaping harfbuzz|accelerated]
@@ -117,7 +117,7 @@ enum MeasureCommand {
   }
 
   /// One input line → one output line (never throws: errors become records).
-  static func measureRecord(
+  package static func measureRecord(
     _ data: Data, line: Int, library: FontLibrary, typesetter: Typesetter, sizer: CellSizer,
     template: String?, explain: Bool = false, strictGlyphs: Bool = false,
     missing: MissingGlyphs? = nil
@@ -317,7 +317,7 @@ enum Records {
 
 /// The records whose texts hold characters no font has, gathered from the worker threads and
 /// reported once at the end of a run (the first few by line).
-final class MissingGlyphs: @unchecked Sendable {
+package final class MissingGlyphs: @unchecked Sendable {
   // @unchecked: `found` is touched under `lock` only.
   private let lock = NSLock()
   private var found: [(line: Int, id: String, characters: [Unicode.Scalar])] = []

@@ -1,0 +1,150 @@
+import Foundation
+import GalleyCLI
+import SelfSizing
+import Typesetting
+
+// The C ABI of include/galley.h. Every function here is a thin door to the library: it reads
+// C values, calls what `galley measure` calls, and hands back memory the caller frees with
+// galley_free. No Swift error crosses it: failures come back as NULL with a message, or as the
+// error records the command line writes.
+
+/// What an engine holds: the fonts, and a typesetter and cell sizer shared by its callers'
+/// threads (both are thread-safe).
+final class Engine {
+  let library: FontLibrary
+  let typesetter: Typesetter
+  let sizer: CellSizer
+
+  init(library: FontLibrary) {
+    self.library = library
+    typesetter = Typesetter(cacheCapacity: 0)
+    sizer = CellSizer(typesetter: typesetter, cacheCapacity: 0)
+  }
+}
+
+/// A copy of `text` in memory from malloc (NUL-terminated), for the caller to free.
+func mallocString(_ text: String, length: UnsafeMutablePointer<Int>? = nil) -> UnsafeMutablePointer<CChar>? {
+  var utf8 = Array(text.utf8)
+  length?.pointee = utf8.count
+  utf8.append(0)
+  guard let raw = malloc(utf8.count) else { return nil }
+  utf8.withUnsafeBytes { raw.copyMemory(from: $0.baseAddress!, byteCount: utf8.count) }
+  return raw.assumingMemoryBound(to: CChar.self)
+}
+
+@_cdecl("galley_engine_create")
+public func galley_engine_create(
+  _ fontsDir: UnsafePointer<CChar>?, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> OpaquePointer? {
+  let dir = fontsDir.map { String(cString: $0) } ?? FontLibrary.bundledDirectory()
+  var isDirectory: ObjCBool = false
+  guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue
+  else {
+    error?.pointee = mallocString("fonts directory \(dir) does not exist")
+    return nil
+  }
+  let engine = Engine(library: FontLibrary(directory: dir))
+  return OpaquePointer(Unmanaged.passRetained(engine).toOpaque())
+}
+
+@_cdecl("galley_engine_destroy")
+public func galley_engine_destroy(_ engine: OpaquePointer?) {
+  guard let engine else { return }
+  Unmanaged<Engine>.fromOpaque(UnsafeRawPointer(engine)).release()
+}
+
+@_cdecl("galley_measure_jsonl")
+public func galley_measure_jsonl(
+  _ engine: OpaquePointer?, _ jsonl: UnsafePointer<CChar>?, _ length: Int,
+  _ outLength: UnsafeMutablePointer<Int>?
+) -> UnsafeMutablePointer<CChar>? {
+  guard let engine, let jsonl else { return nil }
+  let e = Unmanaged<Engine>.fromOpaque(UnsafeRawPointer(engine)).takeUnretainedValue()
+  let bytes = UnsafeRawBufferPointer(start: jsonl, count: length)
+  var out = ""
+  var line = 0
+  var start = 0
+  // Lines as `galley measure` reads them: LF-separated, a CR before the LF dropped, a last
+  // line without LF kept.
+  while start < bytes.count {
+    var end = start
+    while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+    var stop = end
+    if stop > start && bytes[stop - 1] == 0x0D { stop -= 1 }
+    line += 1
+    let data = Data(bytes[start..<stop])
+    let (record, _) = MeasureCommand.measureRecord(
+      data, line: line, library: e.library, typesetter: e.typesetter, sizer: e.sizer, template: nil)
+    out += record
+    out += "\n"
+    start = end + 1
+  }
+  return mallocString(out, length: outLength)
+}
+
+@_cdecl("galley_free")
+public func galley_free(_ pointer: UnsafeMutableRawPointer?) { free(pointer) }
+
+/// Static storage: "galley 0.1.0; harfbuzz 6.0.0; …; shaping: accelerated".
+nonisolated(unsafe) let versionText: UnsafeMutablePointer<CChar>? = {
+  let (mode, reason) = ShapingMode.resolve(nil)
+  return mallocString(
+    "galley 0.1.0; harfbuzz \(EngineVersions.harfBuzz); freetype \(EngineVersions.freeType); "
+      + "icu \(EngineVersions.icu); shaping: \(mode.rawValue)" + (reason.map { " (\($0))" } ?? ""))
+}()
+
+@_cdecl("galley_version")
+public func galley_version() -> UnsafePointer<CChar>? { UnsafePointer(versionText) }
+
+/// What `galley_prepared_layout` fills in.
+public struct PreparedResult {
+  var lines: Int32
+  var height: Double
+  var widest: Double
+}
+
+@_cdecl("galley_prepare")
+public func galley_prepare(
+  _ engine: OpaquePointer?, _ caseJSON: UnsafePointer<CChar>?,
+  _ errorOut: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> OpaquePointer? {
+  guard let engine, let caseJSON else { return nil }
+  let e = Unmanaged<Engine>.fromOpaque(UnsafeRawPointer(engine)).takeUnretainedValue()
+  do {
+    guard
+      let o = try JSONSerialization.jsonObject(with: Data(String(cString: caseJSON).utf8))
+        as? [String: Any]
+    else {
+      errorOut?.pointee = mallocString("the case must be a JSON object")
+      return nil
+    }
+    var object = o
+    if object["width"] == nil { object["width"] = 1.0 }
+    let c = try TextCase(json: object, library: e.library)
+    let prepared = try e.typesetter.prepare(c.text, style: c.style)
+    return OpaquePointer(Unmanaged.passRetained(prepared).toOpaque())
+  } catch {
+    errorOut?.pointee = mallocString("\(error)")
+    return nil
+  }
+}
+
+@_cdecl("galley_prepared_layout")
+public func galley_prepared_layout(
+  _ prepared: OpaquePointer?, _ width: Double, _ lines: UnsafeMutablePointer<Int32>?,
+  _ height: UnsafeMutablePointer<Double>?, _ widest: UnsafeMutablePointer<Double>?
+) -> Int32 {
+  guard let prepared else { return -1 }
+  let p = Unmanaged<PreparedText>.fromOpaque(UnsafeRawPointer(prepared)).takeUnretainedValue()
+  guard let m = try? p.measure(width: width) else { return -1 }
+  lines?.pointee = Int32(clamping: m.lines)
+  height?.pointee = m.height
+  widest?.pointee = m.widest
+  return 0
+}
+
+@_cdecl("galley_prepared_destroy")
+public func galley_prepared_destroy(_ prepared: OpaquePointer?) {
+  guard let prepared else { return }
+  Unmanaged<PreparedText>.fromOpaque(UnsafeRawPointer(prepared)).release()
+}

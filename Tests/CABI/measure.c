@@ -1,0 +1,42 @@
+/* Reads JSON Lines from the file argv[1], measures them through the C ABI and writes the
+ * result to standard output; then checks the prepared-text functions and the error paths. */
+#include <galley.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv) {
+  if (argc < 2) return 64;
+  FILE *f = fopen(argv[1], "rb");
+  if (!f) return 66;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *input = malloc((size_t)n + 1);
+  if (fread(input, 1, (size_t)n, f) != (size_t)n) return 66;
+  fclose(f);
+  char *error = NULL;
+  galley_engine *engine = galley_engine_create(NULL, &error);
+  if (!engine) { fprintf(stderr, "engine: %s\n", error); return 1; }
+  size_t length = 0;
+  char *out = galley_measure_jsonl(engine, input, (size_t)n, &length);
+  fwrite(out, 1, length, stdout);
+  galley_free(out);
+  /* Prepared text: one line at 1000 pt, more at 40. */
+  galley_prepared *p = galley_prepare(engine, "{\"text\": \"Hello, wide world of text\", \"size\": 17}", &error);
+  int32_t lines = 0; double height = 0, widest = 0;
+  if (!p || galley_prepared_layout(p, 1000, &lines, &height, &widest) != 0 || lines != 1) return 2;
+  if (galley_prepared_layout(p, 40, &lines, &height, &widest) != 0 || lines < 2) return 3;
+  if (galley_prepared_layout(p, -1, &lines, &height, &widest) != -1) return 4;
+  galley_prepared_destroy(p);
+  /* Errors: a bad case, a missing fonts directory. */
+  if (galley_prepare(engine, "[1, 2]", &error) != NULL || error == NULL) return 5;
+  galley_free(error);
+  error = NULL;
+  if (galley_engine_create("/no/such/fonts", &error) != NULL || error == NULL) return 6;
+  galley_free(error);
+  if (strncmp(galley_version(), "galley ", 7) != 0) return 7;
+  galley_engine_destroy(engine);
+  free(input);
+  return 0;
+}

@@ -1,0 +1,51 @@
+import Foundation
+import XCTest
+
+/// The C ABI (include/galley.h, libGalleyC.so) from a C program compiled here with `cc`.
+final class CABITests: XCTestCase {
+  func run(_ tool: String, _ args: [String], environment: [String: String] = [:]) throws -> (
+    Int32, Data, String
+  ) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = [tool] + args
+    p.currentDirectoryURL = Galley.root
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    p.environment = env
+    let out = Pipe()
+    let err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    return (p.terminationStatus, data, message)
+  }
+
+  func testACProgramMeasuresTheCorpusAsTheCommandLineDoes() throws {
+    let products = Galley.binary.deletingLastPathComponent().path
+    guard FileManager.default.fileExists(atPath: products + "/libGalleyC.so") else {
+      return XCTFail("libGalleyC.so was not built next to galley in \(products)")
+    }
+    let exe = FileManager.default.temporaryDirectory.appendingPathComponent("galley-cabi-\(getpid())").path
+    let (cc, _, ccErr) = try run(
+      "cc", [
+        "-I", "include", "Tests/CABI/measure.c", "-L", products, "-lGalleyC",
+        "-Wl,-rpath," + products, "-o", exe,
+      ])
+    XCTAssertEqual(cc, 0, ccErr)
+    let corpus = "Tests/TypesettingTests/Fixtures/corpus.jsonl"
+    let (status, out, err) = try run(exe, [corpus], environment: ["GALLEY_SHAPING": ""])
+    XCTAssertEqual(status, 0, "the C program's checks of prepared texts and errors: \(err)")
+    let cli = try Galley().run(["measure", corpus, "--quiet"], environment: ["GALLEY_SHAPING": nil])
+    XCTAssertEqual(String(decoding: out, as: UTF8.self).split(separator: "\n").count, 3000)
+    XCTAssertTrue(String(decoding: out, as: UTF8.self) == cli.stdout, "C ABI and CLI differ")
+    // pkg-config finds the header and the library of the checkout.
+    let (pc, flags, _) = try run(
+      "pkg-config", ["--cflags", "--libs", "galley"], environment: ["PKG_CONFIG_PATH": Galley.root.path])
+    XCTAssertEqual(pc, 0)
+    XCTAssertTrue(String(decoding: flags, as: UTF8.self).contains("-lGalleyC"))
+  }
+}

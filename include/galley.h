@@ -1,0 +1,60 @@
+/* Galley's C ABI: exact text and cell sizes from C (and any language with a C FFI).
+ *
+ * Build: swift build -c release --product GalleyC  →  .build/release/libGalleyC.so
+ * Link:  cc -I include app.c -L .build/release -lGalleyC -Wl,-rpath,$PWD/.build/release
+ *
+ * Ownership: every char* a function returns (results, error messages) is the caller's, freed
+ * with galley_free; galley_version's string is static. Engines and prepared texts are freed
+ * with their destroy functions.
+ * Threads: an engine and a prepared text may be used by any number of threads at once.
+ * Failures never crash the host: bad records become error records (as `galley measure` writes
+ * them), bad arguments return NULL or -1 with a message where a char **error is given. */
+#ifndef GALLEY_H
+#define GALLEY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct galley_engine galley_engine;
+typedef struct galley_prepared galley_prepared;
+
+/* An engine over the fonts in fonts_dir (NULL: the bundled fonts/, or $GALLEY_FONTS). NULL when
+ * the directory does not exist; *error (if error is not NULL) then holds why (galley_free it). */
+galley_engine *galley_engine_create(const char *fonts_dir, char **error);
+
+/* Frees an engine (NULL is ignored). Prepared texts made with it stay valid. */
+void galley_engine_destroy(galley_engine *engine);
+
+/* JSON Lines in (text cases and cells, docs/CASE-FORMAT.md and docs/CELLS.md), JSON Lines out:
+ * exactly the bytes `galley measure` writes for the same input, one line per input line, error
+ * records included. Returns a NUL-terminated buffer (galley_free it); *out_length gets its
+ * length in bytes. NULL only when engine or jsonl is NULL. */
+char *galley_measure_jsonl(galley_engine *engine, const char *jsonl, size_t length,
+                           size_t *out_length);
+
+/* Frees what this library returned. */
+void galley_free(void *pointer);
+
+/* "galley 0.1.0; harfbuzz …; freetype …; icu …; shaping: accelerated" (static storage). */
+const char *galley_version(void);
+
+/* Shapes a text once, for layouts at many widths: case_json is a text case (its "width" is not
+ * needed). NULL on an invalid case, *error then says why (galley_free it). */
+galley_prepared *galley_prepare(galley_engine *engine, const char *case_json, char **error);
+
+/* Lines, height and widest line of a prepared text at width (points). 0, or -1 for an invalid
+ * width or a NULL text. */
+int32_t galley_prepared_layout(galley_prepared *prepared, double width, int32_t *lines,
+                               double *height, double *widest);
+
+/* Frees a prepared text (NULL is ignored). */
+void galley_prepared_destroy(galley_prepared *prepared);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
