@@ -1,0 +1,192 @@
+"""Galley's exact text and cell sizes through its C ABI (libGalleyC.so), loaded with ctypes."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+from pathlib import Path
+from typing import Any, Dict, Iterable, Iterator, List, Optional
+
+__all__ = ["Engine", "Prepared", "GalleyError", "library_path", "version"]
+
+
+class GalleyError(Exception):
+    """The library cannot be loaded, or an engine or prepared text cannot be made."""
+
+
+def library_path() -> Path:
+    """Where libGalleyC.so is: $GALLEY_LIBRARY, else the checkout's .build/release or .build/debug."""
+    env = os.environ.get("GALLEY_LIBRARY")
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve()
+    for root in [here.parents[2], Path.cwd()]:
+        for config in ["release", "debug"]:
+            candidate = root / ".build" / config / "libGalleyC.so"
+            if candidate.exists():
+                return candidate
+    raise GalleyError(
+        "libGalleyC.so not found: build it with `swift build -c release --product GalleyC` in the "
+        "Galley checkout, or set GALLEY_LIBRARY to its path"
+    )
+
+
+_lib: Optional[ctypes.CDLL] = None
+
+
+def _library() -> ctypes.CDLL:
+    global _lib
+    if _lib is None:
+        path = library_path()
+        try:
+            lib = ctypes.CDLL(str(path))
+        except OSError as e:
+            raise GalleyError(f"cannot load {path}: {e}") from e
+        c_char_pp = ctypes.POINTER(ctypes.c_char_p)
+        lib.galley_engine_create.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+        lib.galley_engine_create.restype = ctypes.c_void_p
+        lib.galley_engine_destroy.argtypes = [ctypes.c_void_p]
+        lib.galley_measure_jsonl.argtypes = [
+            ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]
+        lib.galley_measure_jsonl.restype = ctypes.c_void_p
+        lib.galley_free.argtypes = [ctypes.c_void_p]
+        lib.galley_version.restype = ctypes.c_char_p
+        lib.galley_prepare.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+        lib.galley_prepare.restype = ctypes.c_void_p
+        lib.galley_prepared_layout.argtypes = [
+            ctypes.c_void_p, ctypes.c_double, ctypes.POINTER(ctypes.c_int32),
+            ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_double)]
+        lib.galley_prepared_layout.restype = ctypes.c_int32
+        lib.galley_prepared_destroy.argtypes = [ctypes.c_void_p]
+        _lib = lib
+        del c_char_pp
+    return _lib
+
+
+def _take_string(pointer: Optional[int]) -> str:
+    """The library's string at `pointer`, freed."""
+    if not pointer:
+        return ""
+    lib = _library()
+    try:
+        return ctypes.string_at(pointer).decode("utf-8")
+    finally:
+        lib.galley_free(pointer)
+
+
+def version() -> str:
+    """Galley's and its libraries' versions, and the shaping mode."""
+    return _library().galley_version().decode("utf-8")
+
+
+class Prepared:
+    """A text shaped once, laid out at any width."""
+
+    def __init__(self, handle: int) -> None:
+        self._handle: Optional[int] = handle
+
+    def layout(self, width: float) -> Dict[str, Any]:
+        """Lines, height and widest line at `width` points."""
+        if not self._handle:
+            raise GalleyError("this prepared text was closed")
+        lines = ctypes.c_int32()
+        height = ctypes.c_double()
+        widest = ctypes.c_double()
+        status = _library().galley_prepared_layout(
+            self._handle, float(width), ctypes.byref(lines), ctypes.byref(height), ctypes.byref(widest))
+        if status != 0:
+            raise ValueError(f"width must be a finite number > 0 (got {width})")
+        return {"lines": lines.value, "height": height.value, "widest": widest.value}
+
+    def close(self) -> None:
+        if self._handle:
+            _library().galley_prepared_destroy(self._handle)
+            self._handle = None
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+class Engine:
+    """Fonts and a typesetter: measures records as `galley measure` does. Thread-safe."""
+
+    def __init__(self, fonts_dir: Optional[str] = None) -> None:
+        lib = _library()
+        error = ctypes.c_void_p()
+        handle = lib.galley_engine_create(
+            fonts_dir.encode("utf-8") if fonts_dir is not None else None, ctypes.byref(error))
+        if not handle:
+            raise GalleyError(_take_string(error.value) or "cannot make an engine")
+        self._handle: Optional[int] = handle
+
+    def _measure_bytes(self, jsonl: bytes) -> str:
+        if not self._handle:
+            raise GalleyError("this engine was closed")
+        length = ctypes.c_size_t()
+        out = _library().galley_measure_jsonl(self._handle, jsonl, len(jsonl), ctypes.byref(length))
+        if not out:
+            raise GalleyError("galley_measure_jsonl returned nothing")
+        try:
+            return ctypes.string_at(out, length.value).decode("utf-8")
+        finally:
+            _library().galley_free(out)
+
+    def measure_jsonl(self, jsonl: str) -> str:
+        """JSON Lines in, JSON Lines out: the bytes `galley measure` writes."""
+        return self._measure_bytes(jsonl.encode("utf-8"))
+
+    def measure(self, record: Dict[str, Any]) -> Dict[str, Any]:
+        """One text case or cell → its result (or error record) as a dict."""
+        return json.loads(self._measure_bytes(json.dumps(record, ensure_ascii=False).encode("utf-8")))
+
+    def measure_many(self, records: Iterable[Dict[str, Any]], batch: int = 1024) -> Iterator[Dict[str, Any]]:
+        """Results in input order, `batch` records per call into the library."""
+        chunk: List[str] = []
+        for record in records:
+            chunk.append(json.dumps(record, ensure_ascii=False))
+            if len(chunk) >= batch:
+                yield from self._parse(self.measure_jsonl("\n".join(chunk) + "\n"))
+                chunk = []
+        if chunk:
+            yield from self._parse(self.measure_jsonl("\n".join(chunk) + "\n"))
+
+    @staticmethod
+    def _parse(text: str) -> Iterator[Dict[str, Any]]:
+        # (Lines end at LF only: a JSON string may hold U+2028, which splitlines would cut at.)
+        for line in text.split("\n"):
+            if line:
+                yield json.loads(line)
+
+    def prepare(self, text: str, **style: Any) -> Prepared:
+        """`text` shaped once in a style given as text-case fields (size, fonts, lang, …)."""
+        if not self._handle:
+            raise GalleyError("this engine was closed")
+        case = dict(style)
+        case["text"] = text
+        error = ctypes.c_void_p()
+        handle = _library().galley_prepare(
+            self._handle, json.dumps(case, ensure_ascii=False).encode("utf-8"), ctypes.byref(error))
+        if not handle:
+            raise ValueError(_take_string(error.value) or "invalid text case")
+        return Prepared(handle)
+
+    def close(self) -> None:
+        if self._handle:
+            _library().galley_engine_destroy(self._handle)
+            self._handle = None
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass

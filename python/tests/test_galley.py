@@ -1,0 +1,65 @@
+"""The Python package against the command line (unittest; pytest runs it too)."""
+
+import json
+import subprocess
+import sys
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "python"))
+
+import galley  # noqa: E402
+
+CORPUS = ROOT / "Tests" / "TypesettingTests" / "Fixtures" / "corpus.jsonl"
+
+
+def galley_binary() -> Path:
+    lib = galley.library_path()
+    return lib.parent / "galley"
+
+
+class EngineTests(unittest.TestCase):
+    def test_corpus_equals_the_command_line(self):
+        engine = galley.Engine()
+        records = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").split("\n") if line]
+        ours = list(engine.measure_many(records, batch=700))
+        cli = subprocess.run(
+            [str(galley_binary()), "measure", str(CORPUS), "--quiet"], cwd=ROOT,
+            capture_output=True, text=True, check=False)
+        self.assertEqual(cli.returncode, 0, cli.stderr)
+        theirs = [json.loads(line) for line in cli.stdout.split("\n") if line]
+        self.assertEqual(len(ours), 3000)
+        self.assertEqual(ours, theirs)
+        # The raw bytes too.
+        self.assertEqual(engine.measure_jsonl(CORPUS.read_text(encoding="utf-8")), cli.stdout)
+
+    def test_bad_records_are_error_records(self):
+        engine = galley.Engine()
+        result = engine.measure({"id": "x", "text": "hi", "width": -5})
+        self.assertEqual(result["id"], "x")
+        self.assertIn("width", result["error"])
+        self.assertIn("error", json.loads(engine.measure_jsonl("{oops\n")))
+
+    def test_prepared_text_at_many_widths(self):
+        engine = galley.Engine()
+        p = engine.prepare("Hello, wide world of text", size=17)
+        self.assertEqual(p.layout(1000)["lines"], 1)
+        self.assertGreater(p.layout(40)["lines"], 1)
+        with self.assertRaises(ValueError):
+            p.layout(-1)
+        with self.assertRaises(ValueError):
+            engine.prepare("x", size="big")
+        p.close()
+
+    def test_a_missing_fonts_directory_is_a_clear_error(self):
+        with self.assertRaises(galley.GalleyError) as e:
+            galley.Engine(fonts_dir="/no/such/fonts")
+        self.assertIn("/no/such/fonts", str(e.exception))
+
+    def test_version(self):
+        self.assertTrue(galley.version().startswith("galley "))
+
+
+if __name__ == "__main__":
+    unittest.main()
