@@ -339,10 +339,8 @@ enum AnyShape: TextShape {
 /// A prepared text's ``FastIndex`` as the greedy rule reads it: each line's end found by search
 /// from a guess (the text's segments per point), widths from the prefix sums and side arrays.
 struct PrefixIndex<Shape: TextShape>: SegmentIndex {
-  // (Unowned: the caller holds the text for as long as the index lives, and a measure retains
-  // and releases nothing it need not.)
-  // (Unmanaged: lent to the calls out of line without a retain, which a copy of an
-  // `unowned(unsafe)` reference costs.)
+  /// The text, which the caller holds for as long as the index lives: lent to the calls out of
+  /// line without a retain (a copy of an `unowned(unsafe)` reference would cost one).
   let lent: Unmanaged<PreparedText>
   /// The first segment's span (the sentinels at -1 and at the count).
   let e: UnsafePointer<FastIndex.Span>
@@ -397,14 +395,19 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
 
   /// (Asked only of texts with soft hyphens.)
   @inline(__always)
-  func endsWithSoftHyphen(_ s: Int) -> Bool { lent._withUnsafeGuaranteedRef { Self.endsWithSoftHyphen($0, s) } }
+  func endsWithSoftHyphen(_ s: Int) -> Bool {
+    lent._withUnsafeGuaranteedRef { Self.endsWithSoftHyphen($0, s) }
+  }
 
   @inline(__always)
-  func nextForcedBreak(from a: Int) -> Int { min(lent._withUnsafeGuaranteedRef { Self.nextForced($0, a) }, count &- 1) }
+  func nextForcedBreak(from a: Int) -> Int {
+    min(lent._withUnsafeGuaranteedRef { Self.nextForced($0, a) }, count &- 1)
+  }
 
   @inline(__always)
   func lastVisibleEnd(from a: Int, through s: Int, base: Double) -> Double {
-    !Shape.plain && hasLastContent ? lent._withUnsafeGuaranteedRef { Self.lastContent($0, s) } : e[s].contentEnd
+    !Shape.plain && hasLastContent
+      ? lent._withUnsafeGuaranteedRef { Self.lastContent($0, s) } : e[s].contentEnd
   }
 
   @inline(__always)

@@ -66,15 +66,18 @@ extension PreparedText {
     let limit = min(width + PreparedText.fitTolerance, 0x1p900)
     // (Called through the optional, the index is borrowed: bound to a name, it would be
     // copied and its sums retained.)
-    if let r = fast?.measure(self, limit: limit) { return r }
-    var sink = LineMeasurer<AnyShape>(self)
-    if fast == nil { findLines(width: width, into: &sink) }
-    if fast != nil || sink.passedLimit {
-      // Truncation changes the last line: the full path.
-      let l = try layout(width: width)
-      return (l.lineCount, l.height, l.widest, l.lines.last?.width ?? 0, l.isTruncated)
+    if fast != nil {
+      if let r = fast?.measure(self, limit: limit) { return r }
+    } else {
+      var sink = LineMeasurer<AnyShape>(self)
+      findLines(width: width, into: &sink)
+      if !sink.passedLimit {
+        return (sink.count, sink.height, snap(sink.widest), snap(sink.last), false)
+      }
     }
-    return (sink.count, sink.height, snap(sink.widest), snap(sink.last), false)
+    // Truncation changes the last line: the full path.
+    let l = try layout(width: width)
+    return (l.lineCount, l.height, l.widest, l.lines.last?.width ?? 0, l.isTruncated)
   }
 
   /// ``measureLines(width:)`` over the fast index `fast` of a text of `Shape`, compiled for
@@ -140,9 +143,7 @@ extension PreparedText {
 
   /// Counts lines and sums their heights without keeping them; stops past `maxLines`.
   struct LineMeasurer<Shape: TextShape>: FoundLineSink {
-    // (Unowned: the text measures itself with it.)
-    unowned(unsafe) let p: PreparedText
-    /// The same, lent to calls out of line without a retain.
+    /// The text that measures itself with it, lent to the calls out of line without a retain.
     let lent: Unmanaged<PreparedText>
     /// The fonts of the stack that raise a line box above the strut (bit i: font i; 0 when the
     /// text uses none of them).
@@ -163,7 +164,6 @@ extension PreparedText {
     var fonts = UnsafeBufferPointer<UInt64>(start: nil, count: 0)
 
     init(_ p: PreparedText) {
-      self.p = p
       lent = .passUnretained(p)
       var tall: UInt64 = 0
       for f in 0..<min(64, p.fontAscent.count) where p.raisesLineBox(font: f) { tall |= 1 << f }
@@ -178,7 +178,6 @@ extension PreparedText {
     /// The same numbers as the fast index keeps them (nothing to work out per measure).
     @inline(__always)
     init(_ p: PreparedText, _ index: FastIndex) {
-      self.p = p
       lent = .passUnretained(p)
       // (The side numbers read only where the flags say they matter.)
       tall = Shape.simple || index.uniformBox ? 0 : UInt64(p.fastSide.tallFonts)
@@ -208,7 +207,8 @@ extension PreparedText {
         for s in line.first...line.last { m |= fonts[s] }
       } else {
         m = lent._withUnsafeGuaranteedRef {
-          $0.lineFonts(first: line.first, last: line.last, resume: line.resume, breakEnd: line.breakEnd)
+          $0.lineFonts(
+            first: line.first, last: line.last, resume: line.resume, breakEnd: line.breakEnd)
         }
       }
       return m & tall
@@ -278,7 +278,9 @@ extension PreparedText {
   /// from lent segment fonts).
   @inline(never)
   func lineFonts(first: Int, last: Int, resume: Int, breakEnd: Int) -> UInt64 {
-    lineFonts(FoundLine(first: first, last: last, resume: resume, breakEnd: breakEnd, width: 0, hyphenated: false))
+    lineFonts(
+      FoundLine(
+        first: first, last: last, resume: resume, breakEnd: breakEnd, width: 0, hyphenated: false))
   }
 
   /// The height of ``lineBox(fonts:)``, called (a new line box while measuring: rare).

@@ -26,7 +26,7 @@ public final class PreparedText: @unchecked Sendable {
 
   /// Prefix sums for measuring by search (nil when the text needs the segment walk). Next, so
   /// that measuring at a width reads the object's first cache lines and the sums, nothing else.
-  private(set) var fast: FastIndex? = nil
+  @exclusivity(unchecked) private(set) var fast: FastIndex? = nil
 
   /// The original text.
   public let text: String
