@@ -30,20 +30,10 @@ extension ChatLayout {
     let lengthBefore = contentSize.height
     _ = prepend(messages, keeping: nil)
     let lengthAfter = contentSize.height
-    var target: Double
-    var anchorItem: Int? = nil
-    switch anchor {
-    case .top: target = contentOffset
-    case .bottom: target = lengthAfter - (lengthBefore - contentOffset)
-    case .firstVisible:
-      if let first {
-        anchorItem = first + k
-        target = contentOffset + (frame(ofItem: first + k).minY - firstTop)
-      } else {
-        target = contentOffset
-      }
-    }
-    let clamped = min(max(0, target), max(0, lengthAfter - viewport))
+    let anchorItem = anchor == .firstVisible ? first.map { $0 + k } : nil
+    let (target, clamped) = anchor.offsetAfter(
+      contentOffset, lengthBefore: lengthBefore, lengthAfter: lengthAfter, viewport: viewport,
+      itemMoved: anchorItem.map { frame(ofItem: $0).minY - firstTop })
     let shift = anchorItem == nil ? 0 : target - clamped
     let after = elements(in: Rect(x: 0, y: clamped, width: width, height: viewport))
     // Before: item i is item i + k after; the new items 0..<k appear.

@@ -27,7 +27,7 @@ extension CollectionLayout {
 public struct SpecBatch: Sendable {
   public var batch: BatchUpdate
   /// Sizes of items after the batch (section and index after it).
-  public var itemSizes: [(section: Int, size: MeasuredItemSize)]
+  public var itemSizes: [(section: Int, index: Int, width: Double?, height: Double?)]
   /// The content offset before the batch (nil: where the previous batch left it, else 0).
   public var contentOffset: Double?
   public var anchor: BatchAnchor
@@ -134,10 +134,7 @@ public struct SpecBatch: Sendable {
       for (name, x) in [("width", w), ("height", h)] {
         if let x, x < 0 { throw LayoutSpecError(path: "\(p).\(name)", message: "must be at least 0") }
       }
-      return (
-        try int(d["section"], "\(p).section"),
-        MeasuredItemSize(entry: k, width: w, height: h).withIndex(try int(d["index"], "\(p).index"))
-      )
+      return (try int(d["section"], "\(p).section"), try int(d["index"], "\(p).index"), w, h)
     }
     contentOffset = try o["contentOffset"].map { try number($0, "\(path).contentOffset") }
     if let a = o["anchor"] {
@@ -152,13 +149,6 @@ public struct SpecBatch: Sendable {
   }
 }
 
-extension MeasuredItemSize {
-  /// (The index travels in `entry` until the size is filed under it.)
-  fileprivate func withIndex(_ index: Int) -> MeasuredItemSize {
-    MeasuredItemSize(entry: index, width: width, height: height)
-  }
-}
-
 extension LayoutSpec {
   /// The spec after `batch`: sections moved, inserted (an inserted section takes the layout of
   /// the section at its index before the batch, or of the last one) and deleted; items'
@@ -167,7 +157,7 @@ extension LayoutSpec {
   /// - Throws: ``BatchError`` for a batch UIKit would reject, or one that inserts a section
   ///   into a spec that has none to copy.
   public func applying(
-    _ batch: BatchUpdate, sizes: [(section: Int, size: MeasuredItemSize)] = []
+    _ batch: BatchUpdate, sizes: [(section: Int, index: Int, width: Double?, height: Double?)] = []
   ) throws -> (spec: LayoutSpec, mapping: BatchMapping) {
     let mapping = try BatchMapping(batch, counts: sections.map(\.itemCount))
     var out = self
@@ -194,16 +184,54 @@ extension LayoutSpec {
       guard e.section >= 0 && e.section < out.sections.count else {
         throw BatchError(op, "section \(e.section) does not exist after the batch")
       }
-      let index = e.size.entry
+      let index = e.index
       guard index >= 0 && index < out.sections[e.section].itemCount else {
         throw BatchError(op, "item \(index) does not exist in section \(e.section) after the batch")
       }
       var m = out.sections[e.section].itemSizes[index] ?? MeasuredItemSize(entry: k, width: nil, height: nil)
-      if let w = e.size.width { m.width = w }
-      if let h = e.size.height { m.height = h }
+      if let w = e.width { m.width = w }
+      if let h = e.height { m.height = h }
       m.entry = k
       out.sections[e.section].itemSizes[index] = m
     }
     return (out, mapping)
   }
 }
+
+extension LayoutSpec {
+  /// `batches` applied one after another, each with its transition: the layout after a batch
+  /// is the layout before the next (laid out once), and the content offset carries over unless
+  /// a batch gives its own. `through`: stop after that batch.
+  /// - Throws: ``BatchError`` naming the batch (`batches[N] (name): operation`), or the
+  ///   measurer's error.
+  public func transitions(
+    _ batches: [SpecBatch], through last: Int? = nil,
+    measure: ((CellRequest) throws -> Size)? = nil
+  ) throws -> [LayoutTransition] {
+    var spec = self
+    var before = try spec.layoutResult(measure: measure)
+    var offset = 0.0
+    let vertical = configuration.scrollDirection == .vertical
+    let viewport = vertical ? environment.containerSize.height : environment.containerSize.width
+    var out: [LayoutTransition] = []
+    for (k, b) in batches.enumerated() {
+      if let last, k > last { break }
+      let next: (spec: LayoutSpec, mapping: BatchMapping)
+      do {
+        next = try spec.applying(b.batch, sizes: b.itemSizes)
+      } catch let e as BatchError {
+        throw BatchError("batches[\(k)] (\(b.batch.name)): \(e.operation)", e.message)
+      }
+      let after = try next.spec.layoutResult(measure: measure)
+      let t = LayoutTransition(
+        before: before, after: after, mapping: next.mapping,
+        contentOffset: b.contentOffset ?? offset, viewport: viewport, anchor: b.anchor)
+      out.append(t)
+      offset = t.contentOffsetAfter
+      spec = next.spec
+      before = after
+    }
+    return out
+  }
+}
+

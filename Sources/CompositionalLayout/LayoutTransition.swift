@@ -3,6 +3,23 @@
 /// (`firstVisible`); a bottom-anchored transcript keeps the distance from the end (`bottom`).
 public enum BatchAnchor: String, Sendable, CaseIterable {
   case top, firstVisible, bottom
+
+  /// The content offset after a batch, from `offset` before: `top` keeps it, `bottom` keeps the
+  /// distance from the end, `firstVisible` moves it by `itemMoved` (how far the kept item moved
+  /// in the content; nil when none was kept: the offset stays); then clamped to the content.
+  /// Gives the offset the anchor asks for and the one it gets.
+  func offsetAfter(
+    _ offset: Double, lengthBefore: Double, lengthAfter: Double, viewport: Double,
+    itemMoved: Double?
+  ) -> (asked: Double, clamped: Double) {
+    let asked: Double
+    switch self {
+    case .top: asked = offset
+    case .bottom: asked = lengthAfter - (lengthBefore - offset)
+    case .firstVisible: asked = offset + (itemMoved ?? 0)
+    }
+    return (asked, min(max(0, asked), max(0, lengthAfter - viewport)))
+  }
 }
 
 /// How one element animates across a batch, with UIKit's defaults: an appearing element starts
@@ -103,22 +120,13 @@ public struct LayoutTransition: Sendable {
     func main(_ r: Rect) -> (Double, Double) { vertical ? (r.minY, r.maxY) : (r.minX, r.maxX) }
     let lengthAfter = vertical ? after.contentSize.height : after.contentSize.width
     let lengthBefore = vertical ? before.contentSize.height : before.contentSize.width
-    let maxOffset = max(0, lengthAfter - viewport)
-    func clamp(_ o: Double) -> Double { min(max(0, o), maxOffset) }
 
-    // The content offset after.
+    // The content offset after: `firstVisible` keeps the topmost cell visible before that is
+    // still there after.
     var item: ItemPath? = nil
-    var shift = 0.0
+    var moved: Double? = nil
     var note: String? = nil
-    var target: Double
-    switch anchor {
-    case .top:
-      target = offset
-    case .bottom:
-      target = lengthAfter - (lengthBefore - offset)
-    case .firstVisible:
-      target = offset
-      // The topmost cell visible before that is still there after.
+    if anchor == .firstVisible {
       var best: (start: Double, path: ItemPath, after: ItemPath)? = nil
       for c in before.cells {
         let (s, e) = main(c.frame)
@@ -129,16 +137,19 @@ public struct LayoutTransition: Sendable {
       }
       if let best, let a = after.cell(at: best.after) {
         item = best.after
-        target = offset + (main(a.frame).0 - best.start)
+        moved = main(a.frame).0 - best.start
       } else {
         note = "no item visible before the batch is still there after it: the offset is kept"
       }
     }
-    let clamped = clamp(target)
+    let (target, clamped) = anchor.offsetAfter(
+      offset, lengthBefore: lengthBefore, lengthAfter: lengthAfter, viewport: viewport,
+      itemMoved: moved)
+    var shift = 0.0
     if clamped != target {
-      let why = "the offset \(fmt(target)) the anchor asks for lies outside the content (0…\(fmt(maxOffset))): clamped"
+      let why = "the offset \(fmt(target)) the anchor asks for lies outside the content (0…\(fmt(max(0, lengthAfter - viewport)))): clamped"
       note = note.map { $0 + "; " + why } ?? why
-      if anchor == .firstVisible && item != nil { shift = target - clamped }
+      if item != nil { shift = target - clamped }
     }
     contentOffsetAfter = clamped
     anchorItem = item

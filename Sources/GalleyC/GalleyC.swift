@@ -60,24 +60,15 @@ public func galley_measure_jsonl(
 ) -> UnsafeMutablePointer<CChar>? {
   guard let engine, let jsonl else { return nil }
   let e = Unmanaged<Engine>.fromOpaque(UnsafeRawPointer(engine)).takeUnretainedValue()
-  let bytes = UnsafeRawBufferPointer(start: jsonl, count: length)
+  // Lines exactly as `galley measure` reads them, by its own reader.
+  let reader = LineReader(bytes: Array(UnsafeRawBufferPointer(start: jsonl, count: length)))
   var out = ""
-  var line = 0
-  var start = 0
-  // Lines as `galley measure` reads them: LF-separated, a CR before the LF dropped, a last
-  // line without LF kept.
-  while start < bytes.count {
-    var end = start
-    while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-    var stop = end
-    if stop > start && bytes[stop - 1] == 0x0D { stop -= 1 }
-    line += 1
-    let data = Data(bytes[start..<stop])
+  while let data = reader.next() {
     let (record, _) = MeasureCommand.measureRecord(
-      data, line: line, library: e.library, typesetter: e.typesetter, sizer: e.sizer, template: nil)
+      data, line: reader.lineNumber, library: e.library, typesetter: e.typesetter, sizer: e.sizer,
+      template: nil)
     out += record
     out += "\n"
-    start = end + 1
   }
   return mallocString(out, length: outLength)
 }

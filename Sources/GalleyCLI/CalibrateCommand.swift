@@ -77,4 +77,24 @@ enum CalibrateCommand {
   }
 
   static func fmt(_ x: Double) -> String { String(format: "%.3g", x) }
+
+  /// The estimator of `--calibration FILE` (nil: uncalibrated), for the commands that take it:
+  /// a file that cannot be read as a calibration, or that was fitted to fonts none of which are
+  /// in `library`, is a usage error naming it.
+  static func estimator(calibration path: String?, library: FontLibrary) throws -> BubbleEstimator {
+    guard let path else { return BubbleEstimator() }
+    let estimator: BubbleEstimator
+    do {
+      estimator = try BubbleEstimator(calibration: try Streams.input(path).readDataToEndOfFile())
+    } catch let e as BubbleEstimator.CalibrationFileError {
+      throw CLIError.usage("--calibration \(path): \(e.message)")
+    }
+    let known = estimator.fontScales.keys.filter { (try? library.font(named: $0)) != nil }
+    if known.isEmpty && !estimator.fontScales.isEmpty {
+      throw CLIError.usage(
+        "--calibration \(path): fitted to fonts none of which are in \(library.directory) ("
+          + estimator.fontScales.keys.sorted().joined(separator: ", ") + ")")
+    }
+    return estimator
+  }
 }

@@ -83,31 +83,15 @@ enum LayoutCommand {
     _ spec: LayoutSpec, _ batches: [SpecBatch], output: OutputStream,
     measure: @escaping (CellRequest) throws -> Size
   ) throws -> Int32 {
-    var spec = spec
-    var offset = 0.0
-    var transitions: [LayoutTransition] = []
-    var failed = false
-    let vertical = spec.configuration.scrollDirection == .vertical
-    let viewport = vertical ? spec.environment.containerSize.height : spec.environment.containerSize.width
-    for (k, b) in batches.enumerated() {
-      let next: (spec: LayoutSpec, mapping: BatchMapping)
-      do {
-        next = try spec.applying(b.batch, sizes: b.itemSizes)
-      } catch let e as BatchError {
-        Streams.error("galley layout: batches[\(k)] (\(b.batch.name)): \(e.description)")
-        return 2
-      }
-      let before = try spec.layoutResult(measure: measure)
-      let after = try next.spec.layoutResult(measure: measure)
-      failed = failed || !before.cellErrors.isEmpty || !after.cellErrors.isEmpty
-      let t = LayoutTransition(
-        before: before, after: after, mapping: next.mapping,
-        contentOffset: b.contentOffset ?? offset, viewport: viewport, anchor: b.anchor)
-      transitions.append(t)
-      offset = t.contentOffsetAfter
-      spec = next.spec
+    let transitions: [LayoutTransition]
+    do {
+      transitions = try spec.transitions(batches, measure: measure)
+    } catch let e as BatchError {
+      Streams.error("galley layout: \(e.description)")
+      return 2
     }
     output.write(LayoutJSONEncoder.encode(batches: transitions, names: batches.map(\.batch.name)))
+    let failed = transitions.contains { !$0.before.cellErrors.isEmpty || !$0.after.cellErrors.isEmpty }
     return failed ? 1 : 0
   }
 

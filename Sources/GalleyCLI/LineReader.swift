@@ -3,12 +3,12 @@ import Foundation
 /// Reads a file or standard input as lines of bytes, in constant memory (one chunk and one line).
 ///
 /// Reads with `read(2)` straight into its own buffer (no intermediate `Data` per chunk).
-final class LineReader {
-  private let handle: FileHandle
+package final class LineReader {
+  private let handle: FileHandle?
   private var buffer: [UInt8] = []
   private var start = 0
   private var eof = false
-  private(set) var lineNumber = 0
+  package private(set) var lineNumber = 0
   /// Bytes read from the input so far.
   private(set) var bytesRead: Int64 = 0
   /// Bytes of the lines returned so far (what progress is measured in).
@@ -16,8 +16,16 @@ final class LineReader {
 
   init(handle: FileHandle) { self.handle = handle }
 
+  /// Lines of bytes already in memory (the C ABI's input), split as a file's would be.
+  package init(bytes: [UInt8]) {
+    handle = nil
+    buffer = bytes
+    eof = true
+    bytesRead = Int64(bytes.count)
+  }
+
   /// The next line without its terminator (a CR before the LF is dropped), or nil at the end.
-  func next() -> Data? {
+  package func next() -> Data? {
     var scanFrom = start
     while true {
       if let nl = buffer[scanFrom...].firstIndex(of: 0x0A) {
@@ -53,10 +61,11 @@ final class LineReader {
   /// Appends up to 64 KiB read from the descriptor to `buffer`; returns the count (0 at the end,
   /// -1 on a read error, which ends the input like EOF).
   private func readChunk() -> Int {
+    // (Bytes given in memory are all there: nothing to read.)
+    guard let fd = handle?.fileDescriptor else { return 0 }
     let size = 1 << 16
     let old = buffer.count
     buffer.append(contentsOf: repeatElement(0, count: size))
-    let fd = handle.fileDescriptor
     var n = 0
     repeat {
       n = buffer.withUnsafeMutableBufferPointer { p in

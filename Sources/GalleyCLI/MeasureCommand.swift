@@ -79,24 +79,11 @@ package enum MeasureCommand {
       throw CLIError.usage("--calibration goes with --estimate")
     }
     if opts.flags.contains("estimate") {
-      var estimator = BubbleEstimator()
-      if let path = opts.values["calibration"] {
-        do {
-          estimator = try BubbleEstimator(calibration: try Streams.input(path).readDataToEndOfFile())
-        } catch let e as BubbleEstimator.CalibrationFileError {
-          throw CLIError.usage("--calibration \(path): \(e.message)")
-        }
-        let known = estimator.fontScales.keys.filter { (try? library.font(named: $0)) != nil }
-        if known.isEmpty && !estimator.fontScales.isEmpty {
-          throw CLIError.usage(
-            "--calibration \(path): fitted to fonts none of which are in \(library.directory) ("
-              + estimator.fontScales.keys.sorted().joined(separator: ", ") + ")")
-        }
-      }
-      let chosen = estimator
+      let estimator = try CalibrateCommand.estimator(
+        calibration: opts.values["calibration"], library: library)
       try Batches.process(reader: reader, jobs: jobs, output: output, progress: progress) {
         line, data in
-        estimateRecord(data, line: line, library: library, estimator: chosen, template: template)
+        estimateRecord(data, line: line, library: library, estimator: estimator, template: template)
       } onResult: { isError in
         if isError { anyError = true }
       }

@@ -131,32 +131,17 @@ enum RenderCommand {
         let data = Data(lines.map { $0.1 }.joined(separator: [0x0A]))
         let n = try opts.int("batch") ?? 0
         do {
-          var spec = try LayoutSpec(json: data)
+          let spec = try LayoutSpec(json: data)
           let batches = try SpecBatch.batches(json: try Streams.input(updates).readDataToEndOfFile())
           guard n >= 0 && n < batches.count else {
             throw CLIError.usage("--batch \(n): the updates hold \(batches.count) batches (0…\(batches.count - 1))")
           }
-          let measure: (CellRequest) throws -> Size = { request in
+          let transitions = try spec.transitions(batches, through: n) { request in
             try LayoutCommand.measureCell(request, library: library, sizer: sizer)
           }
-          var offset = 0.0
-          let viewport = spec.environment.containerSize
-          let vertical = spec.configuration.scrollDirection == .vertical
-          for (k, b) in batches.enumerated() {
-            let next = try spec.applying(b.batch, sizes: b.itemSizes)
-            let t = LayoutTransition(
-              before: try spec.layoutResult(measure: measure),
-              after: try next.spec.layoutResult(measure: measure), mapping: next.mapping,
-              contentOffset: b.contentOffset ?? offset,
-              viewport: vertical ? viewport.height : viewport.width, anchor: b.anchor)
-            if k == n {
-              canvas = try Pictures.transitionStrip(t, viewport: viewport, scale: scale)
-              what = "batch \(n) (\(b.batch.name)): \(t.changes.count) changes"
-              break
-            }
-            offset = t.contentOffsetAfter
-            spec = next.spec
-          }
+          let t = transitions[n]
+          canvas = try Pictures.transitionStrip(t, viewport: spec.environment.containerSize, scale: scale)
+          what = "batch \(n) (\(batches[n].batch.name)): \(t.changes.count) changes"
         } catch let e as LayoutSpecError {
           Streams.error("galley render: \(e.description)")
           return 2

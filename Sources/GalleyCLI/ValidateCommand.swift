@@ -54,19 +54,14 @@ enum ValidateCommand {
       print(help)
       return 0
     }
+    let library = FontLibrary(directory: opts.values["fonts-dir"] ?? FontLibrary.bundledDirectory())
     // --against estimator: the estimator's own error (its guess stands for the app's).
     var estimator: BubbleEstimator? = nil
     switch opts.values["against"] {
     case nil: break
     case "estimator"?:
-      estimator = BubbleEstimator()
-      if let path = opts.values["calibration"] {
-        do {
-          estimator = try BubbleEstimator(calibration: try Streams.input(path).readDataToEndOfFile())
-        } catch let e as BubbleEstimator.CalibrationFileError {
-          throw CLIError.usage("--calibration \(path): \(e.message)")
-        }
-      }
+      estimator = try CalibrateCommand.estimator(
+        calibration: opts.values["calibration"], library: library)
     case let other?:
       throw CLIError.usage("--against takes estimator (got '\(other)')")
     }
@@ -81,7 +76,6 @@ enum ValidateCommand {
     }
     let maxError = try opts.double("max-error")
     if let m = maxError, m < 0 { throw CLIError.usage("--max-error must be >= 0") }
-    let library = FontLibrary(directory: opts.values["fonts-dir"] ?? FontLibrary.bundledDirectory())
     let input = try Streams.input(opts.positionals.first)
     // (Opened first: an output that cannot be written is said before any work.)
     let output = try Streams.output(opts.values["output"])

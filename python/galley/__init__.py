@@ -43,7 +43,6 @@ def _library() -> ctypes.CDLL:
             lib = ctypes.CDLL(str(path))
         except OSError as e:
             raise GalleyError(f"cannot load {path}: {e}") from e
-        c_char_pp = ctypes.POINTER(ctypes.c_char_p)
         lib.galley_engine_create.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
         lib.galley_engine_create.restype = ctypes.c_void_p
         lib.galley_engine_destroy.argtypes = [ctypes.c_void_p]
@@ -60,7 +59,6 @@ def _library() -> ctypes.CDLL:
         lib.galley_prepared_layout.restype = ctypes.c_int32
         lib.galley_prepared_destroy.argtypes = [ctypes.c_void_p]
         _lib = lib
-        del c_char_pp
     return _lib
 
 
