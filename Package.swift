@@ -26,30 +26,39 @@ let package = Package(
     .target(
       name: "CICUShims",
       linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
-    .target(name: "Typesetting", dependencies: ["CHarfBuzz", "CFreeType", "CICUShims"]),
+    .target(name: "GalleyJSON"),
+    .target(
+      name: "Typesetting", dependencies: ["CHarfBuzz", "CFreeType", "CICUShims", "GalleyJSON"]),
     // Point, Size and Rect: the layout model's frames and the pictures' boxes are one type.
     .target(name: "Geometry"),
-    .target(name: "CompositionalLayout", dependencies: ["Geometry"]),
-    .target(name: "SelfSizing", dependencies: ["Geometry", "Typesetting", "CompositionalLayout"]),
+    .target(name: "CompositionalLayout", dependencies: ["Geometry", "GalleyJSON"]),
+    .target(
+      name: "SelfSizing",
+      dependencies: ["Geometry", "GalleyJSON", "Typesetting", "CompositionalLayout"]),
     .target(name: "Rasterizer", dependencies: ["Geometry", "Typesetting", "CFreeType", "CPNG"]),
     .target(
       name: "GalleyCLI",
-      dependencies: ["Typesetting", "CompositionalLayout", "SelfSizing", "Rasterizer"]),
+      dependencies: [
+        "GalleyJSON", "Typesetting", "CompositionalLayout", "SelfSizing", "Rasterizer",
+      ]),
     .executableTarget(name: "galley", dependencies: ["GalleyCLI"]),
     .target(name: "GalleyC", dependencies: ["GalleyCLI", "Typesetting", "SelfSizing"]),
     // Reliability figures that print rather than assert (memory plateau, hostile-input timings).
     .executableTarget(
       name: "galley-stress", dependencies: ["Typesetting"], path: "Sources/GalleyStress"),
     .testTarget(
-      name: "TypesettingTests", dependencies: ["Typesetting"],
+      name: "TypesettingTests", dependencies: ["Typesetting", "GalleyJSON"],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "GalleyCLITests",
-      dependencies: ["GalleyCLI", "Typesetting", "SelfSizing", "Rasterizer"]),
+      dependencies: ["GalleyCLI", "GalleyJSON", "Typesetting", "SelfSizing", "Rasterizer"]),
     .testTarget(
       name: "RasterizerTests", dependencies: ["Rasterizer", "Typesetting", "SelfSizing"]),
-    .testTarget(name: "CompositionalLayoutTests", dependencies: ["CompositionalLayout"]),
+    .testTarget(name: "GalleyJSONTests", dependencies: ["GalleyJSON"]),
     .testTarget(
-      name: "SelfSizingTests", dependencies: ["SelfSizing", "Typesetting", "CompositionalLayout"]),
+      name: "CompositionalLayoutTests", dependencies: ["CompositionalLayout", "GalleyJSON"]),
+    .testTarget(
+      name: "SelfSizingTests",
+      dependencies: ["SelfSizing", "Typesetting", "CompositionalLayout", "GalleyJSON"]),
   ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import GalleyJSON
 
 /// A request to measure one cell of a spec.
 public struct CellRequest: Sendable {
@@ -10,11 +11,12 @@ public struct CellRequest: Sendable {
   public var proposedHeight: Double
   /// The cell's `template` field.
   public var template: String
-  /// The cell object as JSON with sorted keys, for the measurer to decode.
-  public var cell: Data
+  /// The cell object as read from the spec, for the measurer to decode.
+  package var cell: JSONObject
   /// Creates a request.
-  public init(
-    indexPath: ItemPath, proposedWidth: Double, proposedHeight: Double, template: String, cell: Data
+  package init(
+    indexPath: ItemPath, proposedWidth: Double, proposedHeight: Double, template: String,
+    cell: JSONObject
   ) {
     self.indexPath = indexPath
     self.proposedWidth = proposedWidth

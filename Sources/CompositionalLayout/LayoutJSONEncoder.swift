@@ -1,3 +1,5 @@
+import GalleyJSON
+
 /// Writes a layout result in the output format of docs/LAYOUT-SPEC.md, in a fixed key order with compact numbers.
 package enum LayoutJSONEncoder {
   /// The JSON text: one object with `contentSize`, `attributes`, `orthogonal`, `warnings` and,
@@ -117,25 +119,6 @@ package enum LayoutJSONEncoder {
       + "\"frame\": \(rect(a.frame)), \"zIndex\": \(a.zIndex)}"
   }
 
-  /// A JSON string literal.
-  static func quote(_ text: String) -> String {
-    var s = "\""
-    for u in text.unicodeScalars {
-      switch u {
-      case "\"": s += "\\\""
-      case "\\": s += "\\\\"
-      case "\n": s += "\\n"
-      case "\r": s += "\\r"
-      case "\t": s += "\\t"
-      default:
-        if u.value < 0x20 {
-          let hex = String(u.value, radix: 16)
-          s += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          s.unicodeScalars.append(u)
-        }
-      }
-    }
-    return s + "\""
-  }
+  /// A JSON string literal (the one escaping rule: GalleyJSON).
+  static func quote(_ text: String) -> String { JSONWriter.string(text) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GalleyJSON
 
 extension CollectionLayout {
   /// The transition of `batch` applied to this layout holding `itemCounts` items per section:
@@ -35,20 +36,20 @@ public struct SpecBatch: Sendable {
   /// The batches of an updates file: `{"batches": [ … ]}`.
   /// - Throws: ``LayoutSpecError`` naming the JSON path of a malformed value.
   public static func batches(json data: Data) throws -> [SpecBatch] {
-    let root: Any
+    let root: JSONValue
     do {
-      root = try JSONSerialization.jsonObject(with: data)
+      root = try JSONReader.read(data, repairingSurrogates: false).value
     } catch {
-      throw LayoutSpecError(path: "", message: "not JSON: \(error.localizedDescription)")
+      throw LayoutSpecError(path: "", message: "not valid JSON: \(error)")
     }
-    guard let object = root as? [String: Any], let list = object["batches"] as? [Any] else {
+    guard case .array(let list)? = root.object?["batches"] else {
       throw LayoutSpecError(path: "batches", message: "expected {\"batches\": [ … ]}")
     }
     return try list.enumerated().map { try SpecBatch($1, path: "batches[\($0)]") }
   }
 
-  init(_ value: Any, path: String) throws {
-    guard let o = value as? [String: Any] else {
+  init(_ value: JSONValue, path: String) throws {
+    guard case .object(let o) = value else {
       throw LayoutSpecError(path: path, message: "expected an object")
     }
     let known: Set<String> = [
@@ -59,21 +60,20 @@ public struct SpecBatch: Sendable {
     for k in o.keys.sorted() where !known.contains(k) {
       throw LayoutSpecError(path: "\(path).\(k)", message: "unknown field")
     }
-    func int(_ v: Any?, _ p: String) throws -> Int {
-      guard let v, let n = v as? NSNumber, !isBool(v), n.doubleValue == n.doubleValue.rounded(),
-        abs(n.doubleValue) < 1e9
+    func int(_ v: JSONValue?, _ p: String) throws -> Int {
+      guard case .number(let n)? = v, n == n.rounded(), abs(n) < 1e9
       else { throw LayoutSpecError(path: p, message: "expected a whole number") }
-      return n.intValue
+      return Int(n)
     }
-    func number(_ v: Any?, _ p: String) throws -> Double {
-      guard let v, let n = v as? NSNumber, !isBool(v), n.doubleValue.isFinite else {
+    func number(_ v: JSONValue?, _ p: String) throws -> Double {
+      guard case .number(let n)? = v, n.isFinite else {
         throw LayoutSpecError(path: p, message: "expected a number")
       }
-      return n.doubleValue
+      return n
     }
-    func array(_ k: String) throws -> [Any] {
+    func array(_ k: String) throws -> [JSONValue] {
       guard let v = o[k] else { return [] }
-      guard let a = v as? [Any] else {
+      guard case .array(let a) = v else {
         throw LayoutSpecError(path: "\(path).\(k)", message: "expected an array")
       }
       return a
@@ -81,8 +81,8 @@ public struct SpecBatch: Sendable {
     func ints(_ k: String) throws -> [Int] {
       try array(k).enumerated().map { try int($1, "\(path).\(k)[\($0)]") }
     }
-    func itemPath(_ v: Any, _ p: String) throws -> ItemPath {
-      guard let d = v as? [String: Any] else {
+    func itemPath(_ v: JSONValue, _ p: String) throws -> ItemPath {
+      guard case .object(let d) = v else {
         throw LayoutSpecError(path: p, message: "expected {\"section\", \"item\"}")
       }
       return ItemPath(section: try int(d["section"], "\(p).section"), item: try int(d["item"], "\(p).item"))
@@ -90,15 +90,15 @@ public struct SpecBatch: Sendable {
     func paths(_ k: String) throws -> [ItemPath] {
       try array(k).enumerated().map { try itemPath($1, "\(path).\(k)[\($0)]") }
     }
-    func fromTo(_ v: Any, _ p: String) throws -> (Any, Any) {
-      guard let d = v as? [String: Any], let f = d["from"], let t = d["to"] else {
+    func fromTo(_ v: JSONValue, _ p: String) throws -> (JSONValue, JSONValue) {
+      guard case .object(let d) = v, let f = d["from"], let t = d["to"] else {
         throw LayoutSpecError(path: p, message: "expected {\"from\", \"to\"}")
       }
       return (f, t)
     }
     var b = BatchUpdate()
     if let n = o["name"] {
-      guard let s = n as? String else {
+      guard case .string(let s) = n else {
         throw LayoutSpecError(path: "\(path).name", message: "expected a string")
       }
       b.name = s
@@ -123,7 +123,7 @@ public struct SpecBatch: Sendable {
     batch = b
     itemSizes = try array("itemSizes").enumerated().map { k, v in
       let p = "\(path).itemSizes[\(k)]"
-      guard let d = v as? [String: Any] else {
+      guard case .object(let d) = v else {
         throw LayoutSpecError(path: p, message: "expected {\"section\", \"index\", \"height\"}")
       }
       for key in d.keys.sorted() where !["section", "index", "width", "height"].contains(key) {
@@ -138,7 +138,7 @@ public struct SpecBatch: Sendable {
     }
     contentOffset = try o["contentOffset"].map { try number($0, "\(path).contentOffset") }
     if let a = o["anchor"] {
-      guard let s = a as? String, let anchor = BatchAnchor(rawValue: s) else {
+      guard case .string(let s) = a, let anchor = BatchAnchor(rawValue: s) else {
         throw LayoutSpecError(
           path: "\(path).anchor", message: "expected \"top\", \"firstVisible\" or \"bottom\"")
       }

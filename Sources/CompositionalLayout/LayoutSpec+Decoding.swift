@@ -1,4 +1,5 @@
 import Foundation
+import GalleyJSON
 
 /// The most items a spec may declare in all (keeps a bad spec from exhausting memory).
 let maximumSpecItems = 10_000_000
@@ -7,13 +8,13 @@ let maximumSpecLength = 1e7
 /// The deepest groups may nest.
 let maximumGroupDepth = 32
 
-/// A JSON object being read, with the keys it allows and its path.
-private struct JSONObject {
-  let dict: [String: Any]
+/// A JSON object of a spec being read, with the keys it allows and its path.
+struct SpecObject {
+  let dict: JSONObject
   let path: String
 
-  init(_ value: Any?, path: String, allowed: Set<String>) throws {
-    guard let dict = value as? [String: Any] else {
+  init(_ value: JSONValue?, path: String, allowed: Set<String>) throws {
+    guard case .object(let dict)? = value else {
       throw LayoutSpecError(path: path, message: "expected an object, got \(describe(value))")
     }
     for key in dict.keys.sorted() where !allowed.contains(key) {
@@ -28,10 +29,9 @@ private struct JSONObject {
 
   func number(_ key: String, min: Double? = nil, exclusiveMin: Bool = false) throws -> Double? {
     guard let v = dict[key] else { return nil }
-    guard !isBool(v), let n = v as? NSNumber else {
+    guard case .number(let d) = v else {
       throw LayoutSpecError(path: sub(key), message: "expected a number, got \(describe(v))")
     }
-    let d = n.doubleValue
     guard d.isFinite else {
       throw LayoutSpecError(path: sub(key), message: "must be a finite number")
     }
@@ -71,7 +71,7 @@ private struct JSONObject {
 
   func bool(_ key: String) throws -> Bool? {
     guard let v = dict[key] else { return nil }
-    guard isBool(v), let b = v as? Bool else {
+    guard case .bool(let b) = v else {
       throw LayoutSpecError(path: sub(key), message: "expected true or false, got \(describe(v))")
     }
     return b
@@ -79,7 +79,7 @@ private struct JSONObject {
 
   func string(_ key: String) throws -> String? {
     guard let v = dict[key] else { return nil }
-    guard let s = v as? String else {
+    guard case .string(let s) = v else {
       throw LayoutSpecError(path: sub(key), message: "expected a string, got \(describe(v))")
     }
     return s
@@ -101,20 +101,20 @@ private struct JSONObject {
     return v
   }
 
-  func array(_ key: String) throws -> [Any]? {
+  func array(_ key: String) throws -> [JSONValue]? {
     guard let v = dict[key] else { return nil }
-    guard let a = v as? [Any] else {
+    guard case .array(let a) = v else {
       throw LayoutSpecError(path: sub(key), message: "expected an array, got \(describe(v))")
     }
     return a
   }
 
-  func object(_ key: String, allowed: Set<String>) throws -> JSONObject? {
+  func object(_ key: String, allowed: Set<String>) throws -> SpecObject? {
     guard let v = dict[key] else { return nil }
-    return try JSONObject(v, path: sub(key), allowed: allowed)
+    return try SpecObject(v, path: sub(key), allowed: allowed)
   }
 
-  func requiredObject(_ key: String, allowed: Set<String>) throws -> JSONObject {
+  func requiredObject(_ key: String, allowed: Set<String>) throws -> SpecObject {
     guard let o = try object(key, allowed: allowed) else {
       throw LayoutSpecError(path: sub(key), message: "missing required field")
     }
@@ -133,41 +133,20 @@ private struct JSONObject {
   }
 }
 
-/// Whether a JSON value is `true` or `false` (Foundation hands booleans over as numbers).
-func isBool(_ v: Any) -> Bool {
-  if v is Bool, let n = v as? NSNumber {
-    let t = String(describing: type(of: n))
-    if t.contains("Boolean") { return true }
-    return String(cString: n.objCType) == "c" && t != "NSNumber"
-  }
-  return false
-}
-
-private func describe(_ v: Any?) -> String {
-  guard let v else { return "nothing" }
-  if v is NSNull { return "null" }
-  if isBool(v) { return "a boolean" }
-  if v is NSNumber { return "a number" }
-  if v is String { return "a string" }
-  if v is [Any] { return "an array" }
-  if v is [String: Any] { return "an object" }
-  return "\(type(of: v))"
-}
+/// What a JSON value is, for messages ("nothing" when absent).
+func describe(_ v: JSONValue?) -> String { v?.typeDescription ?? "nothing" }
 
 extension LayoutSpec {
   /// Parses a spec.
   /// - Throws: `LayoutSpecError` naming the path of the first malformed value.
   public init(json data: Data) throws {
-    let any: Any
+    let any: JSONValue
     do {
-      any = try JSONSerialization.jsonObject(with: data, options: [])
+      any = try JSONReader.read(data, repairingSurrogates: false).value
     } catch {
-      // Foundation's parser says where it stopped (or which number is too large for a Double).
-      let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-      throw LayoutSpecError(
-        path: "", message: detail.map { "not valid JSON: \($0)" } ?? "not valid JSON")
+      throw LayoutSpecError(path: "", message: "not valid JSON: \(error)")
     }
-    let root = try JSONObject(any, path: "", allowed: ["container", "configuration", "sections"])
+    let root = try SpecObject(any, path: "", allowed: ["container", "configuration", "sections"])
     let c = try root.requiredObject(
       "container",
       allowed: ["width", "height", "scale", "insets", "contentSizeCategory", "layoutDirection"])
@@ -222,7 +201,7 @@ extension LayoutSpec {
 
   static let insetKeys: Set<String> = ["top", "leading", "bottom", "trailing"]
 
-  private static func insets(_ o: JSONObject?) throws -> DirectionalEdgeInsets {
+  private static func insets(_ o: SpecObject?) throws -> DirectionalEdgeInsets {
     guard let o else { return .zero }
     return DirectionalEdgeInsets(
       top: try o.number("top") ?? 0, leading: try o.number("leading") ?? 0,
@@ -230,8 +209,8 @@ extension LayoutSpec {
       trailing: try o.number("trailing") ?? 0)
   }
 
-  private static func section(_ value: Any, path: String) throws -> SpecSection {
-    let o = try JSONObject(
+  private static func section(_ value: JSONValue, path: String) throws -> SpecSection {
+    let o = try SpecObject(
       value, path: path,
       allowed: [
         "items", "group", "contentInsets", "interGroupSpacing", "orthogonalScrollingBehavior",
@@ -252,7 +231,7 @@ extension LayoutSpec {
       try o.bool("supplementariesFollowContentInsets") ?? true
     if let list = try o.array("decorationItems") {
       for (j, v) in list.enumerated() {
-        let d = try JSONObject(
+        let d = try SpecObject(
           v, path: o.sub("decorationItems[\(j)]"), allowed: ["kind", "contentInsets", "zIndex"])
         section.decorationItems.append(
           DecorationItem(
@@ -264,7 +243,7 @@ extension LayoutSpec {
     var sizes: [Int: MeasuredItemSize] = [:]
     if let list = try o.array("itemSizes") {
       for (j, v) in list.enumerated() {
-        let m = try JSONObject(
+        let m = try SpecObject(
           v, path: o.sub("itemSizes[\(j)]"), allowed: ["index", "width", "height"])
         guard let index = try m.integer("index", min: 0) else {
           throw LayoutSpecError(path: m.sub("index"), message: "missing required field")
@@ -284,7 +263,7 @@ extension LayoutSpec {
         sizes[index] = MeasuredItemSize(entry: j, width: w, height: h)
       }
     }
-    var cells: [Int: Data] = [:]
+    var cells: [Int: JSONObject] = [:]
     if let list = try o.array("cells") {
       guard list.count <= count else {
         throw LayoutSpecError(
@@ -292,29 +271,29 @@ extension LayoutSpec {
       }
       for (j, v) in list.enumerated() {
         let p = o.sub("cells[\(j)]")
-        guard let cell = v as? [String: Any] else {
+        guard case .object(let cell) = v else {
           throw LayoutSpecError(path: p, message: "expected an object, got \(describe(v))")
         }
         guard let t = cell["template"] else {
           throw LayoutSpecError(path: p + ".template", message: "missing required field")
         }
-        guard t is String else {
+        guard case .string = t else {
           throw LayoutSpecError(
             path: p + ".template", message: "expected a string, got \(describe(t))")
         }
-        cells[j] = try JSONSerialization.data(withJSONObject: cell, options: [.sortedKeys])
+        cells[j] = cell
       }
     }
     return SpecSection(section: section, itemCount: count, itemSizes: sizes, cells: cells)
   }
 
-  private static func boundaryItems(_ o: JSONObject, _ key: String) throws
+  private static func boundaryItems(_ o: SpecObject, _ key: String) throws
     -> [BoundarySupplementaryItem]
   {
     guard let list = try o.array(key) else { return [] }
     var out: [BoundarySupplementaryItem] = []
     for (j, v) in list.enumerated() {
-      let b = try JSONObject(
+      let b = try SpecObject(
         v, path: o.sub("\(key)[\(j)]"),
         allowed: [
           "kind", "alignment", "size", "offset", "extendsBoundary", "pinToVisibleBounds", "zIndex",
@@ -334,31 +313,30 @@ extension LayoutSpec {
     return out
   }
 
-  private static func point(_ o: JSONObject?) throws -> Point {
+  private static func point(_ o: SpecObject?) throws -> Point {
     guard let o else { return .zero }
     return Point(x: try o.number("x") ?? 0, y: try o.number("y") ?? 0)
   }
 
-  private static func size(_ value: Any?, path: String) throws -> LayoutSize {
+  private static func size(_ value: JSONValue?, path: String) throws -> LayoutSize {
     guard let value else { throw LayoutSpecError(path: path, message: "missing required field") }
-    let o = try JSONObject(value, path: path, allowed: ["width", "height"])
+    let o = try SpecObject(value, path: path, allowed: ["width", "height"])
     return LayoutSize(
       width: try dimension(o.dict["width"], path: o.sub("width")),
       height: try dimension(o.dict["height"], path: o.sub("height")))
   }
 
-  private static func dimension(_ value: Any?, path: String) throws -> Dimension {
+  private static func dimension(_ value: JSONValue?, path: String) throws -> Dimension {
     guard let value else { throw LayoutSpecError(path: path, message: "missing required field") }
     let keys = [
       "absolute", "fractionalWidth", "fractionalHeight", "estimated", "uniformAcrossSiblings",
     ]
-    let o = try JSONObject(value, path: path, allowed: Set(keys))
+    let o = try SpecObject(value, path: path, allowed: Set(keys))
     let key = try o.single(of: keys)
-    guard let raw = o.dict[key], !isBool(raw), let number = raw as? NSNumber else {
+    guard case .number(let v)? = o.dict[key] else {
       throw LayoutSpecError(
         path: path, message: "\(key) must be a number, got \(describe(o.dict[key]))")
     }
-    let v = number.doubleValue
     guard v <= maximumSpecLength else {
       throw LayoutSpecError(
         path: path, message: "\(key) must be at most \(fmt(maximumSpecLength)), got \(fmt(v))")
@@ -379,15 +357,15 @@ extension LayoutSpec {
     }
   }
 
-  private static func spacing(_ value: Any?, path: String) throws -> Spacing? {
+  private static func spacing(_ value: JSONValue?, path: String) throws -> Spacing? {
     guard let value else { return nil }
-    let o = try JSONObject(value, path: path, allowed: ["fixed", "flexible"])
+    let o = try SpecObject(value, path: path, allowed: ["fixed", "flexible"])
     let key = try o.single(of: ["fixed", "flexible"])
     let v = try o.requiredNumber(key, min: 0)
     return key == "fixed" ? .fixed(v) : .flexible(v)
   }
 
-  private static func edgeSpacing(_ o: JSONObject?) throws -> EdgeSpacing? {
+  private static func edgeSpacing(_ o: SpecObject?) throws -> EdgeSpacing? {
     guard let o else { return nil }
     return EdgeSpacing(
       leading: try spacing(o.dict["leading"], path: o.sub("leading")),
@@ -396,14 +374,14 @@ extension LayoutSpec {
       bottom: try spacing(o.dict["bottom"], path: o.sub("bottom")))
   }
 
-  private static func anchor(_ o: JSONObject?) throws -> Anchor? {
+  private static func anchor(_ o: SpecObject?) throws -> Anchor? {
     guard let o else { return nil }
     guard let list = try o.array("edges") else {
       throw LayoutSpecError(path: o.sub("edges"), message: "missing required field")
     }
     var edges: Edges = []
     for (k, e) in list.enumerated() {
-      switch e as? String {
+      switch e.string {
       case "top": edges.insert(.top)
       case "leading": edges.insert(.leading)
       case "bottom": edges.insert(.bottom)
@@ -418,15 +396,15 @@ extension LayoutSpec {
       isFractional: try o.bool("fractional") ?? false)
   }
 
-  private static func item(_ value: Any, path: String) throws -> Item {
-    let o = try JSONObject(
+  private static func item(_ value: JSONValue, path: String) throws -> Item {
+    let o = try SpecObject(
       value, path: path, allowed: ["size", "contentInsets", "edgeSpacing", "supplementaryItems"])
     var item = Item(size: try size(o.dict["size"], path: o.sub("size")))
     item.contentInsets = try insets(o.object("contentInsets", allowed: insetKeys))
     item.edgeSpacing = try edgeSpacing(o.object("edgeSpacing", allowed: insetKeys))
     if let list = try o.array("supplementaryItems") {
       for (j, v) in list.enumerated() {
-        let s = try JSONObject(
+        let s = try SpecObject(
           v, path: o.sub("supplementaryItems[\(j)]"),
           allowed: ["kind", "size", "containerAnchor", "itemAnchor", "zIndex"])
         let anchorKeys: Set<String> = ["edges", "offset", "fractional"]
@@ -444,13 +422,13 @@ extension LayoutSpec {
     return item
   }
 
-  private static func group(_ value: Any?, path: String, depth: Int = 0) throws -> Group {
+  private static func group(_ value: JSONValue?, path: String, depth: Int = 0) throws -> Group {
     guard let value else { throw LayoutSpecError(path: path, message: "missing required field") }
     guard depth < maximumGroupDepth else {
       throw LayoutSpecError(
         path: path, message: "groups nest deeper than \(maximumGroupDepth) levels")
     }
-    let o = try JSONObject(
+    let o = try SpecObject(
       value, path: path,
       allowed: [
         "axis", "size", "subitems", "count", "repeatingCount", "interItemSpacing", "edgeSpacing",
@@ -475,7 +453,7 @@ extension LayoutSpec {
     var children: [GroupChild] = []
     for (j, v) in list.enumerated() {
       let p = o.sub("subitems[\(j)]")
-      let wrapper = try JSONObject(v, path: p, allowed: ["item", "group"])
+      let wrapper = try SpecObject(v, path: p, allowed: ["item", "group"])
       switch try wrapper.single(of: ["item", "group"]) {
       case "item": children.append(.item(try item(wrapper.dict["item"]!, path: p)))
       default: children.append(.group(try group(wrapper.dict["group"], path: p, depth: depth + 1)))

@@ -1,4 +1,5 @@
 import Foundation
+import GalleyJSON
 
 /// A layout described in JSON (see docs/LAYOUT-SPEC.md): environment, configuration and sections with their items.
 public struct LayoutSpec: Sendable {
@@ -10,8 +11,9 @@ public struct LayoutSpec: Sendable {
     public var itemCount: Int
     /// Measured sizes by item index (either axis may be absent).
     public var itemSizes: [Int: MeasuredItemSize]
-    /// Content to measure by item index: each cell object re-serialized with sorted keys.
-    public var cells: [Int: Data]
+    /// Content to measure by item index: each cell object as read (docs/CELLS.md), decoded
+    /// by the measurer.
+    package var cells: [Int: JSONObject]
   }
 
   /// The container and display.

@@ -1,4 +1,5 @@
 import Foundation
+import GalleyJSON
 
 /// Sizes for a spec: `itemSizes` first, then measured `cells`.
 final class SpecSizingSource: SizingSource {
@@ -23,9 +24,7 @@ final class SpecSizingSource: SizingSource {
     guard failures[indexPath] == nil, let cell = s.cells[indexPath.item], let measure else {
       return nil
     }
-    let template =
-      ((try? JSONSerialization.jsonObject(with: cell)) as? [String: Any])?["template"] as? String
-      ?? ""
+    let template = cell["template"]?.string ?? ""
     do {
       return try measure(
         CellRequest(

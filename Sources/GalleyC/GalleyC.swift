@@ -1,4 +1,5 @@
 import Foundation
+import GalleyJSON
 import GalleyCLI
 import SelfSizing
 import Typesetting
@@ -102,15 +103,17 @@ public func galley_prepare(
   guard let engine, let caseJSON else { return nil }
   let e = Unmanaged<Engine>.fromOpaque(UnsafeRawPointer(engine)).takeUnretainedValue()
   do {
-    guard
-      let o = try JSONSerialization.jsonObject(with: Data(String(cString: caseJSON).utf8))
-        as? [String: Any]
-    else {
-      errorOut?.pointee = mallocString("the case must be a JSON object")
+    let length = strlen(caseJSON)
+    let bytes = UnsafeBufferPointer(
+      start: UnsafeRawPointer(caseJSON).assumingMemoryBound(to: UInt8.self), count: length)
+    var object: JSONObject
+    do {
+      object = try JSONReader.readObject(bytes).object
+    } catch {
+      errorOut?.pointee = mallocString(error.description)
       return nil
     }
-    var object = o
-    if object["width"] == nil { object["width"] = 1.0 }
+    if object["width"] == nil { object["width"] = 1 }
     let c = try TextCase(json: object, library: e.library)
     let prepared = try e.typesetter.prepare(c.text, style: c.style)
     return OpaquePointer(Unmanaged.passRetained(prepared).toOpaque())

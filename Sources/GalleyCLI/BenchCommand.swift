@@ -1,6 +1,7 @@
 import CompositionalLayout
 import Dispatch
 import Foundation
+import GalleyJSON
 import SelfSizing
 import Typesetting
 
@@ -24,7 +25,10 @@ enum BenchCommand {
       layoutMicrosPerText    layout of a prepared text at a new width, µs per text (texts in
                              turn, as when a whole transcript is laid out again: cache-cold)
       layoutMicrosPerTextWarm  the same, each text at 8 widths in a row (its data in cache)
-      runsShapedWithoutHarfBuzz  share of the prepared texts' runs the accelerator answered
+      linesMicrosPerCase     prepare + layout into lines (what a `galley measure` result holds), µs
+    recordMicrosPerCase    the same from the input line's bytes to the result record's text
+                           (reading, checking, measuring, writing), µs; recordOverhead: their ratio
+    runsShapedWithoutHarfBuzz  share of the prepared texts' runs the accelerator answered
       bytesPerPreparedText   bytes a prepared text's arrays hold (mean); ...WithoutGlyphs: the
                              same less the glyphs kept for drawing
       casesPerSecond1, casesPerSecondAll, parallelSpeedup   cold cases/s on 1 core, on all cores
@@ -58,7 +62,7 @@ enum BenchCommand {
     (each text 4 times with a new tail, word cache on), layout, estimate, bubbles (1 core:
     plain, without feature gates, and with a word cache over the corpus's distinct texts; and
     plain on all cores), bubbles1 (1 core, plain, alone), parallel (cold cases/s on 1 core and
-    on all cores, and their ratio).
+    on all cores, and their ratio), records (lines vs whole records, one thread).
     Build with `swift build -c release` first: a debug build is several times slower.
 
     examples:
@@ -81,16 +85,19 @@ enum BenchCommand {
     let library = FontLibrary(directory: opts.values["fonts-dir"] ?? FontLibrary.bundledDirectory())
     let text = try String(contentsOfFile: path, encoding: .utf8)
     var cases: [TextCase] = []
+    var records: [(line: Int, bytes: [UInt8])] = []
     var skipped: [Int] = []
     for (k, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
     where !line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) {
-      guard case .success(let o) = Records.parseObject(Data(line.utf8)),
+      let bytes = Array(line.utf8)
+      guard case .success(let o) = Records.parseObjectRepairing(bytes).0,
         let c = try? TextCase(json: o, library: library), c.width > 0, c.width.isFinite
       else {
         skipped.append(k + 1)
         continue
       }
       cases.append(c)
+      records.append((k + 1, bytes))
     }
     if !skipped.isEmpty {
       // (Timed on what is left; `galley measure` on the same file says what is wrong with each.)
@@ -111,6 +118,7 @@ enum BenchCommand {
     let only = opts.values["only"]
     let groups = [
       "prepare", "prepareWords", "layout", "estimate", "bubbles", "bubbles1", "parallel",
+      "records",
     ]
     if let only, !groups.contains(only) {
       throw CLIError.usage(
@@ -126,6 +134,12 @@ enum BenchCommand {
           }
         } / (n * 4)
       print("prepareWordsMicrosPerText \(t)")
+      return 0
+    }
+    if only == "records" {
+      for (name, value) in recordFigures(cases, records, library: library, repeats: repeats) {
+        print("\(name) \(value)")
+      }
       return 0
     }
     if only == "bubbles1" {
@@ -253,6 +267,7 @@ enum BenchCommand {
       ("bytesPerPreparedText", Double(memory.0) / n),
       ("bytesPerPreparedTextWithoutGlyphs", Double(memory.0 - memory.1) / n),
     ]
+    figures += recordFigures(cases, records, library: library, repeats: repeats)
     if sink.isNaN { log += "" }
     // Cells: exact bubble heights over a 10k-message transcript of the corpus texts, each text unseen
     // (every message gets a distinct tail, so no cache can help), on 1 core and all cores; then
@@ -317,6 +332,38 @@ enum BenchCommand {
 
   /// The 10k-message transcript the bubble and estimator figures use: the corpus texts in turn,
   /// each with a distinct tail (so that no text is ever seen twice), 75% of a 390 pt container.
+  /// What `galley measure` adds to the engine, on one thread: `linesMicrosPerCase` (prepare and
+  /// lay out, the lines a result record holds), `recordMicrosPerCase` (the same from the line's
+  /// bytes to the result record's text: reading, checking, measuring, writing) and their ratio
+  /// `recordOverhead` (process start, file reading and writing aside).
+  static func recordFigures(
+    _ cases: [TextCase], _ records: [(line: Int, bytes: [UInt8])], library: FontLibrary,
+    repeats: Int
+  ) -> [(String, Double)] {
+    let n = Double(cases.count)
+    var sink = 0
+    let lines =
+      best(repeats) {
+        let t = Typesetter(cacheCapacity: 0)
+        for c in cases { sink &+= (try? t.prepare(c.text, style: c.style).layout(width: c.width))?.lineCount ?? 0 }
+      } / n
+    let record =
+      best(repeats) {
+        let t = Typesetter(cacheCapacity: 0)
+        let sizer = CellSizer(typesetter: t, cacheCapacity: 0)
+        for r in records {
+          let (text, _) = MeasureCommand.measureRecord(
+            r.bytes, line: r.line, library: library, typesetter: t, sizer: sizer, template: nil)
+          sink &+= text.utf8.count
+        }
+      } / n
+    if sink == -1 { print("") }
+    return [
+      ("linesMicrosPerCase", lines), ("recordMicrosPerCase", record),
+      ("recordOverhead", record / lines),
+    ]
+  }
+
   static func transcript(_ cases: [TextCase]) -> [BubbleCell] {
     (0..<10_000).map { i in
       let c = cases[i % cases.count]

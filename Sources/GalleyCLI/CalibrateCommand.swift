@@ -1,4 +1,5 @@
 import Foundation
+import GalleyJSON
 import SelfSizing
 import Typesetting
 
@@ -41,8 +42,11 @@ enum CalibrateCommand {
     var unusable: [String] = []
     while let data = reader.next() {
       let line = reader.lineNumber
-      guard case .success(let o) = Records.read(data, line: line, command: "calibrate") else {
-        unusable.append("line \(line): not a JSON object")
+      let o: JSONObject
+      switch Records.read(data, line: line, command: "calibrate") {
+      case .success(let object): o = object
+      case .failure(let message):
+        unusable.append("line \(line): \(message)")
         continue
       }
       do {

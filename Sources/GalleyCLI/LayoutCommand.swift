@@ -1,5 +1,6 @@
 import CompositionalLayout
 import Foundation
+import GalleyJSON
 import SelfSizing
 import Typesetting
 
@@ -103,10 +104,7 @@ enum LayoutCommand {
   static func measureCell(_ r: CellRequest, library: FontLibrary, sizer: CellSizer) throws -> Size {
     let location = "sections[\(r.indexPath.section)].cells[\(r.indexPath.item)]"
     do {
-      guard let o = try JSONSerialization.jsonObject(with: r.cell) as? [String: Any] else {
-        throw CellMeasureError(description: "\(location): not an object")
-      }
-      let record = try CellRecord(json: o, library: library, proposedWidth: r.proposedWidth)
+      let record = try CellRecord(json: r.cell, library: library, proposedWidth: r.proposedWidth)
       let m: CellMeasurement
       switch record.cell {
       case .bubble(let b): m = try sizer.measure(b)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GalleyJSON
 import SelfSizing
 import Typesetting
 
@@ -105,7 +106,7 @@ package enum MeasureCommand {
 
   /// One input line → one output line (never throws: errors become records).
   package static func measureRecord(
-    _ data: Data, line: Int, library: FontLibrary, typesetter: Typesetter, sizer: CellSizer,
+    _ data: some Collection<UInt8>, line: Int, library: FontLibrary, typesetter: Typesetter, sizer: CellSizer,
     template: String?, explain: Bool = false, strictGlyphs: Bool = false,
     missing: MissingGlyphs? = nil
   ) -> (String, Bool) {
@@ -113,12 +114,12 @@ package enum MeasureCommand {
     func failure(_ message: String) -> (String, Bool) {
       (Records.errorRecord(id: id, line: line, message: message), true)
     }
-    let object: [String: Any]
+    let object: JSONObject
     switch Records.read(data, line: line, command: "measure") {
     case .failure(let message): return failure(message)
     case .success(let o): object = o
     }
-    id = object["id"] as? String
+    id = object["id"]?.string
     if template != nil || object["template"] != nil {
       do {
         let record = try CellRecord(json: object, library: library, defaultTemplate: template)
@@ -164,12 +165,12 @@ package enum MeasureCommand {
     func failure(_ id: String?, _ message: String) -> (String, Bool) {
       (Records.errorRecord(id: id, line: line, message: message), true)
     }
-    let object: [String: Any]
+    let object: JSONObject
     switch Records.read(data, line: line, command: "measure") {
     case .failure(let message): return failure(nil, message)
     case .success(let o): object = o
     }
-    let id = object["id"] as? String
+    let id = object["id"]?.string
     do {
       if template != nil || object["template"] != nil {
         let record = try CellRecord(json: object, library: library, defaultTemplate: template)
@@ -208,35 +209,59 @@ package enum MeasureCommand {
 
   /// A cell's size record (docs/CELLS.md).
   static func formatCell(id: String, _ m: CellMeasurement) -> String {
-    var pairs: [(String, String)] = [
-      ("id", JSONWriter.string(id)),
-      ("width", JSONWriter.number(m.size.width)),
-      ("height", JSONWriter.number(m.size.height)),
-      ("lines", String(m.lines)),
-      ("textHeight", JSONWriter.number(m.textHeight)),
-      ("truncated", m.truncated ? "true" : "false"),
-    ]
-    if let p = m.timestampPlacement { pairs.append(("timestamp", JSONWriter.string(p.rawValue))) }
-    pairs.append(("missingGlyphs", String(m.missingCharacters.count)))
-    return JSONWriter.object(pairs)
+    var w = JSONWriter()
+    w.raw(UInt8(ascii: "{"))
+    w.key("id", first: true)
+    w.string(id)
+    w.key("width")
+    w.number(m.size.width)
+    w.key("height")
+    w.number(m.size.height)
+    w.key("lines")
+    w.int(m.lines)
+    w.key("textHeight")
+    w.number(m.textHeight)
+    w.key("truncated")
+    w.bool(m.truncated)
+    if let p = m.timestampPlacement {
+      w.key("timestamp")
+      w.string(p.rawValue)
+    }
+    w.key("missingGlyphs")
+    w.int(m.missingCharacters.count)
+    w.raw(UInt8(ascii: "}"))
+    return w.text
   }
 
+  /// A text case's result record (docs/CASE-FORMAT.md).
   static func format(id: String, _ layout: TextLayout, missingGlyphs: Int = 0) -> String {
-    var pairs: [(String, String)] = [
-      ("id", JSONWriter.string(id)),
-      ("lines", String(layout.lineCount)),
-      ("height", JSONWriter.number(layout.height)),
-      ("widest", JSONWriter.number(layout.widest)),
-      ("lineStarts", JSONWriter.ints(layout.lines.map(\.start))),
-      ("lineStartsU16", JSONWriter.ints(layout.lines.map(\.startUTF16))),
-      ("lineWidths", JSONWriter.numbers(layout.lines.map(\.width))),
-    ]
+    var w = JSONWriter()
+    w.raw(UInt8(ascii: "{"))
+    w.key("id", first: true)
+    w.string(id)
+    w.key("lines")
+    w.int(layout.lineCount)
+    w.key("height")
+    w.number(layout.height)
+    w.key("widest")
+    w.number(layout.widest)
+    let lines = layout.lines
+    w.key("lineStarts")
+    w.ints(lines.map(\.start))
+    w.key("lineStartsU16")
+    w.ints(lines.map(\.startUTF16))
+    w.key("lineWidths")
+    w.numbers(lines.map(\.width))
     if layout.isTruncated {
-      pairs.append(("truncated", "true"))
-      pairs.append(("visibleEnd", String(layout.visibleRange.upperBound)))
+      w.key("truncated")
+      w.bool(true)
+      w.key("visibleEnd")
+      w.int(layout.visibleRange.upperBound)
     }
-    pairs.append(("missingGlyphs", String(missingGlyphs)))
-    return JSONWriter.object(pairs)
+    w.key("missingGlyphs")
+    w.int(missingGlyphs)
+    w.raw(UInt8(ascii: "}"))
+    return w.text
   }
 }
 
@@ -253,52 +278,34 @@ enum Records {
   }
 
   enum Parsed {
-    case success([String: Any])
+    case success(JSONObject)
     case failure(String)
   }
 
-  /// The record, and a warning when it was read only after a repair: unpaired UTF-16
-  /// surrogate escapes (`"a\ud800b"`, as JavaScript writes a string cut inside an emoji) are
-  /// read as U+FFFD, as a browser draws such a string.
-  static func parseObjectRepairing(_ data: Data) -> (Parsed, warning: String?) {
-    let first = parseObject(data)
-    guard case .failure = first,
-      let (repaired, escape) = JSONDiagnosis.replacingUnpairedSurrogates(in: data),
-      case .success(let object) = parseObject(Data(repaired))
-    else { return (first, nil) }
-    return (.success(object), "unpaired UTF-16 surrogate escape \(escape) read as U+FFFD")
+  /// The record of one line, read by the one JSON reader, and a warning when it was read only
+  /// after a repair: unpaired UTF-16 surrogate escapes (`"a\ud800b"`, as JavaScript writes a
+  /// string cut inside an emoji) are read as U+FFFD, as a browser draws such a string.
+  static func parseObjectRepairing(_ data: some Collection<UInt8>) -> (Parsed, warning: String?) {
+    do {
+      let (object, repaired) = try JSONReader.readObject(data)
+      return (
+        .success(object),
+        repaired.map { "unpaired UTF-16 surrogate escape \($0) read as U+FFFD" }
+      )
+    } catch {
+      return (.failure(error.description), nil)
+    }
   }
 
   /// A record as the commands read it: repaired where it can be, with a warning on standard
   /// error naming the line (and id) when it was.
-  static func read(_ data: Data, line: Int, command: String) -> Parsed {
+  static func read(_ data: some Collection<UInt8>, line: Int, command: String) -> Parsed {
     let (parsed, warning) = parseObjectRepairing(data)
     if let warning, case .success(let o) = parsed {
-      let id = (o["id"] as? String).map { " (\($0))" } ?? ""
+      let id = o["id"]?.string.map { " (\($0))" } ?? ""
       Streams.error("galley \(command): line \(line)\(id): \(warning)")
     }
     return parsed
-  }
-
-  static func parseObject(_ data: Data) -> Parsed {
-    if data.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return .failure("empty line") }
-    guard String(data: data, encoding: .utf8) != nil else {
-      return .failure("invalid UTF-8")
-    }
-    let any: Any
-    do {
-      any = try JSONSerialization.jsonObject(with: data, options: [])
-    } catch {
-      if let escape = JSONDiagnosis.unpairedSurrogate(in: data) {
-        return .failure("invalid JSON: unpaired UTF-16 surrogate escape \(escape)")
-      }
-      if let number = JSONDiagnosis.numberOutOfRange(in: data) {
-        return .failure("invalid JSON: number \(number) is beyond the range of a 64-bit float")
-      }
-      return .failure("invalid JSON")
-    }
-    guard let object = any as? [String: Any] else { return .failure("not a JSON object") }
-    return .success(object)
   }
 }
 

@@ -1,5 +1,6 @@
 import CompositionalLayout
 import Foundation
+import GalleyJSON
 import Rasterizer
 import SelfSizing
 import Typesetting
@@ -42,14 +43,14 @@ enum Pictures {
     var items: [(Int, CellRecord, BubbleCell, CellPlacement)] = []
     for (line, data) in lines {
       if Interrupt.requested { throw CLIError.interrupted(0) }
-      let object: [String: Any]
+      let object: JSONObject
       switch Records.read(data, line: line, command: "render") {
       case .failure(let m):
         failures.append(Failure(line: line, id: nil, message: m))
         continue
       case .success(let o): object = o
       }
-      let id = object["id"] as? String
+      let id = object["id"]?.string
       do {
         let record = try CellRecord(
           json: object, library: library, defaultTemplate: "bubble", proposedWidth: columnWidth)
@@ -147,10 +148,7 @@ enum Pictures {
         } else if s < spec.sections.count, let cellData = spec.sections[s].cells[a.indexPath.item]
         {
           do {
-            guard let o = try JSONSerialization.jsonObject(with: cellData) as? [String: Any] else {
-              throw CellError.text("not an object")
-            }
-            let record = try CellRecord(json: o, library: library, proposedWidth: f.width)
+            let record = try CellRecord(json: cellData, library: library, proposedWidth: f.width)
             let drawn: CellPainter.Drawn
             switch record.cell {
             case .bubble(let b):

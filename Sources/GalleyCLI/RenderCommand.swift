@@ -1,5 +1,6 @@
 import CompositionalLayout
 import Foundation
+import GalleyJSON
 import Rasterizer
 import SelfSizing
 import Typesetting
@@ -93,13 +94,15 @@ enum RenderCommand {
       guard opts.positionals.isEmpty else {
         throw CLIError.usage("give either --text or an input file, not both")
       }
-      var o: [String: Any] = ["id": "text", "text": text, "width": width - 32]
-      o["size"] = try opts.double("size") ?? 17
-      if let f = opts.values["fonts"] { o["fonts"] = f.split(separator: ",").map(String.init) }
-      if let l = opts.values["lang"] { o["lang"] = l }
-      if let lh = try opts.double("line-height") { o["lineHeight"] = lh }
-      if let d = opts.values["direction"] { o["direction"] = d }
-      if let m = try opts.int("max-lines") { o["maxLines"] = m }
+      var o: JSONObject = ["id": "text", "text": .string(text), "width": .number(width - 32)]
+      o["size"] = .number(try opts.double("size") ?? 17)
+      if let f = opts.values["fonts"] {
+        o["fonts"] = .array(f.split(separator: ",").map { .string(String($0)) })
+      }
+      if let l = opts.values["lang"] { o["lang"] = .string(l) }
+      if let lh = try opts.double("line-height") { o["lineHeight"] = .number(lh) }
+      if let d = opts.values["direction"] { o["direction"] = .string(d) }
+      if let m = try opts.int("max-lines") { o["maxLines"] = .number(Double(m)) }
       let c: TextCase
       do {
         c = try TextCase(json: o, library: library)
@@ -213,10 +216,8 @@ enum RenderCommand {
     guard let first = lines.first?.1.first(where: { $0 != 0x20 && $0 != 0x09 }),
       first == UInt8(ascii: "{")
     else { return false }
-    let data = Data(lines.map { $0.1 }.joined(separator: [0x0A]))
-    guard let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-      return false
-    }
+    let data = Array(lines.map { $0.1 }.joined(separator: [0x0A]))
+    guard let o = try? JSONReader.readObject(data).object else { return false }
     return o["sections"] != nil
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GalleyJSON
 import SelfSizing
 import Typesetting
 
@@ -175,12 +176,12 @@ enum ValidateCommand {
     _ data: Data, line: Int, library: FontLibrary, sizer: CellSizer, template: String?,
     estimator: BubbleEstimator? = nil, byScript: Bool = false
   ) -> Outcome {
-    let object: [String: Any]
+    let object: JSONObject
     switch Records.read(data, line: line, command: "validate") {
     case .failure(let m): return .failure(.init(line: line, id: nil, message: m))
     case .success(let o): object = o
     }
-    let id = object["id"] as? String
+    let id = object["id"]?.string
     do {
       let record = try CellRecord(json: object, library: library, defaultTemplate: template)
       let estimated: Double

@@ -1,4 +1,5 @@
 import Foundation
+import GalleyJSON
 import Typesetting
 
 extension BubbleEstimator {
@@ -13,29 +14,36 @@ extension BubbleEstimator {
   /// - Throws: ``CalibrationFileError`` for anything but that (not JSON, another format or a
   ///   later version, a factor that is not a number in (0, 10]).
   public init(calibration data: Data) throws {
-    let any: Any
+    let root: JSONValue
     do {
-      any = try JSONSerialization.jsonObject(with: data)
+      root = try JSONReader.read(data, repairingSurrogates: false).value
     } catch {
-      throw CalibrationFileError(message: "not JSON (\(error.localizedDescription))")
+      throw CalibrationFileError(message: "not JSON (\(error))")
     }
-    guard let o = any as? [String: Any], o["format"] as? String == "galley-calibration" else {
+    guard let o = root.object, o["format"]?.string == "galley-calibration" else {
       throw CalibrationFileError(message: "not a galley calibration file (no \"format\": \"galley-calibration\")")
     }
-    guard let v = o["version"] as? Int, v == 1 else {
+    guard o["version"]?.number == 1 else {
+      let v = o["version"].map { v -> String in
+        var w = JSONWriter()
+        w.value(v)
+        return w.text
+      }
       throw CalibrationFileError(
-        message: "calibration version \(o["version"].map { "\($0)" } ?? "missing") (this galley reads 1)")
+        message: "calibration version \(v ?? "missing") (this galley reads 1)")
     }
-    guard let scales = o["fontScales"] as? [String: Any] else {
+    guard let scales = o["fontScales"]?.object else {
       throw CalibrationFileError(message: "\"fontScales\" must be an object of font file name: factor")
     }
     self.init()
-    for (font, value) in scales {
-      guard let n = value as? NSNumber, n.doubleValue.isFinite, n.doubleValue > 0, n.doubleValue <= 10
-      else {
-        throw CalibrationFileError(message: "fontScales.\(font): a factor in (0, 10], got \(value)")
+    for field in scales {
+      guard case .number(let n) = field.value, n > 0, n <= 10 else {
+        var w = JSONWriter()
+        w.value(field.value)
+        throw CalibrationFileError(
+          message: "fontScales.\(field.key): a factor in (0, 10], got \(w.text)")
       }
-      fontScales[font] = n.doubleValue
+      fontScales[field.key] = n
     }
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GalleyJSON
 import Typesetting
 
 /// A cell to size: a chat bubble or a product card.
@@ -55,8 +56,8 @@ public struct CellRecord: Sendable {
   /// the field.
   /// `proposedWidth` stands in for a missing `containerWidth` (bubble) or `width` (card): the
   /// width a layout offers the cell.
-  public init(
-    json o: [String: Any], library: FontLibrary, defaultTemplate: String? = nil,
+  package init(
+    json o: JSONObject, library: FontLibrary, defaultTemplate: String? = nil,
     proposedWidth: Double? = nil
   ) throws {
     let r = Fields(o)
@@ -68,7 +69,9 @@ public struct CellRecord: Sendable {
     estimatedWidth = try r.number("estimatedWidth")
     switch template {
     case "bubble":
-      for k in o.keys where !CellRecord.bubbleFields.contains(k) { throw CellError.unknownField(k) }
+      for f in o where !CellRecord.bubbleFields.contains(f.key) {
+        throw CellError.unknownField(f.key)
+      }
       guard let text = try r.string("text") else { throw CellError.missingField("text") }
       let style =
         try r.style("style", library: library, defaultSize: 17)
@@ -81,15 +84,15 @@ public struct CellRecord: Sendable {
       }
       var b = BubbleCell(text: text, style: style, containerWidth: containerWidth!)
       // Absent: the library's default (``BubbleCell/maxWidthFraction``); `null`: no such limit.
-      if o.keys.contains("maxWidthFraction") {
+      if o.contains("maxWidthFraction") {
         b.maxWidthFraction = try r.number("maxWidthFraction")
       }
       b.maxWidth = maxWidth
       if let p = try r.padding("padding", defaults: b.padding) { b.padding = p }
       if let m = try r.object("minSize") {
         let f = Fields(m, path: "minSize")
-        for k in m.keys where k != "width" && k != "height" {
-          throw CellError.unknownField("minSize.\(k)")
+        for field in m where field.key != "width" && field.key != "height" {
+          throw CellError.unknownField("minSize.\(field.key)")
         }
         // (A side left out keeps the default.)
         b.minSize = CellSize(
@@ -115,7 +118,7 @@ public struct CellRecord: Sendable {
       try b.validate()
       cell = .bubble(b)
     case "productCard":
-      for k in o.keys where !CellRecord.cardFields.contains(k) { throw CellError.unknownField(k) }
+      for f in o where !CellRecord.cardFields.contains(f.key) { throw CellError.unknownField(f.key) }
       guard let width = try r.number("width") ?? proposedWidth else {
         throw CellError.missingField("width")
       }
@@ -153,39 +156,36 @@ func defaultFonts(_ library: FontLibrary) throws -> FontStack {
 
 /// Typed access to a JSON object's fields; errors carry the field's path.
 struct Fields {
-  let o: [String: Any]
+  let o: JSONObject
   let path: String
-  init(_ o: [String: Any], path: String = "") {
+  init(_ o: JSONObject, path: String = "") {
     self.o = o
     self.path = path
   }
 
   func name(_ k: String) -> String { path.isEmpty ? k : "\(path).\(k)" }
 
-  func raw(_ k: String) -> Any? {
-    guard let v = o[k], !(v is NSNull) else { return nil }
+  func raw(_ k: String) -> JSONValue? {
+    guard let v = o[k], !v.isNull else { return nil }
     return v
   }
 
   func string(_ k: String) throws -> String? {
     guard let v = raw(k) else { return nil }
-    guard let s = v as? String else { throw CellError.wrongType(name(k), "a string") }
+    guard case .string(let s) = v else { throw CellError.wrongType(name(k), "a string") }
     return s
   }
 
   func number(_ k: String) throws -> Double? {
     guard let v = raw(k) else { return nil }
-    guard let n = v as? NSNumber, String(describing: type(of: n)) != "__NSCFBoolean" else {
-      throw CellError.wrongType(name(k), "a number")
-    }
-    let d = n.doubleValue
+    guard case .number(let d) = v else { throw CellError.wrongType(name(k), "a number") }
     guard d.isFinite else { throw CellError.invalidValue(name(k), "must be finite") }
     return d
   }
 
-  func object(_ k: String) throws -> [String: Any]? {
+  func object(_ k: String) throws -> JSONObject? {
     guard let v = raw(k) else { return nil }
-    guard let d = v as? [String: Any] else { throw CellError.wrongType(name(k), "an object") }
+    guard case .object(let d) = v else { throw CellError.wrongType(name(k), "an object") }
     return d
   }
 
@@ -193,8 +193,8 @@ struct Fields {
   func padding(_ k: String, defaults: Padding) throws -> Padding? {
     guard let d = try object(k) else { return nil }
     let f = Fields(d, path: name(k))
-    for key in d.keys where !["top", "leading", "bottom", "trailing"].contains(key) {
-      throw CellError.unknownField(f.name(key))
+    for field in d where !["top", "leading", "bottom", "trailing"].contains(field.key) {
+      throw CellError.unknownField(f.name(field.key))
     }
     let p = Padding(
       top: try f.number("top") ?? defaults.top, leading: try f.number("leading") ?? defaults.leading,

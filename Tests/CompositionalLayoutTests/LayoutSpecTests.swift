@@ -1,4 +1,5 @@
 import Foundation
+import GalleyJSON
 import XCTest
 
 @testable import CompositionalLayout
@@ -82,8 +83,7 @@ final class LayoutSpecTests: XCTestCase {
     var requests: [CellRequest] = []
     let out = try runLayoutSpec(Data(Self.cellsSpec.utf8)) { request in
       requests.append(request)
-      let cell = try JSONSerialization.jsonObject(with: request.cell) as? [String: Any]
-      let text = cell?["text"] as? String ?? ""
+      let text = request.cell["text"]?.string ?? ""
       return Size(
         width: request.proposedWidth, height: 20 * ((Double(text.count) / 10).rounded(.up)))
     }

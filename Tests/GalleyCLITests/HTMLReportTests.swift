@@ -127,7 +127,7 @@ final class HTMLReportTests: XCTestCase {
     XCTAssertTrue(page.contains("<td id=\"count\">20</td>"))
     XCTAssertTrue(page.contains("<td id=\"errors\">1</td>"))
     XCTAssertTrue(
-      page.contains("<td>21</td><td></td><td>invalid JSON</td>"), "the bad line, by number")
+      page.contains("<td>21</td><td></td><td>invalid JSON: expected"), "the bad line, by number")
     XCTAssertTrue(page.contains("data:image/png;base64,"))
     let bad = try cli.run(
       ["validate", "-", "--html", "/nonexistent/dir/r.html"], stdin: Data(lines.utf8))

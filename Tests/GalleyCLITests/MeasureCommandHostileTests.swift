@@ -1,6 +1,7 @@
 import Foundation
 import SelfSizing
 import Typesetting
+import GalleyJSON
 import XCTest
 
 @testable import GalleyCLI
@@ -44,12 +45,14 @@ final class MeasureCommandHostileTests: XCTestCase {
     XCTAssertEqual(inKey["id"] as? String, "k")
     XCTAssertTrue((inKey["error"] as? String ?? "").contains("te\u{FFFD}xt"), "\(inKey)")
     // Other broken JSON keeps the plain message; an escaped backslash is no escape.
-    XCTAssertEqual(try record(#"{"id":"x","text":"\u12"}"#)["error"] as? String, "invalid JSON")
+    XCTAssertEqual(
+      try record(#"{"id":"x","text":"\u12"}"#)["error"] as? String,
+      "invalid JSON: expected four hex digits after \\u at byte 19")
     XCTAssertEqual(try record(#"{"id":"x","text":"\\ud800","width":100}"#)["lines"] as? Int, 1)
-    // Broken otherwise too: the specific reason, no repair.
+    // Broken otherwise too: the reason it cannot be read, where.
     XCTAssertEqual(
       try record(#"{"id":"x","text":"\ud800","width":100"#)["error"] as? String,
-      #"invalid JSON: unpaired UTF-16 surrogate escape \ud800"#)
+      #"invalid JSON: expected "," or "}" at byte 38"#)
   }
 
   func testNumbersBeyondDoubleRangeAreSpecificErrorRecords() throws {
@@ -65,7 +68,7 @@ final class MeasureCommandHostileTests: XCTestCase {
     }
     // Inside a string, such digits are text; a tiny number reads as 0 (a width error, not JSON).
     let inText = try record(#"{"id":"t","text":"1e400 is big","width":}"#)
-    XCTAssertEqual(inText["error"] as? String, "invalid JSON")
+    XCTAssertEqual(inText["error"] as? String, "invalid JSON: expected a value at byte 41")
     let quoted = try record(#"{"id":"q","text":"1e400","width":200}"#)
     XCTAssertEqual(quoted["lines"] as? Int, 1)
     let tiny = try record(#"{"id":"z","text":"hello","width":1e-400}"#)
@@ -81,13 +84,36 @@ final class MeasureCommandHostileTests: XCTestCase {
     XCTAssertEqual(escaped["lineStartsU16"] as? [Int], [0])
   }
 
-  func testDiagnosisIsLinearAndExact() {
-    XCTAssertNil(JSONDiagnosis.unpairedSurrogate(in: Array(#"{"a":"\\ud800"}"#.utf8)))
-    XCTAssertNil(JSONDiagnosis.unpairedSurrogate(in: Array(#"{"a":"\ud83d\ude00"}"#.utf8)))
-    XCTAssertEqual(JSONDiagnosis.unpairedSurrogate(in: Array(#"["\ud83d"]"#.utf8)), #"\ud83d"#)
-    XCTAssertNil(JSONDiagnosis.unpairedSurrogate(in: Array(#"\ud800 outside a string"#.utf8)))
+  func testSurrogateEscapesAreFoundInOnePassAndOnlyInsideStrings() throws {
+    func repaired(_ text: String) throws -> String? {
+      try JSONReader.read(Array(text.utf8)).repairedEscape
+    }
+    XCTAssertNil(try repaired(#"{"a":"\\ud800"}"#))
+    XCTAssertNil(try repaired(#"{"a":"\ud83d\ude00"}"#))
+    XCTAssertEqual(try repaired(#"["\ud83d"]"#), #"\ud83d"#)
     // A megabyte of escapes is one pass.
     let big = "\"" + String(repeating: #"\ud83d\ude00"#, count: 80_000) + #"\ud800""#
-    XCTAssertEqual(JSONDiagnosis.unpairedSurrogate(in: Array(big.utf8)), #"\ud800"#)
+    XCTAssertEqual(try repaired(big), #"\ud800"#)
+  }
+
+}
+
+final class StrictRecordTests: XCTestCase {
+  /// A repeated key: JSON libraries disagree on which value wins, so the record is an error
+  /// naming the key (the id is not trusted either), and the next line is still measured.
+  func testARepeatedKeyIsAnErrorRecordNotAGuess() throws {
+    let cli = Galley()
+    let input = #"{"id":"a","text":"one","width":100,"width":5}"# + "\n"
+      + #"{"id":"b","text":"two","width":100}"# + "\n"
+    let r = try cli.run(["measure", "-"], stdin: Data(input.utf8))
+    XCTAssertEqual(r.status, 1, r.stderr)
+    let lines = r.stdout.split(separator: "\n").map {
+      try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+    }
+    XCTAssertEqual(lines.count, 2)
+    XCTAssertEqual(lines[0]["error"] as? String, #"invalid JSON: the key "width" appears twice"#)
+    XCTAssertEqual(lines[0]["line"] as? Int, 1)
+    XCTAssertEqual(lines[1]["id"] as? String, "b")
+    XCTAssertEqual(lines[1]["lines"] as? Int, 1)
   }
 }

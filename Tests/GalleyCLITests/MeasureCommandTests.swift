@@ -31,7 +31,7 @@ final class MeasureCommandTests: XCTestCase {
     XCTAssertEqual(lines[0]["lines"] as? Int, 1)
     XCTAssertEqual(lines[1]["error"] as? String, "invalid UTF-8")
     XCTAssertEqual(lines[1]["line"] as? Int, 2)
-    XCTAssertEqual(lines[2]["error"] as? String, "invalid JSON")
+    XCTAssertEqual(lines[2]["error"] as? String, "invalid JSON: expected a key in quotes at byte 2")
     XCTAssertTrue((lines[3]["error"] as? String ?? "").contains("width"), "\(lines[3])")
     XCTAssertEqual(lines[3]["id"] as? String, "neg")
     XCTAssertTrue((lines[4]["error"] as? String ?? "").contains("width"))

@@ -1,5 +1,6 @@
 import Foundation
 import SelfSizing
+import GalleyJSON
 import Typesetting
 import XCTest
 
@@ -33,12 +34,13 @@ final class CellRecordHostileTests: XCTestCase {
     expect(
       #"{"template":"bubble","text":"hi","containerWidth":true}"#,
       .wrongType("containerWidth", "a number"))
-    // (1e999 in JSON text is rejected by the JSON parser; a non-finite number can still arrive
+    // (1e999 in JSON text is rejected by the JSON reader; a non-finite number can still arrive
     // from code that builds the object.)
+    let infinite: JSONObject = [
+      "template": "bubble", "text": "hi", "containerWidth": .number(.infinity),
+    ]
     XCTAssertThrowsError(
-      try CellRecord(
-        json: ["template": "bubble", "text": "hi", "containerWidth": Double.infinity],
-        library: library)
+      try CellRecord(json: infinite, library: library)
     ) { error in
       XCTAssertEqual(error as? CellError, .invalidValue("containerWidth", "must be finite"))
     }

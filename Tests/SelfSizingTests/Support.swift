@@ -1,5 +1,6 @@
 import Foundation
 import SelfSizing
+import GalleyJSON
 import Typesetting
 
 enum Fixtures {
@@ -38,5 +39,30 @@ enum Fixtures {
     corpus.filter { ($0["category"] as? String) == "product" }.map {
       ($0["text"] as! String, ($0["lang"] as? String) ?? "")
     }
+  }
+}
+
+extension JSONObject {
+  /// A fixture record the tests hold as Foundation objects, read again by Galley's one reader
+  /// (through its JSON text), so that records reach the library exactly as a file's would.
+  init(_ foundation: [String: Any]) throws {
+    self = try JSONReader.readObject(JSONSerialization.data(withJSONObject: foundation)).object
+  }
+}
+
+extension TextCase {
+  init(json foundation: [String: Any], library: FontLibrary) throws {
+    try self.init(json: JSONObject(foundation), library: library)
+  }
+}
+
+extension CellRecord {
+  init(
+    json foundation: [String: Any], library: FontLibrary, defaultTemplate: String? = nil,
+    proposedWidth: Double? = nil
+  ) throws {
+    try self.init(
+      json: JSONObject(foundation), library: library, defaultTemplate: defaultTemplate,
+      proposedWidth: proposedWidth)
   }
 }

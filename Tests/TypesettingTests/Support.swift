@@ -1,4 +1,5 @@
 import Foundation
+import GalleyJSON
 import Typesetting
 
 /// Paths and shared objects for the tests: the project's own fonts and fixtures only.
@@ -19,5 +20,19 @@ enum Fixtures {
 
   static func style(_ fonts: [String], size: Double = 17) throws -> TextStyle {
     TextStyle(fonts: try library.stack(fonts), size: size)
+  }
+}
+
+extension JSONObject {
+  /// A fixture record the tests hold as Foundation objects, read again by Galley's one reader
+  /// (through its JSON text), so that cases reach the library exactly as a file's would.
+  init(_ foundation: [String: Any]) throws {
+    self = try JSONReader.readObject(JSONSerialization.data(withJSONObject: foundation)).object
+  }
+}
+
+extension TextCase {
+  init(json foundation: [String: Any], library: FontLibrary) throws {
+    try self.init(json: JSONObject(foundation), library: library)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GalleyJSON
 
 /// One measurement request in the JSON Lines case format (docs/CASE-FORMAT.md): a text, a
 /// style and a width. Unknown fields and wrong types are errors; labels (`category`, `sub`,
@@ -30,10 +31,10 @@ package struct TextCase: Sendable {
   /// Decodes a case from one JSON object. Font names resolve in `library`; a case without `fonts`
   /// uses the library's default stack.
   /// - Throws: ``CaseError`` naming the field.
-  package init(json object: [String: Any], library: FontLibrary) throws {
-    for key in object.keys
-    where !TextCase.styleFields.contains(key) && !TextCase.labelFields.contains(key) {
-      throw CaseError.unknownField(key)
+  package init(json object: JSONObject, library: FontLibrary) throws {
+    for field in object
+    where !TextCase.styleFields.contains(field.key) && !TextCase.labelFields.contains(field.key) {
+      throw CaseError.unknownField(field.key)
     }
     let reader = FieldReader(object)
     id = try reader.string("id") ?? ""
@@ -59,21 +60,21 @@ package struct TextCase: Sendable {
     }
   }
 
-  /// Reads the style fields shared by cases and cell styles into `style`.
-  package static func applyStyleFields(_ object: [String: Any], to style: inout TextStyle) throws {
-    try applyStyleFields(FieldReader(object), to: &style)
+  /// Decodes a case from one line of JSON (the one reader: GalleyJSON).
+  /// - Throws: ``CaseError`` naming the field, or the JSON syntax error.
+  package init(jsonLine: some Collection<UInt8>, library: FontLibrary) throws {
+    try self.init(json: JSONReader.readObject(jsonLine).object, library: library)
   }
 
   static func applyStyleFields(_ reader: FieldReader, to style: inout TextStyle) throws {
     if let size = try reader.number("size") { style.size = size }
     if let v = reader.raw("lineHeight") {
-      if let s = v as? String {
+      switch v {
+      case .string(let s):
         guard s == "normal" else { throw CaseError.invalidValue("lineHeight", "\"\(s)\"") }
         style.lineHeight = .normal
-      } else if let n = FieldReader.asNumber(v) {
-        style.lineHeight = .points(n)
-      } else {
-        throw CaseError.wrongType("lineHeight", "\"normal\" or a number")
+      case .number(let n): style.lineHeight = .points(n)
+      default: throw CaseError.wrongType("lineHeight", "\"normal\" or a number")
       }
     }
     if let v = try reader.enumValue("whiteSpace", TextStyle.WhiteSpace.self) {
@@ -96,12 +97,13 @@ package struct TextCase: Sendable {
     if let v = try reader.number("maximumLineHeight") { style.maximumLineHeight = v }
     if let v = try reader.number("lineSpacing") { style.lineSpacing = v }
     if let v = reader.raw("features") {
-      guard let dict = v as? [String: Any] else {
+      guard case .object(let dict) = v else {
         throw CaseError.wrongType("features", "an object of tag: number")
       }
       var features: [String: UInt32] = [:]
-      for (k, value) in dict {
-        guard k.utf8.count == 4, let n = FieldReader.asNumber(value), n >= 0, n == n.rounded(),
+      for field in dict {
+        let k = field.key
+        guard k.utf8.count == 4, let n = field.value.number, n >= 0, n == n.rounded(),
           n <= Double(UInt32.max)
         else {
           throw CaseError.invalidValue(
@@ -143,33 +145,26 @@ package enum CaseError: Error, Equatable, Sendable, CustomStringConvertible {
   }
 }
 
-/// Typed access to the fields of a JSON object, with errors that name the field.
+/// Typed access to the fields of a JSON object, with errors that name the field (`null` reads
+/// as absent).
 struct FieldReader {
-  let object: [String: Any]
-  init(_ object: [String: Any]) { self.object = object }
+  let object: JSONObject
+  init(_ object: JSONObject) { self.object = object }
 
-  func raw(_ key: String) -> Any? {
-    guard let v = object[key], !(v is NSNull) else { return nil }
+  func raw(_ key: String) -> JSONValue? {
+    guard let v = object[key], !v.isNull else { return nil }
     return v
-  }
-
-  static func asNumber(_ v: Any) -> Double? {
-    // JSON true/false arrive as a boolean NSNumber, which must not pass for 1/0.
-    guard let n = v as? NSNumber, String(describing: type(of: n)) != "__NSCFBoolean" else {
-      return nil
-    }
-    return n.doubleValue
   }
 
   func string(_ key: String) throws -> String? {
     guard let v = raw(key) else { return nil }
-    guard let s = v as? String else { throw CaseError.wrongType(key, "a string") }
+    guard case .string(let s) = v else { throw CaseError.wrongType(key, "a string") }
     return s
   }
 
   func number(_ key: String) throws -> Double? {
     guard let v = raw(key) else { return nil }
-    guard let n = FieldReader.asNumber(v) else { throw CaseError.wrongType(key, "a number") }
+    guard case .number(let n) = v else { throw CaseError.wrongType(key, "a number") }
     return n
   }
 
@@ -183,10 +178,14 @@ struct FieldReader {
 
   func stringArray(_ key: String) throws -> [String]? {
     guard let v = raw(key) else { return nil }
-    guard let a = v as? [Any], a.allSatisfy({ $0 is String }) else {
-      throw CaseError.wrongType(key, "a list of strings")
+    guard case .array(let a) = v else { throw CaseError.wrongType(key, "a list of strings") }
+    var out: [String] = []
+    out.reserveCapacity(a.count)
+    for e in a {
+      guard case .string(let s) = e else { throw CaseError.wrongType(key, "a list of strings") }
+      out.append(s)
     }
-    return a.map { $0 as! String }
+    return out
   }
 
   func enumValue<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type) throws -> E?
@@ -209,10 +208,10 @@ extension TextCase {
   /// A style from a JSON object such as a cell's `"style"`: `fonts` resolve in `library` (absent:
   /// the default stack), `size` defaults to `defaultSize`; unknown fields are errors.
   package static func style(
-    from object: [String: Any], library: FontLibrary, defaultSize: Double = 17
+    from object: JSONObject, library: FontLibrary, defaultSize: Double = 17
   ) throws -> TextStyle {
-    for key in object.keys where !styleObjectFields.contains(key) {
-      throw CaseError.unknownField(key)
+    for field in object where !styleObjectFields.contains(field.key) {
+      throw CaseError.unknownField(field.key)
     }
     let reader = FieldReader(object)
     let stack = try fontStack(try reader.stringArray("fonts"), library: library)

@@ -13,6 +13,7 @@ public final class FontLibrary: @unchecked Sendable {
   public let directory: String
   private let lock = Lock()
   private var cache: [String: Font] = [:]
+  private var stacks: [[String]: FontStack] = [:]
 
   /// A library reading fonts from `directory`.
   public init(directory: String) {
@@ -73,7 +74,18 @@ public final class FontLibrary: @unchecked Sendable {
 
   /// A font stack from names, in fallback order.
   public func stack(_ names: [String]) throws -> FontStack {
-    try FontStack(names.map { try font(named: $0) })
+    // (Records name the same few stacks over and over: one lookup instead of one per font.)
+    lock.lock()
+    if let s = stacks[names] {
+      lock.unlock()
+      return s
+    }
+    lock.unlock()
+    let s = try FontStack(names.map { try font(named: $0) })
+    lock.lock()
+    if stacks.count < 4096 { stacks[names] = s }
+    lock.unlock()
+    return s
   }
 
   /// The default stack: Latin, Korean, Japanese/Chinese, Arabic, Hebrew, Thai, Devanagari and emoji.

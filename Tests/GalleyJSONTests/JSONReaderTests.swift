@@ -1,0 +1,156 @@
+import XCTest
+
+@testable import GalleyJSON
+
+final class JSONReaderTests: XCTestCase {
+  func read(_ text: String, repairing: Bool = true) throws -> JSONValue {
+    try JSONReader.read(Array(text.utf8), repairingSurrogates: repairing).value
+  }
+
+  func reason(_ text: String, repairing: Bool = true) -> JSONSyntaxError.Reason? {
+    reason(bytes: Array(text.utf8), repairing: repairing)
+  }
+
+  func reason(bytes: [UInt8], repairing: Bool = true) -> JSONSyntaxError.Reason? {
+    do {
+      _ = try JSONReader.read(bytes, repairingSurrogates: repairing)
+      return nil
+    } catch {
+      return error.reason
+    }
+  }
+
+  func testARecordKeepsItsFieldsInOrderWithTheirTypes() throws {
+    let v = try read(
+      #" {"id": "a", "n": -12.5e1, "t": true, "f": false, "z": null, "l": [1, "x", []], "o": {}} "#)
+    guard case .object(let o) = v else { return XCTFail("\(v)") }
+    XCTAssertEqual(o.keys, ["id", "n", "t", "f", "z", "l", "o"])
+    XCTAssertEqual(o["id"], .string("a"))
+    XCTAssertEqual(o["n"], .number(-125))
+    XCTAssertEqual(o["t"], .bool(true))
+    XCTAssertEqual(o["f"], .bool(false))
+    XCTAssertEqual(o["z"], .null)
+    XCTAssertEqual(o["l"], .array([.number(1), .string("x"), .array([])]))
+    XCTAssertEqual(o["o"], .object(JSONObject()))
+    XCTAssertNil(o["missing"])
+  }
+
+  func testEscapesAndSurrogatePairsDecode() throws {
+    let v = try read(#""q\"b\\s\/\b\f\n\r\t \u00e9 \ud83d\ude00 \u4E2D""#)
+    XCTAssertEqual(v, .string("q\"b\\s/\u{8}\u{c}\n\r\t é 😀 中"))
+    // Raw UTF-8 passes through unchanged.
+    XCTAssertEqual(try read("\"민지 👩‍👩‍👧\""), .string("민지 👩‍👩‍👧"))
+  }
+
+  func testUnpairedSurrogatesAreRepairedAndReportedOrRejected() throws {
+    let r = try JSONReader.read(Array(#"{"t": "a\ud800b\udc00"}"#.utf8))
+    XCTAssertEqual(r.value.object?["t"], .string("a\u{FFFD}b\u{FFFD}"))
+    XCTAssertEqual(r.repairedEscape, #"\ud800"#)
+    XCTAssertEqual(reason(#""a\udc00""#, repairing: false), .unpairedSurrogate(#"\udc00"#))
+    // A high half followed by a non-surrogate escape is unpaired too.
+    XCTAssertEqual(reason(#""\ud83d\u0041""#, repairing: false), .unpairedSurrogate(#"\ud83d"#))
+  }
+
+  func testNumbersReadExactlyAsTheStandardLibraryReadsTheirText() throws {
+    var rng = SystemRandomNumberGenerator()
+    var texts = [
+      "0", "-0", "1", "17", "0.1", "0.2", "0.30000000000000004", "123456789012345678901234567890",
+      "9007199254740993", "1e22", "1e23", "1.7976931348623157e308", "5e-324", "2.2250738585072014e-308",
+      "0.000000000000000000000000001", "1E+2", "1e-2", "-1.5E-7", "100000000000000000000000",
+    ]
+    for _ in 0..<20_000 {
+      let mantissa = UInt64.random(in: 0...UInt64(1) << 60, using: &rng)
+      let point = Int.random(in: 0...19, using: &rng)
+      var digits = String(mantissa)
+      if point > 0 && point < digits.count { digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -point)) }
+      if digits.hasPrefix(".") { digits = "0" + digits }
+      let exponent = Int.random(in: -40...40, using: &rng)
+      texts.append(Bool.random(using: &rng) ? digits : "\(digits)e\(exponent)")
+    }
+    for t in texts {
+      XCTAssertEqual(try read(t), .number(Double(t)!), t)
+    }
+  }
+
+  func testNumbersBeyondADoubleAreErrorsNotInfinity() {
+    XCTAssertEqual(reason(#"{"w": 1e400}"#), .numberOutOfRange("1e400"))
+    XCTAssertEqual(reason(#"{"w": -2e308}"#), .numberOutOfRange("-2e308"))
+    XCTAssertEqual(
+      JSONSyntaxError(reason: .numberOutOfRange("1e400"), offset: 6).description,
+      "invalid JSON: number 1e400 is beyond the range of a 64-bit float")
+  }
+
+  func testWhatJSONForbidsIsAnErrorThatSaysWhere() {
+    let bad = [
+      "{", "}", "[1,]", #"{"a":1,}"#, #"{"a" 1}"#, #"{a:1}"#, "01", "1.", ".5", "+1", "1e", "-",
+      "tru", "nul", #""abc"#, "\"a\u{1}b\"", #""\x""#, #""\u12""#, "1 2", "NaN", "Infinity",
+      "'a'", #"{"a":1}}"#,
+    ]
+    for b in bad {
+      guard case .expected? = reason(b) else { return XCTFail("\(b): \(String(describing: reason(b)))") }
+    }
+    do {
+      _ = try JSONReader.read(Array(#"{"a": tru}"#.utf8))
+      XCTFail("read")
+    } catch {
+      XCTAssertEqual(error.description, "invalid JSON: expected a value at byte 7")
+    }
+  }
+
+  func testARepeatedKeyIsAnError() {
+    XCTAssertEqual(reason(#"{"id": "a", "id": "b"}"#), .duplicateKey("id"))
+    let many = (0..<40).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+    XCTAssertNil(reason("{\(many)}"))
+    XCTAssertEqual(reason("{\(many), \"k39\": 0}"), .duplicateKey("k39"))
+  }
+
+  func testInvalidUTF8AndEmptyLinesAndDeepNesting() {
+    for bytes: [UInt8] in [
+      [0x22, 0xFF, 0x22], [0x22, 0xC0, 0x80, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22],
+      [0x22, 0xF5, 0x80, 0x80, 0x80, 0x22], [0x22, 0xE4, 0xB8, 0x22],
+    ] {
+      XCTAssertEqual(reason(bytes: bytes), .invalidUTF8, "\(bytes)")
+    }
+    XCTAssertEqual(reason(" \t "), .empty)
+    XCTAssertEqual(reason(String(repeating: "[", count: 300)), .tooDeep)
+    XCTAssertNil(reason(String(repeating: "[", count: 200) + String(repeating: "]", count: 200)))
+  }
+
+  func testReadObjectRejectsOtherValues() {
+    XCTAssertThrowsError(try JSONReader.readObject(Array("[1]".utf8)))
+    XCTAssertNoThrow(try JSONReader.readObject(Array("{}".utf8)))
+  }
+}
+
+final class JSONWriterTests: XCTestCase {
+  func testStringsRoundTripThroughTheReader() throws {
+    let tricky = "a\"b\\c\n\r\t\u{0}\u{1f}\u{7f} é 中 😀 \u{2028}\u{2029} end"
+    var w = JSONWriter()
+    w.string(tricky)
+    XCTAssertEqual(
+      w.text, #""a\"b\\c\n\r\t\u0000\u001f"# + "\u{7f}" + #" é 中 😀 \u2028\u2029 end""#)
+    XCTAssertEqual(try JSONReader.read(w.bytes).value, .string(tricky))
+  }
+
+  func testNumbersAndIntegers() {
+    var w = JSONWriter()
+    for n in [0, 7, -7, 10, 1234567890, Int.min, Int.max] {
+      w = JSONWriter()
+      w.int(n)
+      XCTAssertEqual(w.text, String(n))
+    }
+    XCTAssertEqual(JSONWriter.number(0.1 + 0.2), "0.3")
+    XCTAssertEqual(JSONWriter.number(250.25), "250.25")
+    XCTAssertEqual(JSONWriter.number(-3), "-3")
+    XCTAssertEqual(JSONWriter.number(.infinity), "null")
+    XCTAssertEqual(
+      JSONWriter.object([("id", JSONWriter.string("x")), ("n", "1")]), #"{"id": "x", "n": 1}"#)
+  }
+
+  func testAnObjectWrittenReadsBackEqual() throws {
+    let o: JSONObject = [
+      "id": "m1", "n": 3.5, "list": [1, "two", nil, true], "nested": ["k": "v"],
+    ]
+    XCTAssertEqual(try JSONReader.readObject(Array(o.jsonText.utf8)).object, o)
+  }
+}
