@@ -142,6 +142,7 @@ package struct JSONReader {
     try enter()
     i += 1
     var fields: [JSONObject.Field] = []
+    fields.reserveCapacity(16)
     skipSpace()
     if i < bytes.count && bytes[i] == UInt8(ascii: "}") {
       i += 1
@@ -154,11 +155,16 @@ package struct JSONReader {
       guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("a key in quotes") }
       let keyAt = i
       let key = try string()
+      let fingerprint =
+        i - keyAt - 2 == key.utf8.count
+        ? JSONObject.fingerprint(UnsafeBufferPointer(rebasing: bytes[(keyAt + 1)..<(i - 1)]))
+        : JSONObject.fingerprint(key)
       // (Records have a few keys: a scan; a large object switches to a set.)
       if fields.count < 16 {
-        if fields.contains(where: { $0.key == key }) {
-          throw JSONSyntaxError(reason: .duplicateKey(key), offset: keyAt)
+        let repeated = fields.withUnsafeBufferPointer { b in
+          b.contains { $0.fingerprint == fingerprint && $0.key == key }
         }
+        if repeated { throw JSONSyntaxError(reason: .duplicateKey(key), offset: keyAt) }
       } else {
         if seen == nil { seen = Set(fields.map(\.key)) }
         if !seen!.insert(key).inserted {
@@ -170,7 +176,7 @@ package struct JSONReader {
       i += 1
       skipSpace()
       let v = try value()
-      fields.append(JSONObject.Field(key: key, value: v))
+      fields.append(JSONObject.Field(key: key, value: v, fingerprint: fingerprint))
       skipSpace()
       guard i < bytes.count else { throw error("\",\" or \"}\"") }
       if bytes[i] == UInt8(ascii: ",") {

@@ -50,11 +50,45 @@ package enum JSONValue: Sendable, Hashable {
 /// key rather than keep one of the two silently).
 package struct JSONObject: Sendable, Hashable, Sequence {
   package struct Field: Sendable, Hashable {
-    package var key: String
+    package private(set) var key: String
     package var value: JSONValue
+    /// The key's length and first bytes packed in one word: a lookup compares these first and
+    /// strings only when they match.
+    package let fingerprint: UInt64
     package init(key: String, value: JSONValue) {
+      self.init(key: key, value: value, fingerprint: JSONObject.fingerprint(key))
+    }
+    init(key: String, value: JSONValue, fingerprint: UInt64) {
       self.key = key
       self.value = value
+      self.fingerprint = fingerprint
+    }
+  }
+
+  /// A key's length (high byte) and first seven UTF-8 bytes.
+  static func fingerprint(_ key: String) -> UInt64 {
+    var f: UInt64 = 0
+    var n = 0
+    for b in key.utf8 {
+      if n < 7 { f |= UInt64(b) << (8 * n) }
+      n += 1
+    }
+    return f | UInt64(Swift.min(n, 255)) << 56
+  }
+
+  /// The same from the key's bytes as written (the reader's keys without escapes).
+  static func fingerprint(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    var f: UInt64 = 0
+    for k in 0..<Swift.min(7, bytes.count) { f |= UInt64(bytes[k]) << (8 * k) }
+    return f | UInt64(Swift.min(bytes.count, 255)) << 56
+  }
+
+  /// The index of `key`'s field, if any.
+  func index(of key: String) -> Int? {
+    let f = JSONObject.fingerprint(key)
+    return fields.withUnsafeBufferPointer { b in
+      for i in b.indices where b[i].fingerprint == f && b[i].key == key { return i }
+      return nil
     }
   }
 
@@ -70,15 +104,9 @@ package struct JSONObject: Sendable, Hashable, Sequence {
 
   /// The value of `key`, nil when absent (a JSON `null` is `.null`).
   package subscript(key: String) -> JSONValue? {
-    get {
-      // (Borrowed through the buffer: iterating `fields` would copy, retain and release each.)
-      fields.withUnsafeBufferPointer { b in
-        for i in b.indices where b[i].key == key { return b[i].value }
-        return nil
-      }
-    }
+    get { index(of: key).map { fields[$0].value } }
     set {
-      if let i = fields.firstIndex(where: { $0.key == key }) {
+      if let i = index(of: key) {
         if let newValue { fields[i].value = newValue } else { fields.remove(at: i) }
       } else if let newValue {
         fields.append(Field(key: key, value: newValue))
@@ -88,9 +116,7 @@ package struct JSONObject: Sendable, Hashable, Sequence {
 
   package var keys: [String] { fields.map(\.key) }
   package var count: Int { fields.count }
-  package func contains(_ key: String) -> Bool {
-    fields.withUnsafeBufferPointer { b in b.contains { $0.key == key } }
-  }
+  package func contains(_ key: String) -> Bool { index(of: key) != nil }
   package func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
   /// The object's text, keys in order, compact (`JSONWriter`'s format).
@@ -124,4 +150,40 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByFloatLiteral,
     self = .object(o)
   }
   package init(nilLiteral: ()) { self = .null }
+}
+
+/// The keys a record allows, for the check that names an unknown field: a sorted list of key
+/// fingerprints searched in two steps, then one string comparison (no hashing per key).
+package struct JSONKeySet: Sendable {
+  private let entries: [(fingerprint: UInt64, key: String)]
+
+  package init(_ keys: some Sequence<String>) {
+    entries = Set(keys).map { (JSONObject.fingerprint($0), $0) }.sorted { $0.0 < $1.0 }
+  }
+
+  package func contains(_ field: JSONObject.Field) -> Bool {
+    var lo = 0
+    var hi = entries.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if entries[mid].fingerprint < field.fingerprint { lo = mid + 1 } else { hi = mid }
+    }
+    while lo < entries.count && entries[lo].fingerprint == field.fingerprint {
+      if entries[lo].key == field.key { return true }
+      lo += 1
+    }
+    return false
+  }
+
+  package func contains(_ key: String) -> Bool {
+    contains(JSONObject.Field(key: key, value: .null))
+  }
+
+  /// The first field of `object` not in the set, if any.
+  package func firstUnknown(in object: JSONObject) -> String? {
+    object.fields.withUnsafeBufferPointer { b in
+      for i in b.indices where !contains(b[i]) { return b[i].key }
+      return nil
+    }
+  }
 }

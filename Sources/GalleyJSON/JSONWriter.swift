@@ -65,6 +65,25 @@ package struct JSONWriter {
   package mutating func number(_ v: Double) {
     guard v.isFinite else { return raw("null") }
     if v == v.rounded() && abs(v) < 1e15 { return int(Int(v)) }
+    // Sixty-fourths (glyph positions in 26.6 fixed point, and most sums of them) print exactly
+    // in at most six decimals, which is also their shortest form: written without going
+    // through `description` (below a million, where the rounding below is exact as well).
+    let sixtyFourths = v * 64
+    if sixtyFourths == sixtyFourths.rounded() && abs(v) < 1e6 {
+      let k = Int(sixtyFourths)
+      if k < 0 { bytes.append(UInt8(ascii: "-")) }
+      let m = k.magnitude
+      int(Int(m / 64))
+      var fraction = Int(m % 64) * 15625  // millionths
+      bytes.append(UInt8(ascii: "."))
+      var divisor = 100_000
+      while fraction > 0 {
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
+        fraction %= divisor
+        divisor /= 10
+      }
+      return
+    }
     let r = (v * 1e9).rounded() / 1e9
     raw(r.description)
   }

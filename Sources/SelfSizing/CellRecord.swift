@@ -51,6 +51,9 @@ public struct CellRecord: Sendable {
     "originalPriceStyle", "badge", "badgeStyle", "spacing",
   ])
 
+  static let bubbleKeys = JSONKeySet(bubbleFields)
+  static let cardKeys = JSONKeySet(cardFields)
+
   /// Decodes a record. `template` names the kind (`bubble` or `productCard`); a record without
   /// one takes `defaultTemplate`. Unknown fields, wrong types and bad values are errors that name
   /// the field.
@@ -69,8 +72,8 @@ public struct CellRecord: Sendable {
     estimatedWidth = try r.number("estimatedWidth")
     switch template {
     case "bubble":
-      for f in o where !CellRecord.bubbleFields.contains(f.key) {
-        throw CellError.unknownField(f.key)
+      if let unknown = CellRecord.bubbleKeys.firstUnknown(in: o) {
+        throw CellError.unknownField(unknown)
       }
       guard let text = try r.string("text") else { throw CellError.missingField("text") }
       let style =
@@ -118,7 +121,9 @@ public struct CellRecord: Sendable {
       try b.validate()
       cell = .bubble(b)
     case "productCard":
-      for f in o where !CellRecord.cardFields.contains(f.key) { throw CellError.unknownField(f.key) }
+      if let unknown = CellRecord.cardKeys.firstUnknown(in: o) {
+        throw CellError.unknownField(unknown)
+      }
       guard let width = try r.number("width") ?? proposedWidth else {
         throw CellError.missingField("width")
       }

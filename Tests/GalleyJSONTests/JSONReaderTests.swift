@@ -147,6 +147,22 @@ final class JSONWriterTests: XCTestCase {
       JSONWriter.object([("id", JSONWriter.string("x")), ("n", "1")]), #"{"id": "x", "n": 1}"#)
   }
 
+  func testSixtyFourthsPrintAsTheStandardLibraryPrintsThem() {
+    var rng = SystemRandomNumberGenerator()
+    var values: [Double] = [0.015625, -0.015625, 187.28125, 0.5, -0.984375, 999_999.25, 1e11 + 0.25]
+    for _ in 0..<50_000 {
+      values.append(Double(Int.random(in: -64_000_000...64_000_000, using: &rng)) / 64)
+    }
+    for v in values {
+      let reference =
+        v == v.rounded() ? String(Int(v)) : ((v * 1e9).rounded() / 1e9).description
+      XCTAssertEqual(JSONWriter.number(v), reference, "\(v)")
+    }
+    // Not a sixty-fourth: the shortest form that reads back, float noise below 1e-9 dropped.
+    XCTAssertEqual(JSONWriter.number(0.1), "0.1")
+    XCTAssertEqual(JSONWriter.number(1.0 / 3), "0.333333333")
+  }
+
   func testAnObjectWrittenReadsBackEqual() throws {
     let o: JSONObject = [
       "id": "m1", "n": 3.5, "list": [1, "two", nil, true], "nested": ["k": "v"],

@@ -28,13 +28,15 @@ package struct TextCase: Sendable {
     "minimumLineHeight", "maximumLineHeight", "lineSpacing",
   ]
 
+  /// Every field a case may have.
+  static let caseFields = JSONKeySet(styleFields.union(labelFields))
+
   /// Decodes a case from one JSON object. Font names resolve in `library`; a case without `fonts`
   /// uses the library's default stack.
   /// - Throws: ``CaseError`` naming the field.
   package init(json object: JSONObject, library: FontLibrary) throws {
-    for field in object
-    where !TextCase.styleFields.contains(field.key) && !TextCase.labelFields.contains(field.key) {
-      throw CaseError.unknownField(field.key)
+    if let unknown = TextCase.caseFields.firstUnknown(in: object) {
+      throw CaseError.unknownField(unknown)
     }
     let reader = FieldReader(object)
     id = try reader.string("id") ?? ""
@@ -204,14 +206,15 @@ extension TextCase {
   package static let styleObjectFields: Set<String> = styleFields.subtracting([
     "id", "text", "width",
   ])
+  static let styleObjectKeys = JSONKeySet(styleObjectFields)
 
   /// A style from a JSON object such as a cell's `"style"`: `fonts` resolve in `library` (absent:
   /// the default stack), `size` defaults to `defaultSize`; unknown fields are errors.
   package static func style(
     from object: JSONObject, library: FontLibrary, defaultSize: Double = 17
   ) throws -> TextStyle {
-    for field in object where !styleObjectFields.contains(field.key) {
-      throw CaseError.unknownField(field.key)
+    if let unknown = styleObjectKeys.firstUnknown(in: object) {
+      throw CaseError.unknownField(unknown)
     }
     let reader = FieldReader(object)
     let stack = try fontStack(try reader.stringArray("fonts"), library: library)

@@ -66,32 +66,45 @@ public final class Font: @unchecked Sendable {
       throw TypesettingError.fontFileUnreadable(
         path: path, reason: "\(size) bytes is larger than \(Font.maximumFileSize)")
     }
-    // (FileManager.contents(atPath:) of an empty file leaks a 4 KiB buffer in this toolchain's
-    // Foundation; an empty file needs no reading.)
-    let isEmpty = (attributes?[.size] as? NSNumber)?.intValue == 0
-    guard let data = isEmpty ? Data() : FileManager.default.contents(atPath: path) else {
+    let name = (path as NSString).lastPathComponent
+    // An empty file needs no reading (and is too short to be a font).
+    if (attributes?[.size] as? NSNumber)?.intValue == 0 {
+      try self.init(data: Data(), name: name, faceIndex: faceIndex)
+      return
+    }
+    // Mapped, not copied: pages are read as shaping touches them (a 19 MB collection of which
+    // one face is used costs what that face uses).
+    guard let blob = hb_blob_create_from_file_or_fail(path) else {
       throw TypesettingError.fontFileUnreadable(path: path, reason: "cannot be read")
     }
-    try self.init(data: data, name: (path as NSString).lastPathComponent, faceIndex: faceIndex)
+    try self.init(blob: blob, name: name, faceIndex: faceIndex)
   }
 
   /// Loads face `faceIndex` of a font held in memory (TTF, OTF or TTC bytes).
-  public init(data: Data, name: String, faceIndex: Int = 0) throws {
-    self.name = name
-    self.faceIndex = faceIndex
-    guard data.count >= 12 else {
-      throw TypesettingError.fontInvalid(name: name, reason: "\(data.count) bytes is too short")
-    }
+  public convenience init(data: Data, name: String, faceIndex: Int = 0) throws {
     guard data.count <= Font.maximumFileSize else {
       throw TypesettingError.fontInvalid(name: name, reason: "\(data.count) bytes is too large")
     }
-    guard faceIndex >= 0 else {
-      throw TypesettingError.fontFaceIndexOutOfRange(name: name, index: faceIndex, count: 0)
-    }
     let blob: OpaquePointer = data.withUnsafeBytes { raw in
       hb_blob_create(
-        raw.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(raw.count),
+        raw.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) }, UInt32(raw.count),
         HB_MEMORY_MODE_DUPLICATE, nil, nil)
+    }
+    try self.init(blob: blob, name: name, faceIndex: faceIndex)
+  }
+
+  /// Loads face `faceIndex` of the font in `blob`, which it takes over (destroyed on failure).
+  private init(blob: OpaquePointer, name: String, faceIndex: Int) throws {
+    self.name = name
+    self.faceIndex = faceIndex
+    let size = Int(hb_blob_get_length(blob))
+    guard size >= 12 else {
+      hb_blob_destroy(blob)
+      throw TypesettingError.fontInvalid(name: name, reason: "\(size) bytes is too short")
+    }
+    guard faceIndex >= 0 else {
+      hb_blob_destroy(blob)
+      throw TypesettingError.fontFaceIndexOutOfRange(name: name, index: faceIndex, count: 0)
     }
     let faceCount = Int(hb_face_count(blob))
     guard faceCount > 0 else {
@@ -158,7 +171,7 @@ public final class Font: @unchecked Sendable {
     self.asciiAdvances = ascii
     let hasOutlines = table("glyf") > 0 || table("CFF ") > 0 || table("CFF2") > 0
     if !hasOutlines && (table("CBDT") > 0 || table("sbix") > 0) {
-      let strike = Font.bitmapStrike(data: data, faceIndex: faceIndex, glyphs: Int(glyphCount))
+      let strike = Font.bitmapStrike(blob: blob, faceIndex: faceIndex, glyphs: Int(glyphCount))
       self.bitmapStrikePPEM = strike?.ppem
       self.bitmapAdvances = strike?.advances ?? []
     } else {
@@ -232,13 +245,16 @@ public final class Font: @unchecked Sendable {
 
   /// Reads the first bitmap strike with FreeType: its size and every glyph's advance in whole
   /// pixels of that strike, which is how Skia (and so Chromium) measures bitmap-only fonts.
-  private static func bitmapStrike(data: Data, faceIndex: Int, glyphs: Int) -> (
+  private static func bitmapStrike(blob: OpaquePointer, faceIndex: Int, glyphs: Int) -> (
     ppem: Int, advances: [Double]
   )? {
     var library: FT_Library?
     guard FT_Init_FreeType(&library) == 0, let library else { return nil }
     defer { FT_Done_FreeType(library) }
-    return data.withUnsafeBytes { raw -> (Int, [Double])? in
+    var length: UInt32 = 0
+    guard let bytes = hb_blob_get_data(blob, &length) else { return nil }
+    let raw = UnsafeRawBufferPointer(start: bytes, count: Int(length))
+    return { () -> (Int, [Double])? in
       var face: FT_Face?
       guard
         FT_New_Memory_Face(
@@ -256,7 +272,7 @@ public final class Font: @unchecked Sendable {
         advances[g] = Double(face.pointee.glyph.pointee.advance.x) / 64.0
       }
       return (ppem, advances)
-    }
+    }()
   }
 }
 
