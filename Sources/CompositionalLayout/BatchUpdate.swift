@@ -261,8 +261,13 @@ public struct BatchMapping: Sendable {
     for (k, mv) in batch.moveItems.enumerated() {
       try claimNewItem(mv.to, "moveItems[\(k)].to", from: mv.from)
     }
+    // (Per section, the items that leave and the places taken, sorted: the survivors are
+    // merged into the free places in one pass, with no lookup per item.)
+    var goneBySection = [Int: [Int]]()
+    for p in goneItems { goneBySection[p.section, default: []].append(p.item) }
     var itemBefore = [[ItemPath?]]()
     itemBefore.reserveCapacity(m)
+    var itemAfter = counts.map { [ItemPath?](repeating: nil, count: $0) }
     var moved = Set<ItemPath>()
     for s in 0..<m {
       var row = [ItemPath?](repeating: nil, count: after[s])
@@ -271,26 +276,36 @@ public struct BatchMapping: Sendable {
           // A reloaded section: its items cross-fade where they were; new ones come in after.
           for i in 0..<min(after[s], counts[b]) { row[i] = ItemPath(section: b, item: i) }
         } else {
-          let fixedHere = fixedItem[s] ?? [:]
-          var survivors = (0..<counts[b]).lazy.map { ItemPath(section: b, item: $0) }
-            .filter { !goneItems.contains($0) }.makeIterator()
-          for i in 0..<after[s] {
-            if let f = fixedHere[i] {
-              row[i] = f
-              if f != nil { moved.insert(ItemPath(section: s, item: i)) }
-            } else {
-              row[i] = survivors.next()
+          let gone = (goneBySection[b] ?? []).sorted()
+          let fixedHere = (fixedItem[s] ?? [:]).sorted { $0.key < $1.key }
+          var nextGone = 0
+          var nextFixed = 0
+          var survivor = 0
+          row.withUnsafeMutableBufferPointer { out in
+            for i in 0..<out.count {
+              if nextFixed < fixedHere.count && fixedHere[nextFixed].key == i {
+                let f = fixedHere[nextFixed].value
+                out[i] = f
+                if f != nil { moved.insert(ItemPath(section: s, item: i)) }
+                nextFixed += 1
+                continue
+              }
+              while nextGone < gone.count && gone[nextGone] == survivor {
+                survivor += 1
+                nextGone += 1
+              }
+              out[i] = survivor < counts[b] ? ItemPath(section: b, item: survivor) : nil
+              survivor += 1
             }
           }
+        }
+        for (i, p) in row.enumerated() {
+          if let p { itemAfter[p.section][p.item] = ItemPath(section: s, item: i) }
         }
       }
       itemBefore.append(row)
     }
     self.itemBefore = itemBefore
-    var itemAfter = counts.map { [ItemPath?](repeating: nil, count: $0) }
-    for (s, row) in itemBefore.enumerated() {
-      for (i, p) in row.enumerated() { if let p { itemAfter[p.section][p.item] = ItemPath(section: s, item: i) } }
-    }
     self.itemAfter = itemAfter
     movedItems = moved
     var reloaded = Set<ItemPath>()

@@ -47,28 +47,56 @@ public struct AnimatedAttributes: Sendable, Hashable {
 
 /// The layouts before and after a batch and what happens between them: the changes, the
 /// content offset after (kept by the anchor) and the checks a team runs before shipping an
-/// update animation.
+/// update animation. What the screen shows (the anchor, `visibleChanges`, `teleports`) is
+/// answered when the transition is made, in time proportional to the screen; the full lists
+/// (`changes`, `overlaps`) are computed when asked for.
 public struct LayoutTransition: Sendable {
   public let before: LayoutResult
   public let after: LayoutResult
   public let mapping: BatchMapping
-  /// Every element whose frame or presence changes, cells first (in order after the batch),
-  /// then deleted cells, then supplementary and decoration views.
-  public let changes: [ElementChange]
   public let anchor: BatchAnchor
   /// Content offsets along the scroll axis.
   public let contentOffsetBefore: Double
   public let contentOffsetAfter: Double
+  /// The viewport's length along the scroll axis.
+  public let viewport: Double
   /// The item the anchor kept (its path after), for `firstVisible`.
   public let anchorItem: ItemPath?
   /// How far the anchored item moved on screen (0 but when the offset had to be clamped to the
   /// content, which ``anchorNote`` then says).
   public let anchorShift: Double
   public let anchorNote: String?
-  /// Pairs of cells whose frames overlap after the batch.
-  public let overlaps: [(ItemPath, ItemPath)]
+  /// The changes of the elements visible before the batch (at ``contentOffsetBefore``) or after
+  /// it (at ``contentOffsetAfter``): the animation the reader sees, in the order of ``changes``.
+  public let visibleChanges: [ElementChange]
   /// Changes of elements visible before or after that move farther than the viewport on screen.
   public let teleports: [ElementChange]
+
+  /// Every element whose frame or presence changes, cells first (in order after the batch),
+  /// then deleted cells, then supplementary and decoration views.
+  /// - Complexity: O(n) for the elements of both layouts, computed at each call.
+  public var changes: [ElementChange] {
+    let diff = TransitionDiff(before: before, after: after, mapping: mapping)
+    var out: [ElementChange] = []
+    for a in after.cells { if let c = diff.change(of: a) { out.append(c) } }
+    for b in before.cells { if let c = diff.removal(of: b) { out.append(c) } }
+    var beforeViews: [ViewKey: LayoutAttributes] = [:]
+    for b in before.supplementaryElements { beforeViews[ViewKey(b)] = b }
+    var matched = Set<ViewKey>()
+    for a in after.supplementaryElements {
+      if let c = diff.change(of: a, matched: &matched, find: { beforeViews[$0] }) {
+        out.append(c)
+      }
+    }
+    for b in before.supplementaryElements where !matched.contains(ViewKey(b)) {
+      out.append(ElementChange(removed: b))
+    }
+    return out
+  }
+
+  /// Pairs of cells whose frames overlap after the batch.
+  /// - Complexity: O(n log n), computed at each call.
+  public var overlaps: [(ItemPath, ItemPath)] { after.overlappingCells() }
 
   /// Where the item at `path` (after the batch) starts its animation: an inserted or reloaded
   /// one at its final frame at alpha 0, any other where it was, at alpha 1.
@@ -107,6 +135,7 @@ public struct LayoutTransition: Sendable {
 
   /// The transition between `before` and `after` for `mapping`, the content offset before being
   /// `offset` in a viewport `viewport` long along the scroll axis.
+  /// - Complexity: O(log n + k) for the k elements on screen before and after.
   public init(
     before: LayoutResult, after: LayoutResult, mapping: BatchMapping, contentOffset offset: Double,
     viewport: Double, anchor: BatchAnchor
@@ -115,11 +144,13 @@ public struct LayoutTransition: Sendable {
     self.after = after
     self.mapping = mapping
     self.anchor = anchor
+    self.viewport = viewport
     contentOffsetBefore = offset
     let vertical = after.scrollDirection == .vertical
     func main(_ r: Rect) -> (Double, Double) { vertical ? (r.minY, r.maxY) : (r.minX, r.maxX) }
     let lengthAfter = vertical ? after.contentSize.height : after.contentSize.width
     let lengthBefore = vertical ? before.contentSize.height : before.contentSize.width
+    let onScreenBefore = before.elements(onScreenAt: offset, viewport: viewport)
 
     // The content offset after: `firstVisible` keeps the topmost cell visible before that is
     // still there after.
@@ -128,12 +159,12 @@ public struct LayoutTransition: Sendable {
     var note: String? = nil
     if anchor == .firstVisible {
       var best: (start: Double, path: ItemPath, after: ItemPath)? = nil
-      for c in before.cells {
-        let (s, e) = main(c.frame)
-        guard e > offset && s < offset + viewport,
-          let q = mapping.itemAfter[c.indexPath.section][c.indexPath.item]
-        else { continue }
-        if best == nil || s < best!.start { best = (s, c.indexPath, q) }
+      for c in onScreenBefore where c.category == .cell {
+        let s = main(c.frame).0
+        guard let q = mapping.itemAfter[c.indexPath.section][c.indexPath.item] else { continue }
+        if best == nil || s < best!.start || (s == best!.start && c.indexPath < best!.path) {
+          best = (s, c.indexPath, q)
+        }
       }
       if let best, let a = after.cell(at: best.after) {
         item = best.after
@@ -156,88 +187,46 @@ public struct LayoutTransition: Sendable {
     anchorShift = shift
     anchorNote = note
 
-    // Changes: cells.
-    var changes: [ElementChange] = []
-    for a in after.cells {
-      let p = a.indexPath
-      let kind = mapping.change(after: p)
-      let q = mapping.itemBefore[p.section][p.item]
-      let b = q.flatMap { before.cell(at: $0) }
-      var c = ElementChange(
-        category: .cell, scope: .item, kind: "", indexPath: p, change: kind ?? .shift,
-        from: b?.frame ?? a.frame, to: a.frame, fromAlpha: 1, toAlpha: 1)
-      switch kind {
-      case .insert?:
-        c.from = a.frame
-        c.fromAlpha = 0
-      case nil:
-        if c.from == c.to { continue }
-      default: break
-      }
-      changes.append(c)
+    // What the screen shows: the changes of elements on screen before or after.
+    let onScreenAfter = after.elements(onScreenAt: clamped, viewport: viewport)
+    var visible: [ElementChange] = []
+    // (A deleted element carries its path before the batch, which another may have after it.)
+    var seen = Set<[AnyHashable]>()
+    func add(_ c: ElementChange?) {
+      guard let c, seen.insert([ViewKey(c), c.change == .delete]).inserted else { return }
+      visible.append(c)
     }
-    for b in before.cells where mapping.itemAfter[b.indexPath.section][b.indexPath.item] == nil {
-      changes.append(
-        ElementChange(
-          category: .cell, scope: .item, kind: "", indexPath: b.indexPath, change: .delete,
-          from: b.frame, to: b.frame, fromAlpha: 1, toAlpha: 0))
+    var unusedMatches = Set<ViewKey>()
+    let diff = TransitionDiff(before: before, after: after, mapping: mapping)
+    func findBefore(_ key: ViewKey) -> LayoutAttributes? {
+      before.supplementary(matching: key)
     }
-    // Supplementary and decoration views, by section (and item), kind and category.
-    struct Key: Hashable {
-      var category: ElementCategory
-      var scope: ElementScope
-      var kind: String
-      var path: ItemPath
+    for a in onScreenAfter {
+      add(
+        a.category == .cell
+          ? diff.change(of: a) : diff.change(of: a, matched: &unusedMatches, find: findBefore))
     }
-    func key(_ a: LayoutAttributes) -> Key {
-      Key(category: a.category, scope: a.scope, kind: a.kind, path: a.indexPath)
-    }
-    var beforeViews: [Key: LayoutAttributes] = [:]
-    for b in before.supplementaryElements { beforeViews[key(b)] = b }
-    var matched = Set<Key>()
-    for a in after.supplementaryElements {
-      var k = key(a)
-      var change = BatchMapping.Change.shift
-      switch a.scope {
-      case .global: break
-      case .section:
-        guard let s = mapping.sectionBefore[a.indexPath.section] else {
-          change = .insert
-          break
+    for b in onScreenBefore {
+      if b.category == .cell {
+        if let q = mapping.itemAfter[b.indexPath.section][b.indexPath.item] {
+          if let a = after.cell(at: q) { add(diff.change(of: a)) }
+        } else {
+          add(diff.removal(of: b))
         }
-        k.path = ItemPath(section: s, item: 0)
-        if mapping.reloadedSections.contains(a.indexPath.section) { change = .reload }
-      case .item:
-        guard let q = mapping.itemBefore[a.indexPath.section][a.indexPath.item] else {
-          change = .insert
-          break
-        }
-        k.path = q
-        if let c = mapping.change(after: a.indexPath) { change = c }
+      } else if let a = after.supplementary(matching: ViewKey(counterpartOf: b, mapping: mapping)) {
+        add(diff.change(of: a, matched: &unusedMatches, find: findBefore))
+      } else {
+        add(ElementChange(removed: b))
       }
-      let b = change == .insert ? nil : beforeViews[k]
-      if b != nil { matched.insert(k) }
-      if change == .shift && b?.frame == a.frame { continue }
-      let appearing = b == nil
-      changes.append(
-        ElementChange(
-          category: a.category, scope: a.scope, kind: a.kind, indexPath: a.indexPath,
-          change: appearing ? .insert : change, from: b?.frame ?? a.frame, to: a.frame,
-          fromAlpha: appearing ? 0 : 1, toAlpha: 1))
     }
-    for b in before.supplementaryElements where !matched.contains(key(b)) {
-      changes.append(
-        ElementChange(
-          category: b.category, scope: b.scope, kind: b.kind, indexPath: b.indexPath,
-          change: .delete, from: b.frame, to: b.frame, fromAlpha: 1, toAlpha: 0))
+    // In the order of `changes`: cells (after's order, then deleted), then other views.
+    func rank(_ c: ElementChange) -> (Int, Int, Int, Int) {
+      let isCell = c.category == .cell ? 0 : 1
+      return (isCell, c.change == .delete ? 1 : 0, c.indexPath.section, c.indexPath.item)
     }
-    self.changes = changes
-
-    // Checks: overlapping cells after, and elements that jump farther than the viewport on
-    // screen while visible.
-    overlaps = after.overlappingCells()
-    let offsetAfter = contentOffsetAfter
-    teleports = changes.filter { c in
+    visibleChanges = visible.sorted { rank($0) < rank($1) }
+    let offsetAfter = clamped
+    teleports = visibleChanges.filter { c in
       let (s0, e0) = main(c.from)
       let (s1, e1) = main(c.to)
       let visibleBefore = c.fromAlpha > 0 && e0 > offset && s0 < offset + viewport
@@ -245,6 +234,119 @@ public struct LayoutTransition: Sendable {
       let onScreen = (s1 - offsetAfter) - (s0 - offset)
       return (visibleBefore || visibleAfter) && abs(onScreen) > viewport
     }
+  }
+}
+
+/// How each element changes across a batch, element by element: what ``LayoutTransition``
+/// lists in full and for the screen.
+struct TransitionDiff {
+  let before: LayoutResult
+  let after: LayoutResult
+  let mapping: BatchMapping
+
+  /// The change of a cell present after the batch; nil when it stays as it was.
+  func change(of a: LayoutAttributes) -> ElementChange? {
+    let p = a.indexPath
+    let kind = mapping.change(after: p)
+    let q = mapping.itemBefore[p.section][p.item]
+    let b = q.flatMap { before.cell(at: $0) }
+    var c = ElementChange(
+      category: .cell, scope: .item, kind: "", indexPath: p, change: kind ?? .shift,
+      from: b?.frame ?? a.frame, to: a.frame, fromAlpha: 1, toAlpha: 1)
+    switch kind {
+    case .insert?:
+      c.from = a.frame
+      c.fromAlpha = 0
+    case nil:
+      if c.from == c.to { return nil }
+    default: break
+    }
+    return c
+  }
+
+  /// The deletion of a cell present before the batch; nil when it is still there.
+  func removal(of b: LayoutAttributes) -> ElementChange? {
+    guard mapping.itemAfter[b.indexPath.section][b.indexPath.item] == nil else { return nil }
+    return ElementChange(removed: b)
+  }
+
+  /// The change of a supplementary or decoration view present after the batch (nil: it stays
+  /// as it was); its counterpart before, found by `find`, goes into `matched`.
+  func change(
+    of a: LayoutAttributes, matched: inout Set<ViewKey>, find: (ViewKey) -> LayoutAttributes?
+  ) -> ElementChange? {
+    var k = ViewKey(a)
+    var change = BatchMapping.Change.shift
+    switch a.scope {
+    case .global: break
+    case .section:
+      if let s = mapping.sectionBefore[a.indexPath.section] {
+        k.path = ItemPath(section: s, item: 0)
+        if mapping.reloadedSections.contains(a.indexPath.section) { change = .reload }
+      } else {
+        change = .insert
+      }
+    case .item:
+      if let q = mapping.itemBefore[a.indexPath.section][a.indexPath.item] {
+        k.path = q
+        if let c = mapping.change(after: a.indexPath) { change = c }
+      } else {
+        change = .insert
+      }
+    }
+    let b = change == .insert ? nil : find(k)
+    if b != nil { matched.insert(k) }
+    if change == .shift && b?.frame == a.frame { return nil }
+    let appearing = b == nil
+    return ElementChange(
+      category: a.category, scope: a.scope, kind: a.kind, indexPath: a.indexPath,
+      change: appearing ? .insert : change, from: b?.frame ?? a.frame, to: a.frame,
+      fromAlpha: appearing ? 0 : 1, toAlpha: 1)
+  }
+}
+
+/// A supplementary or decoration view's identity: category, scope, kind and path.
+struct ViewKey: Hashable {
+  var category: ElementCategory
+  var scope: ElementScope
+  var kind: String
+  var path: ItemPath
+
+  init(_ a: LayoutAttributes) {
+    category = a.category
+    scope = a.scope
+    kind = a.kind
+    path = a.indexPath
+  }
+
+  init(_ c: ElementChange) {
+    category = c.category
+    scope = c.scope
+    kind = c.kind
+    path = c.indexPath
+  }
+
+  /// The key the view `b` (before the batch) has after it (its section or item moved), or a
+  /// key nothing has when its section or item is gone.
+  init(counterpartOf b: LayoutAttributes, mapping: BatchMapping) {
+    self.init(b)
+    switch b.scope {
+    case .global: break
+    case .section:
+      let s = b.indexPath.section < mapping.sectionAfter.count ? mapping.sectionAfter[b.indexPath.section] : nil
+      path = s.map { ItemPath(section: $0, item: 0) } ?? ItemPath(section: -1, item: -1)
+    case .item:
+      path = mapping.itemAfter[b.indexPath.section][b.indexPath.item] ?? ItemPath(section: -1, item: -1)
+    }
+  }
+}
+
+extension ElementChange {
+  /// A view or cell that disappears: it fades out where it was.
+  init(removed b: LayoutAttributes) {
+    self.init(
+      category: b.category, scope: b.scope, kind: b.kind, indexPath: b.indexPath,
+      change: .delete, from: b.frame, to: b.frame, fromAlpha: 1, toAlpha: 0)
   }
 }
 
@@ -272,6 +374,35 @@ extension LayoutResult {
       }
     }
     return pairs
+  }
+
+  /// The elements whose extent along the scroll axis overlaps the viewport at `offset` (edges
+  /// touching do not count), all across the other axis.
+  /// - Complexity: O(log n + k).
+  func elements(onScreenAt offset: Double, viewport: Double) -> [LayoutAttributes] {
+    let vertical = scrollDirection == .vertical
+    let far = 1e15
+    let rect =
+      vertical
+      ? Rect(x: -far, y: offset, width: 2 * far, height: viewport)
+      : Rect(x: offset, y: -far, width: viewport, height: 2 * far)
+    return elements(in: rect).filter { a in
+      let (s, e) = vertical ? (a.frame.minY, a.frame.maxY) : (a.frame.minX, a.frame.maxX)
+      return e > offset && s < offset + viewport
+    }
+  }
+
+  /// The supplementary or decoration view with `key`, if the layout has it.
+  /// - Complexity: O(k) for the k views of its section.
+  func supplementary(matching key: ViewKey) -> LayoutAttributes? {
+    let views: ArraySlice<LayoutAttributes>
+    switch key.scope {
+    case .global: views = supplementaryElements(inSection: nil)
+    case .section, .item:
+      guard key.path.section >= 0 && key.path.section < numberOfSections else { return nil }
+      views = supplementaryElements(inSection: key.path.section)
+    }
+    return views.first { ViewKey($0) == key }
   }
 
   /// The cell at `path`, if the layout has it.

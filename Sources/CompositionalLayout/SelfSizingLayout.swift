@@ -113,18 +113,16 @@ public struct SelfSizingLayout: Sendable {
     anchor: BatchAnchor = .top
   ) throws -> LayoutTransition {
     let mapping = try BatchMapping(batch, counts: itemCounts)
+    // Measured sizes follow their items and sections (in time proportional to the sizes).
     var moved = MeasuredSizes()
-    for (s, row) in mapping.itemBefore.enumerated() {
-      for (i, q) in row.enumerated() {
-        if let q, let size = measuredSizes.sizes[q.section]?[q.item] {
-          moved.set(size, for: ItemPath(section: s, item: i))
-        }
+    for (section, items) in measuredSizes.sizes where section < mapping.itemAfter.count {
+      for (item, size) in items where item < mapping.itemAfter[section].count {
+        if let p = mapping.itemAfter[section][item] { moved.set(size, for: p) }
       }
-      if let b = mapping.sectionBefore[s] {
-        for (kind, size) in measuredSizes.supplementarySizes[b] ?? [:] {
-          moved.set(size, forSupplementary: kind, inSection: s)
-        }
-      }
+    }
+    for (b, kinds) in measuredSizes.supplementarySizes where b < mapping.sectionAfter.count {
+      guard let s = mapping.sectionAfter[b] else { continue }
+      for (kind, size) in kinds { moved.set(size, forSupplementary: kind, inSection: s) }
     }
     for (p, size) in sizes { moved.set(size, for: p) }
     let sized = Set(sizes.keys.map(\.section))

@@ -38,8 +38,10 @@ enum BenchCommand {
       updateMicros1M         one height update with its offset correction at 1M items, µs
       batchInsertMicros1M    one message inserted at the top of a 1M-item chat, the screen's
                              transition answered (the reader kept still), µs
-      batchGridMillis100k    one item inserted into a 100k-item grid: both layouts and the whole
-                             transition, ms
+      batchGridMillis100k    one item inserted into the first of 100 sections of 1,000 grid
+                             items: that section laid out again, the screen's transition, ms
+      batchGridWholeMillis100k  one item inserted into a one-section 100k grid: both layouts
+                             from scratch and every change listed, ms
       bytesPerItem           memory of a 1M-item chat layout per item
       coldMicrosPerCaseWordCache  the same with a word cache that starts empty (the corpus texts
                              are all distinct; their words are not)
@@ -62,7 +64,8 @@ enum BenchCommand {
     (each text 4 times with a new tail, word cache on), layout, estimate, bubbles (1 core:
     plain, without feature gates, and with a word cache over the corpus's distinct texts; and
     plain on all cores), bubbles1 (1 core, plain, alone), parallel (cold cases/s on 1 core and
-    on all cores, and their ratio), records (lines vs whole records, one thread).
+    on all cores, and their ratio), records (lines vs whole records, one thread), layoutModel
+    (the layout model's figures, no text).
     Build with `swift build -c release` first: a debug build is several times slower.
 
     examples:
@@ -118,7 +121,7 @@ enum BenchCommand {
     let only = opts.values["only"]
     let groups = [
       "prepare", "prepareWords", "layout", "estimate", "bubbles", "bubbles1", "parallel",
-      "records",
+      "records", "layoutModel",
     ]
     if let only, !groups.contains(only) {
       throw CLIError.usage(
@@ -134,6 +137,10 @@ enum BenchCommand {
           }
         } / (n * 4)
       print("prepareWordsMicrosPerText \(t)")
+      return 0
+    }
+    if only == "layoutModel" {
+      print(LayoutBenchmark.json(LayoutBenchmark.run()))
       return 0
     }
     if only == "records" {
@@ -312,7 +319,7 @@ enum BenchCommand {
     let layoutFigures = LayoutBenchmark.run()
     figures += [
       "layout100kMillis", "queryMicros", "updateMicros1M", "bytesPerItem", "batchInsertMicros1M",
-      "batchGridMillis100k",
+      "batchGridMillis100k", "batchGridWholeMillis100k",
     ].compactMap {
       k in
       layoutFigures[k].map { (k, $0) }

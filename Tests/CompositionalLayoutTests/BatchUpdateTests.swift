@@ -344,3 +344,60 @@ final class BatchUpdateTests: XCTestCase {
     XCTAssertEqual(s.countsAfter, [0, 3, 2])
   }
 }
+
+/// The screen's answer (`visibleChanges`, `teleports`, the `firstVisible` anchor), computed
+/// from the elements on screen only, is the full answer restricted to the screen.
+final class ScreenTransitionConsistencyTests: XCTestCase {
+  func testTheScreensChangesAreTheFullChangesOnScreen() throws {
+    var rng = SystemRandomNumberGenerator()
+    let item = Item(size: LayoutSize(width: .fractionalWidth(1.0 / 3), height: .absolute(90)))
+    let group = Group.horizontal(
+      LayoutSize(width: .fractionalWidth(1), height: .absolute(90)), subitems: [.item(item)])
+    var section = Section(group: group, interGroupSpacing: 6)
+    section.boundarySupplementaryItems = [
+      BoundarySupplementaryItem(
+        kind: "header", size: LayoutSize(width: .fractionalWidth(1), height: .absolute(30)),
+        alignment: .top)
+    ]
+    section.decorationItems = [DecorationItem(kind: "background")]
+    let layout = CollectionLayout(section: section)
+    let env = LayoutEnvironment(containerSize: Size(width: 390, height: 844))
+    for round in 0..<60 {
+      let counts = (0..<Int.random(in: 2...6, using: &rng)).map { _ in Int.random(in: 0...40, using: &rng) }
+      var batch = BatchUpdate()
+      let s0 = Int.random(in: 0..<counts.count, using: &rng)
+      if counts[s0] > 2 {
+        batch.deleteItems = [ItemPath(section: s0, item: Int.random(in: 0..<counts[s0], using: &rng))]
+      }
+      batch.insertItems = [ItemPath(section: s0, item: 0)]
+      if round % 3 == 0 && counts.count > 2 { batch.deleteSections = [counts.count - 1] }
+      if round % 4 == 1 {
+        batch.reloadSections = [0]
+        if s0 == 0 {
+          batch.insertItems = []
+          batch.deleteItems = []
+        }
+      }
+      let before = layout.layout(itemCounts: counts, environment: env)
+      let height = before.contentSize.height
+      let offset = Double.random(in: 0...max(0, height - 844), using: &rng)
+      for anchor in BatchAnchor.allCases {
+        guard let t = try? layout.transition(
+          itemCounts: counts, batch: batch, environment: env, contentOffset: offset, anchor: anchor)
+        else { continue }
+        let after = t.contentOffsetAfter
+        func visible(_ c: ElementChange) -> Bool {
+          (c.fromAlpha > 0 && c.from.maxY > offset && c.from.minY < offset + 844)
+            || (c.toAlpha > 0 && c.to.maxY > after && c.to.minY < after + 844)
+        }
+        let full = t.changes.filter(visible)
+        XCTAssertEqual(Set(t.visibleChanges), Set(full), "round \(round) \(anchor)")
+        XCTAssertEqual(t.visibleChanges.count, full.count, "round \(round) \(anchor)")
+        let teleports = full.filter { c in
+          abs((c.to.minY - after) - (c.from.minY - offset)) > 844
+        }
+        XCTAssertEqual(Set(t.teleports), Set(teleports), "round \(round) \(anchor)")
+      }
+    }
+  }
+}
