@@ -87,9 +87,9 @@ public struct BatchMapping: Sendable {
   /// Sections after whose content was reloaded (their index before is `sectionBefore`).
   public let reloadedSections: Set<Int>
   /// Per section before, per item: its path after (nil: deleted).
-  public let itemAfter: [[ItemPath?]]
+  public let itemAfter: [SectionItemMap]
   /// Per section after, per item: its path before (nil: inserted).
-  public let itemBefore: [[ItemPath?]]
+  public let itemBefore: [SectionItemMap]
   /// Items after that were moved explicitly, or reloaded (paths after).
   public let movedItems: Set<ItemPath>
   public let reloadedItems: Set<ItemPath>
@@ -262,54 +262,116 @@ public struct BatchMapping: Sendable {
       try claimNewItem(mv.to, "moveItems[\(k)].to", from: mv.from)
     }
     // (Per section, the items that leave and the places taken, sorted: the survivors are
-    // merged into the free places in one pass, with no lookup per item.)
+    // merged into the free places in one pass, with no lookup per item. A section whose items
+    // all stay in order is mapped as a whole, in constant time and memory.)
     var goneBySection = [Int: [Int]]()
     for p in goneItems { goneBySection[p.section, default: []].append(p.item) }
-    var itemBefore = [[ItemPath?]]()
+    var itemBefore = [SectionItemMap]()
     itemBefore.reserveCapacity(m)
-    var itemAfter = counts.map { [ItemPath?](repeating: nil, count: $0) }
+    var listedAfter = [Int: [ItemPath?]]()
     var moved = Set<ItemPath>()
     for s in 0..<m {
+      guard let b = sectionBefore[s] else {
+        itemBefore.append(SectionItemMap(listed: [ItemPath?](repeating: nil, count: after[s])))
+        continue
+      }
+      if !reloadedSections.contains(s) && goneBySection[b] == nil && fixedItem[s] == nil
+        && after[s] == counts[b]
+      {
+        itemBefore.append(SectionItemMap(section: b, count: after[s]))
+        continue
+      }
       var row = [ItemPath?](repeating: nil, count: after[s])
-      if let b = sectionBefore[s] {
-        if reloadedSections.contains(s) {
-          // A reloaded section: its items cross-fade where they were; new ones come in after.
-          for i in 0..<min(after[s], counts[b]) { row[i] = ItemPath(section: b, item: i) }
-        } else {
-          let gone = (goneBySection[b] ?? []).sorted()
-          let fixedHere = (fixedItem[s] ?? [:]).sorted { $0.key < $1.key }
-          var nextGone = 0
-          var nextFixed = 0
-          var survivor = 0
-          row.withUnsafeMutableBufferPointer { out in
-            for i in 0..<out.count {
-              if nextFixed < fixedHere.count && fixedHere[nextFixed].key == i {
-                let f = fixedHere[nextFixed].value
-                out[i] = f
-                if f != nil { moved.insert(ItemPath(section: s, item: i)) }
-                nextFixed += 1
-                continue
-              }
-              while nextGone < gone.count && gone[nextGone] == survivor {
-                survivor += 1
-                nextGone += 1
-              }
-              out[i] = survivor < counts[b] ? ItemPath(section: b, item: survivor) : nil
-              survivor += 1
+      if reloadedSections.contains(s) {
+        // A reloaded section: its items cross-fade where they were; new ones come in after.
+        for i in 0..<min(after[s], counts[b]) { row[i] = ItemPath(section: b, item: i) }
+      } else {
+        let gone = (goneBySection[b] ?? []).sorted()
+        let fixedHere = (fixedItem[s] ?? [:]).sorted { $0.key < $1.key }
+        var nextGone = 0
+        var nextFixed = 0
+        var survivor = 0
+        row.withUnsafeMutableBufferPointer { out in
+          for i in 0..<out.count {
+            if nextFixed < fixedHere.count && fixedHere[nextFixed].key == i {
+              let f = fixedHere[nextFixed].value
+              out[i] = f
+              if f != nil { moved.insert(ItemPath(section: s, item: i)) }
+              nextFixed += 1
+              continue
             }
+            while nextGone < gone.count && gone[nextGone] == survivor {
+              survivor += 1
+              nextGone += 1
+            }
+            out[i] = survivor < counts[b] ? ItemPath(section: b, item: survivor) : nil
+            survivor += 1
           }
         }
-        for (i, p) in row.enumerated() {
-          if let p { itemAfter[p.section][p.item] = ItemPath(section: s, item: i) }
-        }
       }
-      itemBefore.append(row)
+      for (i, p) in row.enumerated() {
+        guard let p else { continue }
+        listedAfter[p.section, default: [ItemPath?](repeating: nil, count: counts[p.section])][
+          p.item] = ItemPath(section: s, item: i)
+      }
+      itemBefore.append(SectionItemMap(listed: row))
     }
     self.itemBefore = itemBefore
+    var itemAfter = [SectionItemMap]()
+    itemAfter.reserveCapacity(n)
+    for b in 0..<n {
+      if let list = listedAfter[b] {
+        itemAfter.append(SectionItemMap(listed: list))
+      } else if let s = sectionAfter[b], case .same = itemBefore[s].storage {
+        itemAfter.append(SectionItemMap(section: s, count: counts[b]))
+      } else {
+        itemAfter.append(SectionItemMap(listed: [ItemPath?](repeating: nil, count: counts[b])))
+      }
+    }
     self.itemAfter = itemAfter
     movedItems = moved
     var reloaded = Set<ItemPath>()
     for p in batch.reloadItems { if let q = itemAfter[p.section][p.item] { reloaded.insert(q) } }
     reloadedItems = reloaded
+  }
+}
+
+/// Where the items of one section go after a batch (or come from before it): a path or nil
+/// per item. A section whose items all keep their order is held as that fact, not as a list.
+public struct SectionItemMap: RandomAccessCollection, Sendable, Hashable {
+  enum Storage: Sendable, Hashable {
+    /// Item i maps to item i of `section`.
+    case same(section: Int, count: Int)
+    case listed([ItemPath?])
+  }
+  let storage: Storage
+
+  init(section: Int, count: Int) { storage = .same(section: section, count: count) }
+  init(listed: [ItemPath?]) { storage = .listed(listed) }
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int {
+    switch storage {
+    case .same(_, let count): return count
+    case .listed(let list): return list.count
+    }
+  }
+
+  public subscript(i: Int) -> ItemPath? {
+    switch storage {
+    case .same(let section, let count):
+      precondition(i >= 0 && i < count, "item index out of range")
+      return ItemPath(section: section, item: i)
+    case .listed(let list): return list[i]
+    }
+  }
+
+  /// Whether every item i maps to item i of `section`.
+  func maps(toSameItemsOf section: Int) -> Bool {
+    switch storage {
+    case .same(let s, _): return s == section
+    case .listed(let list):
+      return list.enumerated().allSatisfy { $1 == ItemPath(section: section, item: $0) }
+    }
   }
 }

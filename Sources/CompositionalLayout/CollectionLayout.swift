@@ -25,40 +25,39 @@ public struct CollectionLayout: Sendable {
   public func layout(
     itemCounts: [Int], environment: LayoutEnvironment, sizing: (any SizingSource)? = nil
   ) -> LayoutResult {
-    let parts = itemCounts.enumerated().map { i, count in
+    let blocks = itemCounts.enumerated().map { i, count in
       layoutSection(i, itemCount: count, environment: environment, sizing: sizing)
     }
-    return Self.assemble(parts, configuration: configuration, environment: environment)
+    return Self.assemble(blocks, configuration: configuration, environment: environment)
   }
 
   /// Lays out one section with its scroll-axis origin at 0.
   func layoutSection(
     _ index: Int, itemCount: Int, environment: LayoutEnvironment, sizing: (any SizingSource)?
-  ) -> SectionLayout {
-    SectionLayoutEngine.layout(
-      index: index, section: sectionProvider(index, environment),
-      itemCount: Swift.max(0, itemCount),
-      environment: environment, configuration: configuration, sizing: sizing)
+  ) -> SectionBlock {
+    SectionBlock(
+      SectionLayoutEngine.layout(
+        index: index, section: sectionProvider(index, environment),
+        itemCount: Swift.max(0, itemCount),
+        environment: environment, configuration: configuration, sizing: sizing),
+      vertical: configuration.scrollDirection == .vertical)
   }
 
-  /// Stacks laid-out sections along the scroll axis, adds global headers and footers, mirrors for right-to-left.
-  /// - Complexity: O(n).
+  /// Stacks laid-out sections along the scroll axis and adds global headers and footers; a
+  /// right-to-left layout is mirrored as it is read. The sections are not copied: a layout
+  /// that changes one section reuses the others.
+  /// - Complexity: O(s + g) for s sections and g global items.
   static func assemble(
-    _ parts: [SectionLayout], configuration: LayoutConfiguration, environment env: LayoutEnvironment
+    _ blocks: [SectionBlock], configuration: LayoutConfiguration, environment env: LayoutEnvironment
   ) -> LayoutResult {
     let vertical = configuration.scrollDirection == .vertical
     let eff = env.effectiveContentSize
     let crossStart = vertical ? env.containerInsets.leading : env.containerInsets.top
     let crossLength = vertical ? eff.width : eff.height
-    var cells: [LayoutAttributes] = []
-    var supps: [LayoutAttributes] = []
-    cells.reserveCapacity(parts.reduce(0) { $0 + $1.cells.count })
-    var cellStart: [Int] = [0]
-    var suppStart: [Int] = [0]
+    var origins: [Double] = []
+    origins.reserveCapacity(blocks.count)
     var frames: [Rect] = []
-    var pinned: [PinnedRef] = []
-    var orthogonal: [OrthogonalSectionInfo] = []
-    var warnings: [String] = []
+    frames.reserveCapacity(blocks.count)
     var cursor = 0.0
     func rect(main: Double, cross: Double, size: Size) -> Rect {
       vertical
@@ -87,61 +86,36 @@ public struct CollectionLayout: Sendable {
       let placement = SectionLayoutEngine.placement(b.alignment, vertical: vertical)
       if placement <= 0 { placeGlobal(b, s, placement: placement) }
     }
-    for (i, part) in parts.enumerated() {
+    for (i, block) in blocks.enumerated() {
       if i > 0 { cursor += configuration.interSectionSpacing }
-      let dx = vertical ? 0 : cursor
-      let dy = vertical ? cursor : 0
-      let firstCell = cells.count
-      cells.append(contentsOf: part.cells)
-      let base = supps.count
-      supps.append(contentsOf: part.supplementaries)
-      if dx != 0 || dy != 0 {
-        for j in firstCell..<cells.count {
-          cells[j].frame.origin.x += dx
-          cells[j].frame.origin.y += dy
-        }
-        for j in base..<supps.count {
-          supps[j].frame.origin.x += dx
-          supps[j].frame.origin.y += dy
-        }
-      }
-      for p in part.pinned {
-        pinned.append(
-          PinnedRef(supplementaryIndex: base + p.index, section: i, isFooter: p.isFooter))
-      }
+      origins.append(cursor)
       frames.append(
         rect(
           main: cursor, cross: crossStart,
           size: vertical
-            ? Size(width: crossLength, height: part.extent)
-            : Size(width: part.extent, height: crossLength)
+            ? Size(width: crossLength, height: block.extent)
+            : Size(width: block.extent, height: crossLength)
         ))
-      if let o = part.orthogonal { orthogonal.append(o) }
-      warnings.append(contentsOf: part.warnings)
-      cursor += part.extent
-      cellStart.append(cells.count)
-      suppStart.append(supps.count)
+      cursor += block.extent
     }
     for (b, s) in globalItems {
       let placement = SectionLayoutEngine.placement(b.alignment, vertical: vertical)
       if placement == 1 { placeGlobal(b, s, placement: placement) }
     }
-    supps.append(contentsOf: globals)
     let contentSize =
       vertical
       ? Size(width: env.containerSize.width, height: cursor)
       : Size(width: cursor, height: env.containerSize.height)
+    var mirrorWidth: Double? = nil
     if env.layoutDirection == .rightToLeft {
       let w = vertical ? env.containerSize.width : contentSize.width
-      for i in cells.indices { cells[i].frame.origin.x = w - cells[i].frame.maxX }
-      for i in supps.indices { supps[i].frame.origin.x = w - supps[i].frame.maxX }
+      mirrorWidth = w
+      for i in globals.indices { globals[i].frame.origin.x = w - globals[i].frame.maxX }
       for i in frames.indices { frames[i].origin.x = w - frames[i].maxX }
     }
     return LayoutResult(
-      contentSize: contentSize, cells: cells, supplementaryElements: supps,
-      orthogonalSections: orthogonal,
-      warnings: warnings, sectionFrames: frames, scrollDirection: configuration.scrollDirection,
-      layoutDirection: env.layoutDirection,
-      sectionCellStart: cellStart, sectionSupplementaryStart: suppStart, pinned: pinned)
+      contentSize: contentSize, blocks: blocks, origins: origins, globals: globals,
+      sectionFrames: frames, scrollDirection: configuration.scrollDirection,
+      layoutDirection: env.layoutDirection, mirrorWidth: mirrorWidth)
   }
 }

@@ -1,11 +1,13 @@
+import Foundation
+
 /// The frames of a laid-out collection view: cells, supplementary and decoration views, content size.
+///
+/// A result is a stack of laid-out sections, each kept in its own coordinates and placed when
+/// read, so that a layout that changes one section reuses the others instead of copying them;
+/// ``cells`` and ``supplementaryElements`` are the flat lists, made on first use.
 public struct LayoutResult: Sendable {
   /// The scrollable content size.
   public let contentSize: Size
-  /// The cells, by section then item.
-  public let cells: [LayoutAttributes]
-  /// Supplementary and decoration views, by section (global headers and footers last).
-  public let supplementaryElements: [LayoutAttributes]
   /// Scroll geometry of the orthogonally scrolling sections.
   public let orthogonalSections: [OrthogonalSectionInfo]
   /// Lint warnings.
@@ -25,57 +27,78 @@ public struct LayoutResult: Sendable {
   public let scrollDirection: Axis
   /// Whether frames were mirrored for a right-to-left layout.
   public let layoutDirection: LayoutDirection
-  let sectionCellStart: [Int]
-  let sectionSupplementaryStart: [Int]
-  let pinned: [PinnedRef]
-  let cellIndex: SpatialIndex
-  let badgeIndex: SpatialIndex
-  let sectionElementIndex: SpatialIndex
+
+  /// The sections, in their own coordinates.
+  let blocks: [SectionBlock]
+  /// Where each section starts along the scroll axis.
+  let origins: [Double]
+  /// For a right-to-left layout, the width frames are mirrored in (x ↦ width − maxX).
+  let mirrorWidth: Double?
+  /// Global headers and footers, placed.
+  let globals: [LayoutAttributes]
+  /// Sections by the extent of their elements along the scroll axis, placed.
+  let sectionIndex: SpatialIndex
+  let globalIndex: SpatialIndex
+  private let flat = FlatElements()
 
   init(
-    contentSize: Size, cells: [LayoutAttributes], supplementaryElements: [LayoutAttributes],
-    orthogonalSections: [OrthogonalSectionInfo], warnings: [String], sectionFrames: [Rect],
-    scrollDirection: Axis, layoutDirection: LayoutDirection,
-    sectionCellStart: [Int], sectionSupplementaryStart: [Int], pinned: [PinnedRef]
+    contentSize: Size, blocks: [SectionBlock], origins: [Double], globals: [LayoutAttributes],
+    sectionFrames: [Rect], scrollDirection: Axis, layoutDirection: LayoutDirection,
+    mirrorWidth: Double?
   ) {
     self.contentSize = contentSize
-    self.cells = cells
-    self.supplementaryElements = supplementaryElements
-    self.orthogonalSections = orthogonalSections
-    self.warnings = warnings
+    self.blocks = blocks
+    self.origins = origins
+    self.globals = globals
     self.sectionFrames = sectionFrames
     self.scrollDirection = scrollDirection
     self.layoutDirection = layoutDirection
-    self.sectionCellStart = sectionCellStart
-    self.sectionSupplementaryStart = sectionSupplementaryStart
-    self.pinned = pinned
-    let v = scrollDirection == .vertical
-    cellIndex = SpatialIndex(
-      ids: (0..<Int32(cells.count)).map { $0 },
-      start: { v ? cells[$0].frame.minY : cells[$0].frame.minX },
-      end: { v ? cells[$0].frame.maxY : cells[$0].frame.maxX })
-    var badges: [Int32] = []
-    var sectionLevel: [Int32] = []
-    for (i, a) in supplementaryElements.enumerated() {
-      if a.scope == .item { badges.append(Int32(i)) } else { sectionLevel.append(Int32(i)) }
+    self.mirrorWidth = mirrorWidth
+    orthogonalSections = blocks.compactMap(\.orthogonal)
+    warnings = blocks.flatMap(\.warnings)
+    let vertical = scrollDirection == .vertical
+    // (Mirroring moves a horizontal layout's sections along the scroll axis.)
+    let flip = vertical ? nil : mirrorWidth
+    func range(_ s: Int) -> (Double, Double) {
+      let lo = origins[s] + blocks[s].lowest
+      let hi = origins[s] + blocks[s].highest
+      return flip.map { ($0 - hi, $0 - lo) } ?? (lo, hi)
     }
-    let s = supplementaryElements
-    badgeIndex = SpatialIndex(
-      ids: badges, start: { v ? s[$0].frame.minY : s[$0].frame.minX },
-      end: { v ? s[$0].frame.maxY : s[$0].frame.maxX })
-    sectionElementIndex = SpatialIndex(
-      ids: sectionLevel, start: { v ? s[$0].frame.minY : s[$0].frame.minX },
-      end: { v ? s[$0].frame.maxY : s[$0].frame.maxX })
+    sectionIndex = SpatialIndex(
+      ids: (0..<Int32(blocks.count)).map { $0 }, start: { range($0).0 }, end: { range($0).1 })
+    globalIndex = SpatialIndex(
+      ids: (0..<Int32(globals.count)).map { $0 },
+      start: { vertical ? globals[$0].frame.minY : globals[$0].frame.minX },
+      end: { vertical ? globals[$0].frame.maxY : globals[$0].frame.maxX })
+  }
+
+  /// An element of section `s` where the layout puts it.
+  @inline(__always)
+  func placed(_ a: LayoutAttributes, section s: Int) -> LayoutAttributes {
+    var a = a
+    if scrollDirection == .vertical { a.frame.origin.y += origins[s] } else {
+      a.frame.origin.x += origins[s]
+    }
+    if let w = mirrorWidth { a.frame.origin.x = w - a.frame.maxX }
+    return a
   }
 
   /// The number of sections.
-  public var numberOfSections: Int { sectionCellStart.count - 1 }
+  public var numberOfSections: Int { blocks.count }
 
   /// The number of items in a section.
   public func numberOfItems(inSection section: Int) -> Int {
     guard section >= 0, section < numberOfSections else { return 0 }
-    return sectionCellStart[section + 1] - sectionCellStart[section]
+    return blocks[section].cells.count
   }
+
+  /// The cells, by section then item.
+  /// - Complexity: O(n) the first time (the list is made then, and kept).
+  public var cells: [LayoutAttributes] { flat.cells(of: self) }
+
+  /// Supplementary and decoration views, by section (global headers and footers last).
+  /// - Complexity: O(n) the first time (the list is made then, and kept).
+  public var supplementaryElements: [LayoutAttributes] { flat.supplementaries(of: self) }
 
   /// The attributes of a cell.
   /// - Complexity: O(1).
@@ -83,28 +106,26 @@ public struct LayoutResult: Sendable {
     guard indexPath.section >= 0, indexPath.section < numberOfSections, indexPath.item >= 0,
       indexPath.item < numberOfItems(inSection: indexPath.section)
     else { return nil }
-    return cells[sectionCellStart[indexPath.section] + indexPath.item]
+    return placed(blocks[indexPath.section].cells[indexPath.item], section: indexPath.section)
   }
 
   /// The supplementary and decoration views of a section, or the global ones for `nil`.
+  /// - Complexity: O(k) for the k views returned.
   public func supplementaryElements(inSection section: Int?) -> ArraySlice<LayoutAttributes> {
-    guard let section else {
-      return supplementaryElements[sectionSupplementaryStart[numberOfSections]...]
-    }
+    guard let section else { return globals[...] }
     guard section >= 0, section < numberOfSections else { return [] }
-    return supplementaryElements[
-      sectionSupplementaryStart[section]..<sectionSupplementaryStart[section + 1]]
+    return ArraySlice(blocks[section].supplementaries.map { placed($0, section: section) })
   }
 
   /// Every element: per section its cells then its other views, global views last.
   public var allAttributes: [LayoutAttributes] {
     var out: [LayoutAttributes] = []
-    out.reserveCapacity(cells.count + supplementaryElements.count)
-    for s in 0..<numberOfSections {
-      out.append(contentsOf: cells[sectionCellStart[s]..<sectionCellStart[s + 1]])
-      out.append(contentsOf: supplementaryElements(inSection: s))
+    out.reserveCapacity(blocks.reduce(globals.count) { $0 + $1.cells.count + $1.supplementaries.count })
+    for (s, b) in blocks.enumerated() {
+      for a in b.cells { out.append(placed(a, section: s)) }
+      for a in b.supplementaries { out.append(placed(a, section: s)) }
     }
-    out.append(contentsOf: supplementaryElements(inSection: nil))
+    out.append(contentsOf: globals)
     return out
   }
 
@@ -112,18 +133,44 @@ public struct LayoutResult: Sendable {
   /// at their position with the section's own scroll offset at 0.
   /// - Complexity: O(log n + k), k being the elements whose extent along the scroll axis meets the rect's.
   public func elements(in rect: Rect) -> [LayoutAttributes] {
+    let vertical = scrollDirection == .vertical
+    let lo = vertical ? rect.minY : rect.minX
+    let hi = vertical ? rect.maxY : rect.maxX
+    var sections: [Int] = []
+    sectionIndex.forEachCandidate(lo: lo, hi: hi) { sections.append($0) }
+    sections.sort()
+    // The rect in a section's own coordinates along the scroll axis.
+    func local(_ s: Int) -> (Double, Double) {
+      if !vertical, let w = mirrorWidth { return (w - hi - origins[s], w - lo - origins[s]) }
+      return (lo - origins[s], hi - origins[s])
+    }
     var out: [LayoutAttributes] = []
-    let v = scrollDirection == .vertical
-    let lo = v ? rect.minY : rect.minX
-    let hi = v ? rect.maxY : rect.maxX
-    cellIndex.forEachCandidate(lo: lo, hi: hi) { i in
-      if cells[i].frame.intersects(rect) { out.append(cells[i]) }
+    for s in sections {
+      let b = blocks[s]
+      let (l, h) = local(s)
+      b.cellIndex.forEachCandidate(lo: l, hi: h) { i in
+        let a = placed(b.cells[i], section: s)
+        if a.frame.intersects(rect) { out.append(a) }
+      }
     }
-    badgeIndex.forEachCandidate(lo: lo, hi: hi) { i in
-      if supplementaryElements[i].frame.intersects(rect) { out.append(supplementaryElements[i]) }
+    for s in sections {
+      let b = blocks[s]
+      let (l, h) = local(s)
+      b.badgeIndex.forEachCandidate(lo: l, hi: h) { i in
+        let a = placed(b.supplementaries[i], section: s)
+        if a.frame.intersects(rect) { out.append(a) }
+      }
     }
-    sectionElementIndex.forEachCandidate(lo: lo, hi: hi) { i in
-      if supplementaryElements[i].frame.intersects(rect) { out.append(supplementaryElements[i]) }
+    for s in sections {
+      let b = blocks[s]
+      let (l, h) = local(s)
+      b.sectionElementIndex.forEachCandidate(lo: l, hi: h) { i in
+        let a = placed(b.supplementaries[i], section: s)
+        if a.frame.intersects(rect) { out.append(a) }
+      }
+    }
+    globalIndex.forEachCandidate(lo: lo, hi: hi) { i in
+      if globals[i].frame.intersects(rect) { out.append(globals[i]) }
     }
     return out
   }
@@ -133,33 +180,78 @@ public struct LayoutResult: Sendable {
   public func pinnedElements(visibleRect: Rect) -> [LayoutAttributes] {
     let v = scrollDirection == .vertical
     var out: [LayoutAttributes] = []
-    for p in pinned {
-      var a = supplementaryElements[p.supplementaryIndex]
-      let sf = sectionFrames[p.section]
-      let len = v ? a.frame.height : a.frame.width
-      let orig = v ? a.frame.minY : a.frame.minX
-      let visMin = v ? visibleRect.minY : visibleRect.minX
-      let visMax = v ? visibleRect.maxY : visibleRect.maxX
-      let secMin = v ? sf.minY : sf.minX
-      let secMax = v ? sf.maxY : sf.maxX
-      let pos: Double
-      // Mirrored horizontal layouts read right to left: a header sits at the right end of its section.
-      let trailingEdge = p.isFooter != (!v && layoutDirection == .rightToLeft)
-      if trailingEdge {
-        pos = Swift.max(Swift.min(orig, visMax - len), secMin)
-      } else {
-        pos = Swift.max(orig, Swift.min(visMin, secMax - len))
+    for (s, b) in blocks.enumerated() {
+      for p in b.pinned {
+        var a = placed(b.supplementaries[p.index], section: s)
+        let sf = sectionFrames[s]
+        let len = v ? a.frame.height : a.frame.width
+        let orig = v ? a.frame.minY : a.frame.minX
+        let visMin = v ? visibleRect.minY : visibleRect.minX
+        let visMax = v ? visibleRect.maxY : visibleRect.maxX
+        let secMin = v ? sf.minY : sf.minX
+        let secMax = v ? sf.maxY : sf.maxX
+        let pos: Double
+        // Mirrored horizontal layouts read right to left: a header sits at the right end of its section.
+        let trailingEdge = p.isFooter != (!v && layoutDirection == .rightToLeft)
+        if trailingEdge {
+          pos = Swift.max(Swift.min(orig, visMax - len), secMin)
+        } else {
+          pos = Swift.max(orig, Swift.min(visMin, secMax - len))
+        }
+        if v { a.frame.origin.y = pos } else { a.frame.origin.x = pos }
+        out.append(a)
       }
-      if v { a.frame.origin.y = pos } else { a.frame.origin.x = pos }
-      out.append(a)
     }
     return out
   }
 
-  /// Bytes held by the result's arrays, for memory figures.
+  /// Bytes held by the result's arrays, for memory figures (the flat lists included once made).
   public var approximateByteCount: Int {
-    cells.capacity * MemoryLayout<LayoutAttributes>.stride + supplementaryElements.capacity
-      * MemoryLayout<LayoutAttributes>.stride + cellIndex.byteCount + badgeIndex.byteCount
-      + sectionElementIndex.byteCount
+    blocks.reduce(0) { $0 + $1.byteCount } + globals.capacity
+      * MemoryLayout<LayoutAttributes>.stride + sectionIndex.byteCount + globalIndex.byteCount
+      + flat.byteCount
+  }
+}
+
+/// The flat lists of a result's cells and views, made once on first use (results are shared
+/// between threads: made under a lock).
+final class FlatElements: @unchecked Sendable {
+  // @unchecked: the two lists are written once, under `lock`.
+  private let lock = NSLock()
+  private var cellList: [LayoutAttributes]? = nil
+  private var viewList: [LayoutAttributes]? = nil
+
+  func cells(of r: LayoutResult) -> [LayoutAttributes] {
+    lock.lock()
+    defer { lock.unlock() }
+    if let c = cellList { return c }
+    var out: [LayoutAttributes] = []
+    out.reserveCapacity(r.blocks.reduce(0) { $0 + $1.cells.count })
+    for (s, b) in r.blocks.enumerated() {
+      for a in b.cells { out.append(r.placed(a, section: s)) }
+    }
+    cellList = out
+    return out
+  }
+
+  func supplementaries(of r: LayoutResult) -> [LayoutAttributes] {
+    lock.lock()
+    defer { lock.unlock() }
+    if let v = viewList { return v }
+    var out: [LayoutAttributes] = []
+    out.reserveCapacity(r.blocks.reduce(r.globals.count) { $0 + $1.supplementaries.count })
+    for (s, b) in r.blocks.enumerated() {
+      for a in b.supplementaries { out.append(r.placed(a, section: s)) }
+    }
+    out.append(contentsOf: r.globals)
+    viewList = out
+    return out
+  }
+
+  var byteCount: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return ((cellList?.capacity ?? 0) + (viewList?.capacity ?? 0))
+      * MemoryLayout<LayoutAttributes>.stride
   }
 }

@@ -407,10 +407,7 @@ extension LayoutResult {
 
   /// The cell at `path`, if the layout has it.
   public func cell(at path: ItemPath) -> LayoutAttributes? {
-    guard path.section >= 0 && path.section + 1 < sectionCellStart.count else { return nil }
-    let i = sectionCellStart[path.section] + path.item
-    guard path.item >= 0 && i < sectionCellStart[path.section + 1] else { return nil }
-    let c = cells[i]
+    guard let c = attributes(at: path) else { return nil }
     return c.indexPath == path ? c : cells.first { $0.indexPath == path }
   }
 }

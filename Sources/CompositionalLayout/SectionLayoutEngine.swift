@@ -1,10 +1,3 @@
-/// Where a pinned boundary item may move.
-struct PinnedRef {
-  var supplementaryIndex: Int
-  var section: Int
-  var isFooter: Bool
-}
-
 /// One section laid out with its scroll-axis origin at 0.
 struct SectionLayout {
   var cells: [LayoutAttributes] = []

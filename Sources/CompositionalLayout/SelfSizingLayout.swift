@@ -39,7 +39,7 @@ public struct SelfSizingLayout: Sendable {
   public private(set) var measuredSizes: MeasuredSizes
   /// The current frames.
   public private(set) var result: LayoutResult
-  private var parts: [SectionLayout]
+  private var parts: [SectionBlock]
 
   /// The first pass: every estimated item at its estimate.
   /// - Complexity: O(n).
@@ -127,12 +127,12 @@ public struct SelfSizingLayout: Sendable {
     for (p, size) in sizes { moved.set(size, for: p) }
     let sized = Set(sizes.keys.map(\.section))
     let source = MeasuringSource(store: moved, wanted: { _ in false }, measurer: nil)
-    var newParts: [SectionLayout] = []
+    var newParts: [SectionBlock] = []
     for (s, count) in mapping.countsAfter.enumerated() {
       // (A section is stacked as it was when it keeps its index, its items and their order.)
       if let b = mapping.sectionBefore[s], b == s, !sized.contains(s),
         !mapping.reloadedSections.contains(s), count == itemCounts[b],
-        mapping.itemBefore[s].enumerated().allSatisfy({ $1 == ItemPath(section: b, item: $0) })
+        mapping.itemBefore[s].maps(toSameItemsOf: b)
       {
         newParts.append(parts[b])
       } else {

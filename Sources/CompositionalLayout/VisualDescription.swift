@@ -15,13 +15,13 @@ extension LayoutResult {
         ? "\(a.category.rawValue) \(a.kind) \(a.indexPath)" : "\(a.category.rawValue) \(a.kind)"
       out += "  \(label) \(a.frame) z\(a.zIndex)\n"
     }
-    for a in cells[sectionCellStart[section]..<sectionCellStart[section + 1]] {
+    let sectionCells = blocks[section].cells.map { placed($0, section: section) }
+    for a in sectionCells {
       out += "  cell \(a.indexPath) \(a.frame)\n"
     }
     // Sketch: one character column per (width / columns) points, one row per distinct cell top.
     let unit = frame.width / Double(Swift.max(1, sketchColumns))
     guard unit > 0 else { return out }
-    let sectionCells = cells[sectionCellStart[section]..<sectionCellStart[section + 1]]
     var rows: [Double: [LayoutAttributes]] = [:]
     for a in sectionCells { rows[a.frame.minY, default: []].append(a) }
     for y in rows.keys.sorted().prefix(50) {
