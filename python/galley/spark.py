@@ -1,0 +1,153 @@
+"""Galley's sizes over a Spark DataFrame: one engine per partition, records in, results out.
+
+    from galley import spark as gs
+    sized = gs.measure(messages_df, template="bubble")
+
+Each row is a record of the case or cell format (docs/CASE-FORMAT.md, docs/CELLS.md) built from
+the row's columns; a null column is a field left out (its default). Spark columns have one type:
+give ``lineHeight`` as a number column and leave it null for "normal". The output has every input
+column plus the result columns (``TEXT_COLUMNS`` for text cases, ``CELL_COLUMNS`` for cells);
+a record that cannot be measured keeps its row, with ``error`` set to the message ``galley
+measure`` writes for it. Nothing raises for bad data: a Spark task never fails on a record.
+
+The executors load ``libGalleyC.so`` (``GALLEY_LIBRARY``, or the path the driver resolved, or a
+copy shipped with ``ship_library=True`` through ``SparkContext.addFile``) and need what it links:
+the Swift runtime, HarfBuzz, FreeType, ICU and libpng (the machine set-up of the README), and the
+fonts (``fonts_dir``; by default the checkout's bundled ``fonts/``).
+
+The zero-code path, for a cluster that has the ``galley`` binary: ``rdd.pipe("galley measure -")``
+over an RDD of JSON Lines strings gives the same result lines, in order.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Dict, Iterator, List, Optional
+
+__all__ = ["measure", "TEXT_COLUMNS", "CELL_COLUMNS"]
+
+#: The columns ``measure`` adds to text cases, with their Spark SQL types.
+TEXT_COLUMNS = [
+    ("lines", "int"), ("height", "double"), ("widest", "double"), ("truncated", "boolean"),
+    ("missingGlyphs", "int"), ("error", "string"),
+]
+#: The columns ``measure`` adds to cells (a product card's ``width`` column is replaced).
+CELL_COLUMNS = [
+    ("width", "double"), ("height", "double"), ("lines", "int"), ("textHeight", "double"),
+    ("truncated", "boolean"), ("missingGlyphs", "int"), ("error", "string"),
+]
+
+
+def _record(row: Dict[str, Any], template: Optional[str]) -> str:
+    """The JSON record of a row: null columns left out; the template column filled in."""
+    record = {k: v for k, v in row.items() if v is not None}
+    if template is not None and "template" not in record:
+        record["template"] = template
+    # (A value JSON cannot hold, such as a date, becomes its text: the reader then names the
+    # field whose type is wrong instead of the task failing here.)
+    return json.dumps(record, ensure_ascii=False, default=str, allow_nan=True)
+
+
+def _typed(value: Any, kind: str) -> Any:
+    """A result value as its column's Spark type (JSON writes 281 for 281.0)."""
+    if value is None:
+        return None
+    if kind == "double":
+        return float(value)
+    if kind == "int":
+        return int(value)
+    if kind == "boolean":
+        return bool(value)
+    return str(value)
+
+
+def _sized_batches(
+    batches: Iterator[Any], columns: List[tuple], kept: List[str], fonts_dir: Optional[str],
+    template: Optional[str], library: Optional[str], shipped: Optional[str],
+) -> Iterator[Any]:
+    """One partition: Arrow record batches in, the same rows with their result columns out."""
+    import pyarrow as pa
+
+    if shipped is not None:
+        from pyspark import SparkFiles  # only on executors that got the shipped copy
+
+        os.environ["GALLEY_LIBRARY"] = SparkFiles.get(shipped)
+    elif library is not None and not os.environ.get("GALLEY_LIBRARY"):
+        os.environ["GALLEY_LIBRARY"] = library
+    import galley
+
+    arrow_types = {"int": pa.int32(), "double": pa.float64(), "boolean": pa.bool_(),
+                   "string": pa.string()}
+    names = [name for name, _ in columns]
+    engine = galley.Engine(fonts_dir=fonts_dir)
+    try:
+        for batch in batches:
+            if batch.num_rows == 0:
+                continue
+            rows = batch.to_pylist()
+            text = "\n".join(_record(r, template) for r in rows) + "\n"
+            out = [line for line in engine.measure_jsonl(text).split("\n") if line]
+            if len(out) != len(rows):  # (never: one result per record; said loudly if ever)
+                raise RuntimeError(f"galley: {len(out)} results for {len(rows)} records")
+            values: List[List[Any]] = [[] for _ in columns]
+            for line in out:
+                result = json.loads(line)
+                failed = "error" in result
+                for k, (name, kind) in enumerate(columns):
+                    if name == "error":
+                        values[k].append(result.get("error"))
+                    elif failed:
+                        values[k].append(None)
+                    elif name == "truncated":
+                        values[k].append(bool(result.get("truncated", False)))
+                    else:
+                        values[k].append(_typed(result.get(name), kind))
+            arrays = [batch.column(batch.schema.get_field_index(n)) for n in kept]
+            arrays += [pa.array(v, type=arrow_types[kind]) for v, (_, kind) in zip(values, columns)]
+            yield pa.RecordBatch.from_arrays(arrays, names=kept + names)
+    finally:
+        engine.close()
+
+
+def measure(
+    df: Any, fonts_dir: Optional[str] = None, template: Optional[str] = None,
+    ship_library: bool = False,
+) -> Any:
+    """``df`` with the result columns added: text cases (``TEXT_COLUMNS``), or cells
+    (``CELL_COLUMNS``) when ``template`` is given or ``df`` has a ``template`` column, measured by
+    one engine per partition (``mapInArrow``: rows travel as Arrow batches), rows in their order.
+
+    An input column that has a result column's name (a product card's ``width``, say) is read as
+    a field and replaced by the result's value. Needs PyArrow on the driver and the executors
+    (``pip install pyspark pyarrow``).
+    """
+    from pyspark.sql.types import (
+        BooleanType, DoubleType, IntegerType, StringType, StructField, StructType)
+
+    import galley
+
+    spark_types = {"int": IntegerType(), "double": DoubleType(), "boolean": BooleanType(),
+                   "string": StringType()}
+    result_columns = CELL_COLUMNS if template is not None or "template" in df.columns else TEXT_COLUMNS
+    results = [name for name, _ in result_columns]
+    kept = [f for f in df.schema.fields if f.name not in results]
+    schema = StructType(
+        kept + [StructField(name, spark_types[t], True) for name, t in result_columns])
+    shipped = None
+    library = None
+    if ship_library:
+        path = galley.library_path()
+        df.sparkSession.sparkContext.addFile(str(path))
+        shipped = path.name
+    else:
+        try:
+            library = str(galley.library_path())
+        except galley.GalleyError:
+            library = None  # the executors' own GALLEY_LIBRARY then
+    kept_names = [f.name for f in kept]
+
+    def run(batches: Iterator[Any]) -> Iterator[Any]:
+        return _sized_batches(batches, result_columns, kept_names, fonts_dir, template, library, shipped)
+
+    return df.mapInArrow(run, schema)

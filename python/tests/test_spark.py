@@ -1,0 +1,124 @@
+"""galley.spark under a real local[2] Spark (PySpark from PyPI, Java 17): every row against the CLI."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "python"))
+# (Spark's Python workers are new processes: they find the package through PYTHONPATH.)
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [str(ROOT / "python")] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
+
+import galley  # noqa: E402
+
+CORPUS = ROOT / "Tests" / "TypesettingTests" / "Fixtures" / "corpus.jsonl"
+
+
+def cli(records_path: Path, *args: str) -> list:
+    binary = galley.library_path().parent / "galley"
+    run = subprocess.run(
+        [str(binary), "measure", str(records_path), "--quiet", *args], cwd=ROOT,
+        capture_output=True, text=True, check=False)
+    return [json.loads(line) for line in run.stdout.split("\n") if line]
+
+
+class SparkTests(unittest.TestCase):
+    spark = None
+
+    @classmethod
+    def setUpClass(cls):
+        from pyspark.sql import SparkSession
+
+        cls.spark = (
+            SparkSession.builder.master("local[2]").appName("galley-test")
+            .config("spark.ui.enabled", "false").getOrCreate())
+        cls.spark.sparkContext.setLogLevel("ERROR")
+        cls.dir = tempfile.TemporaryDirectory()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.spark.stop()
+        cls.dir.cleanup()
+
+    def frame(self, records: list, name: str):
+        """The records as a file (what the CLI reads) and as a DataFrame (what Spark reads)."""
+        path = Path(self.dir.name) / name
+        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+        return path, self.spark.read.json(str(path)).repartition(3)
+
+    def test_the_corpus_and_bad_records_row_by_row(self):
+        from galley import spark as gs
+
+        records = []
+        for line in CORPUS.read_text(encoding="utf-8").split("\n"):
+            if not line:
+                continue
+            r = json.loads(line)
+            # (A Spark column has one type: "normal" line heights are the null default.)
+            if r.get("lineHeight") == "normal":
+                del r["lineHeight"]
+            records.append(r)
+        records += [
+            {"id": "bad-width", "text": "hi", "width": -5, "size": 17},
+            {"id": "no-text", "width": 100, "size": 17},
+            {"id": "bad-enum", "text": "hi", "width": 100, "size": 17, "whiteSpace": "wrap"},
+            {"id": "tofu", "text": "민지 안녕", "width": 300, "size": 17, "fonts": ["NotoSans-Regular.ttf"]},
+        ]
+        path, df = self.frame(records, "cases.jsonl")
+        out = gs.measure(df).collect()
+        expected = {r["id"]: r for r in cli(path)}
+        self.assertEqual(len(out), len(records))
+        self.assertEqual(len(expected), len(records))
+        for row in out:
+            e = expected[row["id"]]
+            if "error" in e:
+                self.assertEqual(row["error"], e["error"], row["id"])
+                self.assertIsNone(row["lines"])
+                continue
+            self.assertIsNone(row["error"], row["id"])
+            self.assertEqual(row["lines"], e["lines"], row["id"])
+            self.assertEqual(row["height"], e["height"], row["id"])
+            self.assertEqual(row["widest"], e["widest"], row["id"])
+            self.assertEqual(row["truncated"], e.get("truncated", False), row["id"])
+            self.assertEqual(row["missingGlyphs"], e["missingGlyphs"], row["id"])
+            self.assertEqual(row["text"], [r for r in records if r["id"] == row["id"]][0]["text"])
+        self.assertEqual({r["id"]: r["missingGlyphs"] for r in out}["tofu"], 4)
+        self.assertIn("width", {r["id"]: r["error"] for r in out}["bad-width"])
+
+    def test_bubbles_row_by_row(self):
+        from galley import spark as gs
+
+        texts = [json.loads(line)["text"] for line in CORPUS.read_text(encoding="utf-8").split("\n")[:300] if line]
+        records = [
+            {"id": f"b{i}", "text": t, "containerWidth": [320, 375, 390, 430][i % 4],
+             "senderName": "Ana" if i % 3 == 0 else None, "timestamp": "12:30" if i % 2 else None}
+            for i, t in enumerate(texts)
+        ]
+        records = [{k: v for k, v in r.items() if v is not None} for r in records]
+        records.append({"id": "bad-cell", "text": "hi"})  # no containerWidth
+        path, df = self.frame(records, "bubbles.jsonl")
+        out = {r["id"]: r for r in gs.measure(df, template="bubble").collect()}
+        expected = cli(path, "--template", "bubble")
+        self.assertEqual(len(out), len(expected))
+        for e in expected:
+            row = out[e["id"]]
+            if "error" in e:
+                self.assertEqual(row["error"], e["error"])
+                continue
+            for field in ["width", "height", "lines", "textHeight", "truncated", "missingGlyphs"]:
+                self.assertEqual(row[field], e[field], (e["id"], field))
+
+    def test_the_zero_code_path_pipes_through_the_command_line(self):
+        binary = galley.library_path().parent / "galley"
+        lines = [json.dumps({"id": f"p{i}", "text": "hello world " * (i + 1), "width": 120}) for i in range(20)]
+        piped = self.spark.sparkContext.parallelize(lines, 2).pipe(f"{binary} measure - --quiet").collect()
+        self.assertEqual([json.loads(p)["id"] for p in piped], [f"p{i}" for i in range(20)])
+
+
+if __name__ == "__main__":
+    unittest.main()
