@@ -145,30 +145,23 @@ public struct LayoutResult: Sendable {
       return (lo - origins[s], hi - origins[s])
     }
     var out: [LayoutAttributes] = []
-    for s in sections {
-      let b = blocks[s]
-      let (l, h) = local(s)
-      b.cellIndex.forEachCandidate(lo: l, hi: h) { i in
-        let a = placed(b.cells[i], section: s)
-        if a.frame.intersects(rect) { out.append(a) }
+    // Cells of every section first, then item views, then section views.
+    func collect(
+      _ index: KeyPath<SectionBlock, SpatialIndex>,
+      _ elements: KeyPath<SectionBlock, [LayoutAttributes]>
+    ) {
+      for s in sections {
+        let b = blocks[s]
+        let (l, h) = local(s)
+        b[keyPath: index].forEachCandidate(lo: l, hi: h) { i in
+          let a = placed(b[keyPath: elements][i], section: s)
+          if a.frame.intersects(rect) { out.append(a) }
+        }
       }
     }
-    for s in sections {
-      let b = blocks[s]
-      let (l, h) = local(s)
-      b.badgeIndex.forEachCandidate(lo: l, hi: h) { i in
-        let a = placed(b.supplementaries[i], section: s)
-        if a.frame.intersects(rect) { out.append(a) }
-      }
-    }
-    for s in sections {
-      let b = blocks[s]
-      let (l, h) = local(s)
-      b.sectionElementIndex.forEachCandidate(lo: l, hi: h) { i in
-        let a = placed(b.supplementaries[i], section: s)
-        if a.frame.intersects(rect) { out.append(a) }
-      }
-    }
+    collect(\.cellIndex, \.cells)
+    collect(\.badgeIndex, \.supplementaries)
+    collect(\.sectionElementIndex, \.supplementaries)
     globalIndex.forEachCandidate(lo: lo, hi: hi) { i in
       if globals[i].frame.intersects(rect) { out.append(globals[i]) }
     }

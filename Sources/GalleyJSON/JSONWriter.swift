@@ -125,13 +125,7 @@ package struct JSONWriter {
     case .bool(let b): bool(b)
     case .number(let n): number(n)
     case .string(let s): string(s)
-    case .array(let a):
-      raw(UInt8(ascii: "["))
-      for (k, e) in a.enumerated() {
-        if k > 0 { raw(", ") }
-        value(e)
-      }
-      raw(UInt8(ascii: "]"))
+    case .array(let a): list(a) { $0.value($1) }
     case .object(let o):
       raw(UInt8(ascii: "{"))
       for (k, f) in o.fields.enumerated() {
@@ -142,23 +136,18 @@ package struct JSONWriter {
     }
   }
 
-  package mutating func numbers(_ values: [Double]) {
+  /// `[a, b, …]`, each element written by `element`.
+  package mutating func list<T>(_ values: [T], _ element: (inout JSONWriter, T) -> Void) {
     raw(UInt8(ascii: "["))
     for (k, v) in values.enumerated() {
       if k > 0 { raw(", ") }
-      number(v)
+      element(&self, v)
     }
     raw(UInt8(ascii: "]"))
   }
 
-  package mutating func ints(_ values: [Int]) {
-    raw(UInt8(ascii: "["))
-    for (k, v) in values.enumerated() {
-      if k > 0 { raw(", ") }
-      int(v)
-    }
-    raw(UInt8(ascii: "]"))
-  }
+  package mutating func numbers(_ values: [Double]) { list(values) { $0.number($1) } }
+  package mutating func ints(_ values: [Int]) { list(values) { $0.int($1) } }
 
   // Values as text, for code that assembles records from parts.
 

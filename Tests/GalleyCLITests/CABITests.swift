@@ -24,18 +24,26 @@ final class CABITests: XCTestCase {
     return (p.terminationStatus, data, message)
   }
 
+  /// `source` compiled with `cc` against the header and the built library; the program's path.
+  func compile(_ source: String, products: String) throws -> String {
+    let name = (source as NSString).lastPathComponent.replacingOccurrences(of: ".c", with: "")
+    let exe = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "galley-\(name)-\(getpid())"
+    ).path
+    let (cc, _, ccErr) = try run(
+      "cc", [
+        "-I", "include", source, "-L", products, "-lGalleyC", "-Wl,-rpath," + products, "-o", exe,
+      ])
+    XCTAssertEqual(cc, 0, ccErr)
+    return exe
+  }
+
   func testACProgramMeasuresTheCorpusAsTheCommandLineDoes() throws {
     let products = Galley.binary.deletingLastPathComponent().path
     guard FileManager.default.fileExists(atPath: products + "/libGalleyC.so") else {
       return XCTFail("libGalleyC.so was not built next to galley in \(products)")
     }
-    let exe = FileManager.default.temporaryDirectory.appendingPathComponent("galley-cabi-\(getpid())").path
-    let (cc, _, ccErr) = try run(
-      "cc", [
-        "-I", "include", "Tests/CABI/measure.c", "-L", products, "-lGalleyC",
-        "-Wl,-rpath," + products, "-o", exe,
-      ])
-    XCTAssertEqual(cc, 0, ccErr)
+    let exe = try compile("Tests/CABI/measure.c", products: products)
     let corpus = "Tests/TypesettingTests/Fixtures/corpus.jsonl"
     let (status, out, err) = try run(exe, [corpus], environment: ["GALLEY_SHAPING": ""])
     XCTAssertEqual(status, 0, "the C program's checks of prepared texts and errors: \(err)")
@@ -61,13 +69,7 @@ final class CABITests: XCTestCase {
     guard hasValgrind == 0 else {
       return XCTFail("valgrind is needed (Scripts/test installs it: Scripts/bootstrap valgrind)")
     }
-    let exe = FileManager.default.temporaryDirectory.appendingPathComponent("galley-churn-\(getpid())").path
-    let (cc, _, ccErr) = try run(
-      "cc", [
-        "-I", "include", "Tests/CABI/churn.c", "-L", products, "-lGalleyC",
-        "-Wl,-rpath," + products, "-o", exe,
-      ])
-    XCTAssertEqual(cc, 0, ccErr)
+    let exe = try compile("Tests/CABI/churn.c", products: products)
     func leaks(engines: Int, prepared: Int) throws -> (definite: Int, possible: Int) {
       let log = exe + "-\(engines)-\(prepared).log"
       let (status, out, err) = try run(
