@@ -146,22 +146,17 @@ public struct LayoutResult: Sendable {
     }
     var out: [LayoutAttributes] = []
     // Cells of every section first, then item views, then section views.
-    func collect(
-      _ index: KeyPath<SectionBlock, SpatialIndex>,
-      _ elements: KeyPath<SectionBlock, [LayoutAttributes]>
-    ) {
-      for s in sections {
-        let b = blocks[s]
-        let (l, h) = local(s)
-        b[keyPath: index].forEachCandidate(lo: l, hi: h) { i in
-          let a = placed(b[keyPath: elements][i], section: s)
-          if a.frame.intersects(rect) { out.append(a) }
-        }
+    @inline(__always)
+    func collect(_ s: Int, _ index: SpatialIndex, _ elements: [LayoutAttributes]) {
+      let (l, h) = local(s)
+      index.forEachCandidate(lo: l, hi: h) { i in
+        let a = placed(elements[i], section: s)
+        if a.frame.intersects(rect) { out.append(a) }
       }
     }
-    collect(\.cellIndex, \.cells)
-    collect(\.badgeIndex, \.supplementaries)
-    collect(\.sectionElementIndex, \.supplementaries)
+    for s in sections { collect(s, blocks[s].cellIndex, blocks[s].cells) }
+    for s in sections { collect(s, blocks[s].badgeIndex, blocks[s].supplementaries) }
+    for s in sections { collect(s, blocks[s].sectionElementIndex, blocks[s].supplementaries) }
     globalIndex.forEachCandidate(lo: lo, hi: hi) { i in
       if globals[i].frame.intersects(rect) { out.append(globals[i]) }
     }
