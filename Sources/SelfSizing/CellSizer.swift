@@ -142,16 +142,45 @@ public final class CellSizer: @unchecked Sendable {
     _ cell: BubbleCell, _ g: BubbleGeometry, containerWidth: Double? = nil,
     lay: (BubblePart, String, TextStyle, Double) throws -> T
   ) throws -> (text: T, reply: (name: T?, text: T)?, name: T?, timestamp: T?) {
-    let tw = g.textWidth(containerWidth ?? cell.containerWidth)
-    var reply: (name: T?, text: T)? = nil
-    if let replyText = cell.replyText {
-      let inner = g.replyWidth(tw)
-      let name = try cell.replyName.map { try lay(.replyName, $0, cell.replyNameStyle, inner) }
-      reply = (name, try lay(.replyText, replyText, cell.replyTextStyle, inner))
+    try Self.bubbleParts(
+      g, containerWidth: containerWidth ?? cell.containerWidth,
+      has: { part in
+        switch part {
+        case .replyName: return cell.replyText != nil && cell.replyName != nil
+        case .replyText: return cell.replyText != nil
+        case .name: return cell.senderName != nil
+        case .text: return true
+        case .timestamp: return cell.timestamp != nil
+        }
+      }
+    ) { part, width in
+      switch part {
+      case .replyName: return try lay(part, cell.replyName!, cell.replyNameStyle, width)
+      case .replyText: return try lay(part, cell.replyText!, cell.replyTextStyle, width)
+      case .name: return try lay(part, cell.senderName!, cell.senderNameStyle, width)
+      case .text: return try lay(part, cell.text, Self.scaled(cell.style, by: cell.textScale), width)
+      case .timestamp: return try lay(part, cell.timestamp!, cell.timestampTextStyle, width)
+      }
     }
-    let name = try cell.senderName.map { try lay(.name, $0, cell.senderNameStyle, tw) }
-    let text = try lay(.text, cell.text, scaled(cell.style, by: cell.textScale), tw)
-    let timestamp = try cell.timestamp.map { try lay(.timestamp, $0, cell.timestampTextStyle, tw) }
+  }
+
+  /// The bubble rule's widths: which width each part a bubble `has` is laid out at (the reply's
+  /// texts inside the reply box, the others at the text width), in order, by `lay`.
+  @inline(__always)
+  static func bubbleParts<T>(
+    _ g: BubbleGeometry, containerWidth: Double, has: (BubblePart) -> Bool,
+    lay: (BubblePart, Double) throws -> T
+  ) rethrows -> (text: T, reply: (name: T?, text: T)?, name: T?, timestamp: T?) {
+    let tw = g.textWidth(containerWidth)
+    var reply: (name: T?, text: T)? = nil
+    if has(.replyText) {
+      let inner = g.replyWidth(tw)
+      let name = has(.replyName) ? try lay(.replyName, inner) : nil
+      reply = (name, try lay(.replyText, inner))
+    }
+    let name = has(.name) ? try lay(.name, tw) : nil
+    let text = try lay(.text, tw)
+    let timestamp = has(.timestamp) ? try lay(.timestamp, tw) : nil
     return (text, reply, name, timestamp)
   }
 

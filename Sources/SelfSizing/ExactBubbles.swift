@@ -24,21 +24,23 @@ public final class ExactBubbles: Sendable {
   /// 1/scale, as measuring rounds it).
   /// - Throws: ``CellError`` for a width that leaves no room for the text.
   public func size(at i: Int, containerWidth: Double) throws -> CellSize {
-    let g = geometries[i]
-    let prepared = parts[i]
-    let p = try sizer.bubbleParts(cells[i], g, containerWidth: containerWidth) {
-      part, _, _, width -> TextBox in
-      guard let text = prepared[part.rawValue] else { throw CellError.text("no \(part) prepared") }
-      do {
-        return try CellSizer.box(text, width: width, missing: false)
-      } catch let e as TypesettingError {
-        throw CellError.text(e.description)
+    // (Only the geometry and the prepared texts are read: the cell itself is not copied.)
+    try parts[i].withUnsafeBufferPointer { prepared in
+      let g = geometries[i]
+      let p = try CellSizer.bubbleParts(
+        g, containerWidth: containerWidth, has: { prepared[$0.rawValue] != nil }
+      ) { part, width -> TextBox in
+        do {
+          return try CellSizer.box(prepared[part.rawValue]!, width: width, missing: false)
+        } catch let e as TypesettingError {
+          throw CellError.text(e.description)
+        }
       }
+      return g.place(
+        text: p.text, reply: p.reply, name: p.name, timestamp: p.timestamp,
+        containerWidth: containerWidth
+      ).size
     }
-    return g.place(
-      text: p.text, reply: p.reply, name: p.name, timestamp: p.timestamp,
-      containerWidth: containerWidth
-    ).size
   }
 }
 
