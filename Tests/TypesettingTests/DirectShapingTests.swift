@@ -519,8 +519,9 @@ final class DirectShapingTests: XCTestCase {
   /// Small fonts built to tell HarfBuzz's rules apart (`Fixtures/gates/make-fonts.py`): the
   /// order of a lookup's subtables and a class pair of class 0, two kerning lookups adding up, a
   /// pair that moves its second glyph (left to HarfBuzz), a mark and a glyph classed a ligature
-  /// (left to HarfBuzz), a fraction lookup shared with a feature that is off. Every text of up
-  /// to three characters of `abcdx12 ⁄` shapes the same.
+  /// (left to HarfBuzz), a fraction lookup shared with a feature that is off, a `kern` table of
+  /// format 2 and a variable font. Every text of up to three characters of `abcdx12 ⁄` shapes
+  /// the same: glyphs, clusters, advances and offsets.
   func testSmallFontsShapeTheSameDirectly() throws {
     let alphabet: [UInt32] = "abcdx12 \u{2044}".unicodeScalars.map(\.value)
     var texts: [[UInt32]] = alphabet.map { [$0] }
@@ -531,7 +532,10 @@ final class DirectShapingTests: XCTestCase {
       }
     }
     var wentDirect: [String: Set<String>] = [:]
-    for name in ["pairorder.ttf", "second.ttf", "marks.ttf", "fracshared.ttf"] {
+    var harfBuzzAdvances: [String: [Double]] = [:]
+    for name in [
+      "pairorder.ttf", "second.ttf", "marks.ttf", "fracshared.ttf", "kern2.ttf", "variable.ttf",
+    ] {
       let font = try Font(contentsOf: Fixtures.url("gates/\(name)").path)
       let (direct, whole) = shapers()
       for text in texts {
@@ -539,8 +543,22 @@ final class DirectShapingTests: XCTestCase {
         let s = String(String.UnicodeScalarView(text.compactMap(Unicode.Scalar.init)))
         XCTAssertEqual(r.direct, r.harfBuzz, "\(name) \(s.debugDescription)")
         if r.wentDirect { wentDirect[name, default: []].insert(s) }
+        harfBuzzAdvances[name + " " + s] = r.harfBuzz
       }
     }
+    // The fonts a user may bring kern as built (HarfBuzz applies them), and every text above
+    // came out the same either way: a `kern` table of format 2 (classes) …
+    // (HarfBuzz splits a `kern` value between the two glyphs: a c −50 is −25 each.)
+    func px(_ units: Double) -> Double { 16 * units / 1000 }
+    XCTAssertEqual(harfBuzzAdvances["kern2.ttf ac"], [px(520 - 25), px(540 - 25)])
+    XCTAssertEqual(harfBuzzAdvances["kern2.ttf bd"], [px(530 - 5), px(550 - 5)])
+    XCTAssertEqual(harfBuzzAdvances["kern2.ttf ab"], [px(520), px(530)])
+    // … and a variable font, at its default instance, with GPOS kerning.
+    XCTAssertEqual(harfBuzzAdvances["variable.ttf ab"], [px(520 - 40), px(530)])
+    // The accelerator reads `kern` subtables of format 0 only: this font goes to HarfBuzz
+    // whole; the variable font's default instance kerns directly.
+    XCTAssertNil(wentDirect["kern2.ttf"])
+    XCTAssertEqual(wentDirect["variable.ttf"]?.contains("ab"), true)
     // Both kerning lookups and the subtables in their order, without HarfBuzz.
     XCTAssertTrue(wentDirect["pairorder.ttf"]?.isSuperset(of: ["ab", "ac", "ca", "dx"]) ?? false)
     // The pair lookup that moves second glyphs covers a and b; c and d kern directly.

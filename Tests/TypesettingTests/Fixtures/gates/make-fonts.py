@@ -174,3 +174,48 @@ for record in gsub.ScriptList.ScriptRecord:
     langsys.FeatureIndex = [i for i in langsys.FeatureIndex if i != calt[0]]
     langsys.FeatureCount = len(langsys.FeatureIndex)
 f.save(path)
+# kern2: no GPOS, only a `kern` table whose one subtable is format 2 (kerning by classes: left
+# classes a, b; right classes c, d), which HarfBuzz applies and a user's older font may hold.
+import struct
+from fontTools.ttLib import newTable
+from fontTools.ttLib.tables._k_e_r_n import KernTable_format_unkown
+path = 'Tests/TypesettingTests/Fixtures/gates/kern2.ttf'
+build(path, 'languagesystem DFLT dflt; languagesystem latn dflt;')
+f = TTFont(path)
+gid = {n: i for i, n in enumerate(f.getGlyphOrder())}
+row = 3 * 2  # three right classes (0: none), two bytes each
+array_at = 6 + 8 + (4 + 4) + (4 + 4)
+left = struct.pack('>HHHH', gid['a'], 2, array_at + 1 * row, array_at + 2 * row)
+right = struct.pack('>HHHH', gid['c'], 2, 1 * 2, 2 * 2)
+values = struct.pack('>9h', 0, 0, 0, 0, -50, -30, 0, 20, -10)
+body = struct.pack('>HHHH', row, 6 + 8, 6 + 8 + len(left), array_at) + left + right + values
+sub = KernTable_format_unkown(2)
+sub.data = struct.pack('>HHBB', 0, 6 + len(body), 2, 1) + body
+kern = newTable('kern')
+kern.version = 0
+kern.kernTables = [sub]
+f['kern'] = kern
+f.save(path)
+# variable: a variable font (a weight axis; glyph a wider and moved at the heavy end) with GPOS
+# kerning: Galley lays out its default instance, which every run must get as HarfBuzz gives it.
+from fontTools.ttLib.tables.TupleVariation import TupleVariation
+path = 'Tests/TypesettingTests/Fixtures/gates/variable.ttf'
+names = ['.notdef', 'space', 'a', 'b', 'c', 'd', 'one', 'two', 'fraction', 'x']
+fb = FontBuilder(1000, isTTF=True); fb.setupGlyphOrder(names)
+fb.setupCharacterMap({0x20: 'space', ord('a'): 'a', ord('b'): 'b', ord('c'): 'c', ord('d'): 'd',
+                      ord('1'): 'one', ord('2'): 'two', 0x2044: 'fraction', ord('x'): 'x'})
+pen = TTGlyphPen(None); pen.moveTo((0, 0)); pen.lineTo((100, 0)); pen.lineTo((100, 100)); pen.closePath()
+g = pen.glyph()
+fb.setupGlyf({n: g for n in names})
+fb.setupHorizontalMetrics({n: (500 + 10 * i, 0) for i, n in enumerate(names)})
+fb.setupHorizontalHeader(ascent=800, descent=-200)
+fb.setupNameTable({'familyName': 'V', 'styleName': 'R'}); fb.setupOS2(); fb.setupPost()
+fb.setupFvar(axes=[('wght', 100, 400, 900, 'Weight')], instances=[])
+fb.setupGvar({'a': [TupleVariation({'wght': (0, 1.0, 1.0)},
+                                   [(20, 0), (40, 0), (40, 10), (0, 0), (60, 0), (0, 0), (0, 0)])]})
+addOpenTypeFeaturesFromString(fb.font, '''
+languagesystem DFLT dflt; languagesystem latn dflt;
+lookup K { pos a b -40; pos [c d] a -15; } K;
+feature kern { lookup K; } kern;
+''')
+fb.save(path)
