@@ -1,8 +1,8 @@
 import Foundation
 import SelfSizing
-import Typesetting
 
 @testable import GalleyCLI
+@testable import Typesetting
 
 // Fuzz target (b): one JSON Lines record through `galley measure`'s record path: UTF-8 check,
 // JSON parsing, TextCase decoding, preparing and laying out, formatting. Whatever the bytes,
@@ -38,8 +38,6 @@ public func fuzzJSONL(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       parsed?["error"] is String || parsed?["height"] != nil, "\(template) record \(cell)")
   }
   // The same record through TextCase directly never crashes either.
-  if let json = try? JSONSerialization.jsonObject(with: record) as? [String: Any] {
-    _ = try? TextCase(json: json, library: fuzzLibrary)
-  }
+  _ = try? TextCase(jsonLine: record, library: fuzzLibrary)
   return 0
 }

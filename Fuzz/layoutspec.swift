@@ -1,8 +1,8 @@
-import CompositionalLayout
 import Foundation
 import SelfSizing
 import Typesetting
 
+@testable import CompositionalLayout
 @testable import GalleyCLI
 
 // Fuzz target (c): a compositional layout spec through runLayoutSpec, with cells measured by

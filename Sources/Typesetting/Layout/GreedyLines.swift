@@ -181,8 +181,10 @@ extension GreedyLines {
       let from = resume
       guard let part = index.brokenLine(segment: a, limit: limit, base: &base, resume: &resume)
       else { break }
+      // (A line is never narrower than nothing: negative letter spacing can make a part's
+      // advances add up below 0, as ``SegmentIndex/lineWidth`` clamps for whole segments.)
       let line = FoundLine(
-        first: a, last: a, resume: from, breakEnd: part.end, width: part.width,
+        first: a, last: a, resume: from, breakEnd: part.end, width: max(0, part.width),
         hyphenated: false, repeats: part.repeats)
       if !sink.add(line) { return nil }
       let g = index.lastFitting(from: a, to: hi, limitX: base + limit)
