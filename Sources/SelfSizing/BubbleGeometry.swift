@@ -82,15 +82,15 @@ struct BubbleGeometry: Sendable, Hashable {
     containerWidth: Double
   ) -> Placed {
     let maxBubble = maximumBubbleWidth(containerWidth)
-    let tw = max(1, maxBubble - padding.horizontal)
+    let textWidth = max(1, maxBubble - padding.horizontal)
     let left = padding.leading
     var y = padding.top
-    var content = min(text.widest, tw)
+    var content = min(text.widest, textWidth)
     var replyBox: Rect? = nil
     var replyNameFrame: Rect? = nil
     var replyTextFrame: Rect? = nil
     if let reply {
-      let inner = replyWidth(tw)
+      let inner = replyWidth(textWidth)
       var boxY = y + replyPadding.top
       var widest = 0.0
       if let n = reply.name {
@@ -104,7 +104,7 @@ struct BubbleGeometry: Sendable, Hashable {
         height: reply.text.height)
       widest = max(widest, min(inner, reply.text.widest))
       boxY += reply.text.height + replyPadding.bottom
-      let boxWidth = min(tw, widest + replyPadding.horizontal)
+      let boxWidth = min(textWidth, widest + replyPadding.horizontal)
       replyBox = Rect(x: left, y: y, width: boxWidth, height: boxY - y)
       content = max(content, boxWidth)
       y = boxY + blockSpacing
@@ -112,7 +112,7 @@ struct BubbleGeometry: Sendable, Hashable {
     var nameFrame: Rect? = nil
     if let name {
       nameFrame = Rect(x: left, y: y, width: 0, height: name.height)
-      content = max(content, min(tw, name.widest))
+      content = max(content, min(textWidth, name.widest))
       y += name.height + nameSpacing
     }
     let textY = y
@@ -120,13 +120,13 @@ struct BubbleGeometry: Sendable, Hashable {
     var placement: TimestampPlacement? = nil
     var stamp: (box: TextBox, y: Double)? = nil
     if let t = timestamp {
-      if text.lineCount > 0 && text.lastLineWidth + timestampGap + t.widest <= tw {
+      if text.lineCount > 0 && text.lastLineWidth + timestampGap + t.widest <= textWidth {
         placement = .inline
         content = max(content, text.lastLineWidth + timestampGap + t.widest)
         stamp = (t, y - t.height)
       } else {
         placement = .below
-        content = max(content, min(tw, t.widest))
+        content = max(content, min(textWidth, t.widest))
         y += text.lineCount > 0 ? nameSpacing : 0
         stamp = (t, y)
         y += t.height

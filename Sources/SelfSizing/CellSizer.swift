@@ -171,16 +171,16 @@ public final class CellSizer: @unchecked Sendable {
     _ g: BubbleGeometry, containerWidth: Double, has: (BubblePart) -> Bool,
     lay: (BubblePart, Double) throws -> T
   ) rethrows -> (text: T, reply: (name: T?, text: T)?, name: T?, timestamp: T?) {
-    let tw = g.textWidth(containerWidth)
+    let textWidth = g.textWidth(containerWidth)
     var reply: (name: T?, text: T)? = nil
     if has(.replyText) {
-      let inner = g.replyWidth(tw)
+      let inner = g.replyWidth(textWidth)
       let name = has(.replyName) ? try lay(.replyName, inner) : nil
       reply = (name, try lay(.replyText, inner))
     }
-    let name = has(.name) ? try lay(.name, tw) : nil
-    let text = try lay(.text, tw)
-    let timestamp = has(.timestamp) ? try lay(.timestamp, tw) : nil
+    let name = has(.name) ? try lay(.name, textWidth) : nil
+    let text = try lay(.text, textWidth)
+    let timestamp = has(.timestamp) ? try lay(.timestamp, textWidth) : nil
     return (text, reply, name, timestamp)
   }
 

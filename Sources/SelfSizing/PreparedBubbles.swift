@@ -168,9 +168,9 @@ public final class PreparedBubbles: Sendable {
   @inline(__always)
   private func size(_ b: Bubble, containerWidth: Double, _ s: Storage) -> CellSize {
     let g = s.geometries[b.geometry]
-    let tw = g.textWidth(containerWidth)
-    let text = wrap(b.text, width: tw, s)
-    let reply = b.reply >= 0 ? wrap(replies[b.reply], width: g.replyWidth(tw), s) : nil
+    let textWidth = g.textWidth(containerWidth)
+    let text = wrap(b.text, width: textWidth, s)
+    let reply = b.reply >= 0 ? wrap(replies[b.reply], width: g.replyWidth(textWidth), s) : nil
     let labels = b.labels
     return g.place(
       text: text.box,

@@ -206,14 +206,14 @@ final class FeatureGate: Sendable {
   /// Whether HarfBuzz shapes runs of `props` in `font` with a shaper that applies every feature
   /// to the whole run and leaves every character that reaches shaping as itself
   /// (``reachesShapingAsItself(_:font:)``) as it is: the default and Hangul shapers
-  /// (``gates(script:)``); the Thai one (Thai and Lao), which only splits SARA AM (which does
+  /// (``appliesFeaturesToWholeRuns(script:)``); the Thai one (Thai and Lao), which only splits SARA AM (which does
   /// not reach shaping as itself) and moves or replaces marks; the Hebrew one in a font whose
   /// GPOS has a Hebrew script; and the Indic one's scripts when
   /// the font has no table for them, for which HarfBuzz takes its default shaper (their GSUB
   /// script is then `DFLT` or `latn`) — the punctuation and digits of Hindi text, say, in a
   /// Latin font.
   static func shapesWholeRuns(_ props: hb_segment_properties_t, font: Font) -> Bool {
-    if gates(script: props.script) { return true }
+    if appliesFeaturesToWholeRuns(script: props.script) { return true }
     switch props.script {
     case HB_SCRIPT_THAI, HB_SCRIPT_LAO:
       return true
@@ -249,7 +249,7 @@ final class FeatureGate: Sendable {
 
   /// Scripts shaped by HarfBuzz's default shaper (or the Hangul one), which apply every feature
   /// to the whole run.
-  static func gates(script: hb_script_t) -> Bool {
+  static func appliesFeaturesToWholeRuns(script: hb_script_t) -> Bool {
     switch script {
     case HB_SCRIPT_LATIN, HB_SCRIPT_CYRILLIC, HB_SCRIPT_GREEK, HB_SCRIPT_HAN, HB_SCRIPT_HIRAGANA,
       HB_SCRIPT_KATAKANA, HB_SCRIPT_HANGUL, HB_SCRIPT_BOPOMOFO, HB_SCRIPT_COMMON,
