@@ -191,16 +191,19 @@ public struct LayoutTransition: Sendable {
     let onScreenAfter = after.elements(onScreenAt: clamped, viewport: viewport)
     var visible: [ElementChange] = []
     // (A deleted element carries its path before the batch, which another may have after it.)
-    var seen = Set<[AnyHashable]>()
+    struct Seen: Hashable {
+      var view: ViewKey
+      var deleted: Bool
+    }
+    var seen = Set<Seen>()
     func add(_ c: ElementChange?) {
-      guard let c, seen.insert([ViewKey(c), c.change == .delete]).inserted else { return }
+      guard let c, seen.insert(Seen(view: ViewKey(c), deleted: c.change == .delete)).inserted
+      else { return }
       visible.append(c)
     }
     var unusedMatches = Set<ViewKey>()
     let diff = TransitionDiff(before: before, after: after, mapping: mapping)
-    func findBefore(_ key: ViewKey) -> LayoutAttributes? {
-      before.supplementary(matching: key)
-    }
+    let findBefore = before.supplementary(matching:)
     for a in onScreenAfter {
       add(
         a.category == .cell
@@ -227,11 +230,10 @@ public struct LayoutTransition: Sendable {
     visibleChanges = visible.sorted { rank($0) < rank($1) }
     let offsetAfter = clamped
     teleports = visibleChanges.filter { c in
-      let (s0, e0) = main(c.from)
-      let (s1, e1) = main(c.to)
-      let visibleBefore = c.fromAlpha > 0 && e0 > offset && s0 < offset + viewport
-      let visibleAfter = c.toAlpha > 0 && e1 > offsetAfter && s1 < offsetAfter + viewport
-      let onScreen = (s1 - offsetAfter) - (s0 - offset)
+      let visibleBefore = c.fromAlpha > 0 && before.isOnScreen(c.from, at: offset, viewport: viewport)
+      let visibleAfter =
+        c.toAlpha > 0 && after.isOnScreen(c.to, at: offsetAfter, viewport: viewport)
+      let onScreen = (main(c.to).0 - offsetAfter) - (main(c.from).0 - offset)
       return (visibleBefore || visibleAfter) && abs(onScreen) > viewport
     }
   }
@@ -386,10 +388,15 @@ extension LayoutResult {
       vertical
       ? Rect(x: -far, y: offset, width: 2 * far, height: viewport)
       : Rect(x: offset, y: -far, width: viewport, height: 2 * far)
-    return elements(in: rect).filter { a in
-      let (s, e) = vertical ? (a.frame.minY, a.frame.maxY) : (a.frame.minX, a.frame.maxX)
-      return e > offset && s < offset + viewport
-    }
+    return elements(in: rect).filter { isOnScreen($0.frame, at: offset, viewport: viewport) }
+  }
+
+  /// Whether `frame` overlaps, along the scroll axis, the viewport `viewport` long at `offset`
+  /// (edges touching do not count).
+  func isOnScreen(_ frame: Rect, at offset: Double, viewport: Double) -> Bool {
+    let (s, e) =
+      scrollDirection == .vertical ? (frame.minY, frame.maxY) : (frame.minX, frame.maxX)
+    return e > offset && s < offset + viewport
   }
 
   /// The supplementary or decoration view with `key`, if the layout has it.

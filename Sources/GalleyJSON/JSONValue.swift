@@ -44,6 +44,13 @@ package enum JSONValue: Sendable, Hashable {
     if case .null = self { return true }
     return false
   }
+
+  /// The value's text, compact (`JSONWriter`'s format).
+  package var jsonText: String {
+    var w = JSONWriter()
+    w.value(self)
+    return w.text
+  }
 }
 
 /// A JSON object: its fields in the order written, keys unique (the reader rejects a repeated
@@ -120,11 +127,7 @@ package struct JSONObject: Sendable, Hashable, Sequence {
   package func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
   /// The object's text, keys in order, compact (`JSONWriter`'s format).
-  package var jsonText: String {
-    var w = JSONWriter()
-    w.value(.object(self))
-    return w.text
-  }
+  package var jsonText: String { JSONValue.object(self).jsonText }
 }
 
 // Literals, for records written in code (tests, examples).

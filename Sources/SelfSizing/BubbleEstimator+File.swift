@@ -24,11 +24,7 @@ extension BubbleEstimator {
       throw CalibrationFileError(message: "not a galley calibration file (no \"format\": \"galley-calibration\")")
     }
     guard o["version"]?.number == 1 else {
-      let v = o["version"].map { v -> String in
-        var w = JSONWriter()
-        w.value(v)
-        return w.text
-      }
+      let v = o["version"]?.jsonText
       throw CalibrationFileError(
         message: "calibration version \(v ?? "missing") (this galley reads 1)")
     }
@@ -38,10 +34,8 @@ extension BubbleEstimator {
     self.init()
     for field in scales {
       guard case .number(let n) = field.value, n > 0, n <= 10 else {
-        var w = JSONWriter()
-        w.value(field.value)
         throw CalibrationFileError(
-          message: "fontScales.\(field.key): a factor in (0, 10], got \(w.text)")
+          message: "fontScales.\(field.key): a factor in (0, 10], got \(field.value.jsonText)")
       }
       fontScales[field.key] = n
     }
