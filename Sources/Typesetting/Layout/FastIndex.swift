@@ -347,11 +347,13 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
   let count: Int
   /// Segments a line holds, as guessed from the text's average: the same for every line.
   let span: Int
-  let noForcedBreak: Bool
-  let collapses: Bool
+  /// The index's ``FastIndex/Flag``s (read where they are asked, not unpacked at every measure).
+  let bits: UInt64
+  var noForcedBreak: Bool { bits & FastIndex.Flag.noForcedBreak != 0 }
+  var collapses: Bool { bits & FastIndex.Flag.collapses != 0 }
   /// Whether the side arrays of visible ends and starts are there (most texts need neither).
-  let hasLastContent: Bool
-  let hasFirstVisible: Bool
+  var hasLastContent: Bool { bits & FastIndex.Flag.hasLastContent != 0 }
+  var hasFirstVisible: Bool { bits & FastIndex.Flag.hasFirstVisible != 0 }
 
   /// Valid only inside `index.withSums`, which lends `e`.
   @inline(__always)
@@ -360,10 +362,7 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
     self.e = e
     count = index.count
     span = Int(max(0, min(Double(index.count), limit * index.segmentsPerPoint - 1)))
-    noForcedBreak = index.noForcedBreak
-    collapses = index.collapses
-    hasLastContent = index.hasLastContent
-    hasFirstVisible = index.hasFirstVisible
+    bits = index.bits
   }
 
   @inline(__always)
@@ -412,7 +411,10 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
 
   @inline(__always)
   func lineWidth(from a: Int, through g: Int, base: Double, resume: Int) -> Double {
-    if Shape.plain && resume < 0 { return max(0, e[g].contentEnd - base) }
+    if Shape.plain && resume < 0 {
+      let w = e[g].contentEnd - base
+      return w > 0 ? w : 0
+    }
     let start: Double
     if resume >= 0 {
       start =

@@ -132,20 +132,22 @@
       var limitX = base + limit
       // (No soft wraps: the line runs to the next forced break, however wide.)
       var g = index.lastFitting(from: a, to: hi, limitX: wraps ? limitX : .infinity)
-      if g < a && wraps && breakWords {
-        // The line's first segment does not fit: overflow-wrap breaks it between graphemes.
-        // (Out of line, on copies: the loop's own index and sink then stay in registers.)
-        var i = index
-        var k = sink
-        let rest = brokenLines(&i, &k, segment: a, to: hi, base: base, resume: resume)
-        index = i
-        sink = k
-        guard let rest else { return }
-        (g, base, resume) = (rest.last, rest.base, rest.resume)
-        limitX = base + limit
+      if g < a {
+        if wraps && breakWords {
+          // The line's first segment does not fit: overflow-wrap breaks it between graphemes.
+          // (Out of line, on copies: the loop's own index and sink then stay in registers.)
+          var i = index
+          var k = sink
+          let rest = brokenLines(&i, &k, segment: a, to: hi, base: base, resume: resume)
+          index = i
+          sink = k
+          guard let rest else { return }
+          (g, base, resume) = (rest.last, rest.base, rest.resume)
+          limitX = base + limit
+        }
+        // (At least one segment a line: alone on its line, a segment too wide stays whole.)
+        if g < a { g = a }
       }
-      // (At least one segment a line: alone on its line, a segment too wide stays whole.)
-      g = max(a, g)
       var hyphen = 0.0
       if hasSoftHyphens && g < hi && index.endsWithSoftHyphen(g) {
         hyphen = hyphenAtSoftHyphen(index, from: a, last: &g, base: base)

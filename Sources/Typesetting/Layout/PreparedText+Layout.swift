@@ -220,7 +220,8 @@ extension PreparedText {
         // (No spacing, no line limit.)
         height += Shape.simple || tall == 0 ? strut : boxHeight(fonts: tallFonts(line))
         last = line.width
-        widest = max(widest, last)
+        // (Not `max`, whose care for NaN costs four instructions a line: widths are numbers.)
+        widest = last > widest ? last : widest
         count &+= 1
         return true
       }
