@@ -114,6 +114,10 @@ int32_t galley_line_break_class(uint32_t codepoint) {
 
 int32_t galley_char_type(uint32_t codepoint) { return (int32_t)u_charType((UChar32)codepoint); }
 
+int32_t galley_joining_type(uint32_t codepoint) {
+  return u_getIntPropertyValue((UChar32)codepoint, UCHAR_JOINING_TYPE);
+}
+
 int32_t galley_pair_breaks(uint32_t first, uint32_t second) {
   UErrorCode status = U_ZERO_ERROR;
   int owned = 0;

@@ -56,25 +56,38 @@ extension BubbleEstimator {
         if !row.isEmpty { rows.append((row, natural.widest)) }
       }
     }
-    // Ridge-regularised normal equations, pulled towards factor 1 (the nominal advances).
+    // Least absolute deviations (iteratively reweighted least squares): the factors that make
+    // the typical paragraph right, not the mean pulled by a few (a paragraph's width is off by
+    // kerning or a ligature it happens to hold). Ridge-regularised towards factor 1 (the
+    // nominal advances).
     let n = columns.count
     if n > 0 {
-      var ata = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
-      var atb = [Double](repeating: 0, count: n)
-      for (row, y) in rows {
-        for (i, vi) in row {
-          atb[i] += vi * y
-          for (j, vj) in row { ata[i][j] += vi * vj }
+      var factors = [Double](repeating: 1, count: n)
+      var weights = [Double](repeating: 1, count: rows.count)
+      for _ in 0..<12 {
+        var ata = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
+        var atb = [Double](repeating: 0, count: n)
+        for (r, (row, y)) in rows.enumerated() {
+          let w = weights[r]
+          for (i, vi) in row {
+            atb[i] += w * vi * y
+            for (j, vj) in row { ata[i][j] += w * vi * vj }
+          }
+        }
+        for i in 0..<n {
+          let ridge = 1e-3 * (ata[i][i] + 1)
+          ata[i][i] += ridge
+          atb[i] += ridge
+        }
+        guard let solved = solve(ata, atb) else { break }
+        factors = solved
+        for (r, (row, y)) in rows.enumerated() {
+          let residual = abs(row.reduce(0) { $0 + factors[$1.0] * $1.1 } - y)
+          // (Residuals are points of width: below 0.01 pt they count as that.)
+          weights[r] = 1 / max(residual, 0.01)
         }
       }
-      for i in 0..<n {
-        let ridge = 1e-3 * (ata[i][i] + 1)
-        ata[i][i] += ridge
-        atb[i] += ridge
-      }
-      if let solved = solve(ata, atb) {
-        for (k, font) in columns.enumerated() { e.fontScales[font] = max(0.1, solved[k]) }
-      }
+      for (k, font) in columns.enumerated() { e.fontScales[font] = max(0.1, factors[k]) }
     }
     func stats(_ set: [BubbleCell]) throws -> ErrorStatistics {
       ErrorStatistics(try set.map { e.estimate($0).height - (try sizer.measure($0).size.height) })

@@ -1,9 +1,12 @@
+import Foundation
 import Typesetting
 
 extension BubbleEstimator {
   /// Receives the words of a text as they are read.
   protocol WordSink {
-    mutating func word(_ content: Double, trailing: Double)
+    /// A word of `characters` characters (what overflow-wrap may break it between), `unit` wide
+    /// each as far as breaking it goes.
+    mutating func word(_ content: Double, trailing: Double, unit: Double)
     mutating func endParagraph()
   }
 
@@ -13,15 +16,17 @@ extension BubbleEstimator {
     /// Where the current paragraph's entries begin (no run spans paragraphs).
     var paragraphStart = 0
     var paragraphs: [Paragraph] = []
-    mutating func word(_ content: Double, trailing: Double) {
+    mutating func word(_ content: Double, trailing: Double, unit: Double) {
       let c = Float(content)
+      let unit = Float(unit)
       if entries.count > paragraphStart, c > 0, entries[entries.count - 1].trailing == 0,
-        entries[entries.count - 1].content == c, entries[entries.count - 1].count < UInt32.max
+        entries[entries.count - 1].content == c, entries[entries.count - 1].unit == unit,
+        entries[entries.count - 1].count < UInt32.max
       {
         entries[entries.count - 1].count += 1
         entries[entries.count - 1].trailing = Float(trailing)
       } else {
-        entries.append(Entry(content: c, trailing: Float(trailing), count: 1))
+        entries.append(Entry(content: c, trailing: Float(trailing), count: 1, unit: unit))
       }
     }
     mutating func endParagraph() {
@@ -42,38 +47,97 @@ extension BubbleEstimator {
   }
 
   /// The fonts of a style with their nominal advances and factors, resolved once per text.
-  struct Fonts {
+  final class Fonts {
     let fonts: [Font]
-    let tables: [NominalAdvances]
-    /// Points per em of nominal advance, per font (size × calibrated factor).
-    let scales: [Double]
+    let language: String
+    let browser: Bool
+    let factors: [String: Double]
+    /// The fonts' tables, held for the unmanaged references of ``entries`` (read per
+    /// character, they are not retained and released at each).
+    let all: [EstimationTables]
+    /// Per font, what the per-character loop reads of it (memory of its own, freed with it:
+    /// read without bounds checks or retains).
+    let entries: UnsafeMutableBufferPointer<Entry>
     /// The first font with colour glyphs (for emoji presentation), if any.
     let color: Int?
+    /// Whether the language sets its ideographic comma and full stop like closing marks
+    /// (``PunctuationTrim/closingDots(language:)``).
+    let closingDots: Bool
 
-    init(_ style: TextStyle, size: Double, factors: [String: Double]) {
+    /// A font as the per-character loop reads it: its tables' own memory (kept alive by
+    /// ``all``), its scale and its language's advances.
+    struct Entry {
+      let nominal: Unmanaged<NominalAdvances>
+      /// The calibrated factor on its advances (points per em are it × the size).
+      let factor: Double
+      let shaping: Shaping
+      let forms: Unmanaged<JoiningForms>?
+      /// The advances in em of the characters it may choose by language, in the style's
+      /// (``LanguageAdvances``, by slot).
+      let localized: SIMD16<Float>
+    }
+
+    init(_ style: TextStyle, factors: [String: Double]) {
       fonts = style.fonts.fonts
-      tables = fonts.map { $0.nominalAdvances() }
-      scales =
-        factors.isEmpty ? fonts.map { _ in size } : fonts.map { size * (factors[$0.name] ?? 1) }
+      self.factors = factors
+      language = style.language
+      browser = style.profile == .browser
+      all = fonts.map { $0.estimationTables() }
+      entries = .allocate(capacity: fonts.count)
+      var trims = false
+      for (i, (font, t)) in zip(fonts, all).enumerated() {
+        let localized = font.languageAdvances(language: style.language).advances
+        let shaping = Shaping(t, browser: browser)
+        trims = trims || shaping.trims
+        (entries.baseAddress! + i).initialize(
+          to: Entry(
+            nominal: .passUnretained(t.nominal),
+            factor: factors.isEmpty ? 1 : factors[font.name] ?? 1, shaping: shaping,
+            forms: t.forms.map(Unmanaged.passUnretained), localized: localized))
+      }
+      // (Asked only where punctuation is trimmed.)
+      closingDots = trims && PunctuationTrim.closingDots(language: style.language)
       color = fonts.firstIndex { $0.hasColorGlyphs }
     }
 
-    /// The font that draws `v` and its nominal advance in em.
-    @inline(__always)
-    func resolve(_ v: UInt32, emoji: Bool) -> (font: Int, em: Double) {
-      if emoji, let c = color, let a = fonts[c].nominalAdvance(v) { return (c, a) }
-      if v < 0x10000 {
-        for i in tables.indices {
-          let a = tables[i][v]
-          if a >= 0 { return (i, Double(a)) }
-        }
-      } else {
-        for i in fonts.indices {
-          if let a = fonts[i].nominalAdvance(v) { return (i, a) }
+    deinit { entries.deallocate() }
+
+    /// Whether these are the fonts of `style` (texts in a row mostly share them, and a
+    /// bubble's name and timestamp its text's).
+    func serve(_ style: TextStyle, factors: [String: Double]) -> Bool {
+      let other = style.fonts.fonts
+      guard other.count == fonts.count else { return false }
+      for i in fonts.indices where fonts[i] !== other[i] { return false }
+      guard browser == (style.profile == .browser), language == style.language else {
+        return false
+      }
+      return factors.isEmpty ? self.factors.isEmpty : factors == self.factors
+    }
+  }
+
+  /// The font that draws `v` among `entries` and its advance in em (nominal, or the
+  /// language's).
+  @inline(__always)
+  static func resolve(
+    _ v: UInt32, emoji: Bool, _ f: Fonts, _ entries: UnsafeMutableBufferPointer<Fonts.Entry>
+  ) -> (font: Int, em: Double) {
+    if emoji, let c = f.color, let a = f.fonts[c].nominalAdvance(v) { return (c, a) }
+    if v < 0x10000 {
+      for i in entries.indices {
+        let a = entries[i].nominal._withUnsafeGuaranteedRef { $0[v] }
+        if a >= 0 {
+          // (Space, middle dot, dashes, quotes and ellipsis take the language's advance.)
+          let slot =
+            v == 0x20 ? 0 : v == 0xB7 || (v >= 0x2013 && v <= 0x2026) ? LanguageAdvances.slot(v) : -1
+          return (i, slot >= 0 ? Double(entries[i].localized[slot]) : Double(a))
         }
       }
-      return (0, 0.5)  // no font covers it: the primary font's .notdef, about half an em
+    } else {
+      for i in f.fonts.indices {
+        if let a = f.fonts[i].nominalAdvance(v) { return (i, a) }
+      }
     }
+    return (0, 0.5)  // no font covers it: the primary font's .notdef, about half an em
   }
 
   /// The reading pass: feeds the words to `out` and returns the line height and whether the text
@@ -83,8 +147,55 @@ extension BubbleEstimator {
     _ text: String, _ style: TextStyle, size: Double, perFont: inout [Double]?,
     into out: inout Sink
   ) -> (lineHeight: Double, isEmpty: Bool) {
-    let f = Fonts(style, size: size, factors: fontScales)
+    var fonts = RecentFonts()
+    return read(text, style, size: size, perFont: &perFont, into: &out, fonts: &fonts)
+  }
+
+  /// The fonts of the last few styles read (a bubble's text, name and timestamp, and the
+  /// bubbles after it, mostly share them).
+  struct RecentFonts {
+    private var list: [Fonts] = []
+
+    /// A thread's recent fonts (each thread its own: no lock), kept until the thread ends.
+    final class OfThread {
+      var fonts = RecentFonts()
+    }
+
+    private static let key: pthread_key_t = {
+      var key = pthread_key_t()
+      pthread_key_create(&key) { p in if let p { Unmanaged<OfThread>.fromOpaque(p).release() } }
+      return key
+    }()
+
+    /// The calling thread's recent fonts.
+    static func ofThread() -> OfThread {
+      if let p = pthread_getspecific(key) {
+        return Unmanaged<OfThread>.fromOpaque(p).takeUnretainedValue()
+      }
+      let t = OfThread()
+      pthread_setspecific(key, Unmanaged.passRetained(t).toOpaque())
+      return t
+    }
+
+    mutating func of(_ style: TextStyle, factors: [String: Double]) -> Fonts {
+      for f in list where f.serve(style, factors: factors) { return f }
+      let f = Fonts(style, factors: factors)
+      if list.count == 8 { list.removeFirst() }
+      list.append(f)
+      return f
+    }
+  }
+
+  /// ``read(_:_:size:perFont:into:)`` with the fonts of recent texts, kept in `fonts` and used
+  /// again when this text's style has the same.
+  func read<Sink: WordSink>(
+    _ text: String, _ style: TextStyle, size: Double, perFont: inout [Double]?,
+    into out: inout Sink, fonts: inout RecentFonts
+  ) -> (lineHeight: Double, isEmpty: Bool) {
+    let f = fonts.of(style, factors: fontScales)
     let calibrating = perFont != nil
+    // (Bound once: read per character through `f`, they would be retained at each.)
+    let entries = f.entries
     let letterSpacing = style.letterSpacing * size / style.size
     let keepAll = style.wordBreak == .keepAll
     let breakAll = style.wordBreak == .breakAll
@@ -98,11 +209,42 @@ extension BubbleEstimator {
     var paragraphHasContent = false
     var paragraphs = 0
     var anyContent = false
+    // Characters in the word so far, the widest of them, and whether all are ideographs.
+    var characters = 0
+    var widestCharacter = 0.0
+    var ideographic = true
+    // The last joining letter read, when the next one may join it (see ``Joining``).
+    var joining = Joining()
+    // The font and pair index of the last character of the word, when a pair may change width.
+    var pairFont = -1
+    var pairIndex = -1
+    // The font and advance in em of the last ideographic character of the word, whose trailing
+    // half the next may trim.
+    var halvable = (font: -1, em: 0.0)
+    let closingDots = f.closingDots
+    // The font and index of the last consonant, and whether a virama followed it (a conjunct
+    // if a consonant comes next).
+    var conjunctFont = -1
+    var conjunctIndex = -1
+    var afterVirama = false
     @inline(__always) func emit() {
       paragraphStart += word + spaces
-      if word > 0 || spaces > 0 { out.word(word, trailing: spaces) }
+      if word > 0 || spaces > 0 {
+        // (A word of ideographs breaks after whole ones, the halved punctuation aside; other
+        // words after their mean advance.)
+        let unit = ideographic ? widestCharacter : word / Double(max(1, characters))
+        out.word(word, trailing: spaces, unit: unit)
+      }
       word = 0
       spaces = 0
+      characters = 0
+      widestCharacter = 0
+      ideographic = true
+      joining.font = -1
+      pairFont = -1
+      conjunctFont = -1
+      afterVirama = false
+      halvable.font = -1
     }
     @inline(__always) func endParagraph() {
       emit()
@@ -112,16 +254,20 @@ extension BubbleEstimator {
       paragraphStart = 0
     }
     var lastWasSpace = true
-    var afterOpening = false
     var afterIdeograph = false
-    var afterClosing = false
     var afterCR = false
     var classifier = Classifier()
     var lastAdvance = 0.0
     var lastScalar: UInt32 = 0
+    var scalarBeforeLast: UInt32 = 0
+    // Texts of a dictionary script (Thai and the like) break where the engine breaks them
+    // (found at the first such character: most texts have none).
+    var dictionaryBreaks: [Bool]? = nil
+    var index = -1
     for s in text.unicodeScalars {
       var v = s.value
-      defer { lastScalar = v }
+      index &+= 1
+      defer { (scalarBeforeLast, lastScalar) = (lastScalar, v) }
       if afterCR {
         afterCR = false
         if v == 0x0A { continue }  // CR LF is one break
@@ -135,13 +281,9 @@ extension BubbleEstimator {
       }
       if v == 0x2028 || v == 0x2029 { v = 0x20 }
       let (c, keycap) = classifier.next(v)
-      defer {
-        afterOpening = BubbleEstimator.isOpening(v)
-        afterClosing = BubbleEstimator.isClosing(v)
-      }
       if keycap, let ci = f.color, let a = f.fonts[ci].nominalAdvance(0x23) {
         // "#", "*" or a digit before VS16 + U+20E3: one emoji instead of a character.
-        word += a * f.scales[ci] - lastAdvance
+        word += a * entries[ci].factor * size - lastAdvance
         used |= 1 << UInt64(ci)
         continue
       }
@@ -159,37 +301,125 @@ extension BubbleEstimator {
       paragraphHasContent = true
       anyContent = true
       if c == .mark {
+        // (Marks are transparent to joining; a zero width non-joiner stops it.)
+        if v == 0x200C { joining.font = -1 }
+        if v == 0x094D { afterVirama = conjunctFont >= 0 }  // virama
         continue
       }
-      let (fi, em) = f.resolve(v == 0x09 ? 0x20 : v, emoji: c == .emoji)
+      let (fi, em) = BubbleEstimator.resolve(v == 0x09 ? 0x20 : v, emoji: c == .emoji, f, entries)
       used |= 1 << UInt64(min(fi, 63))
-      var advance = em * f.scales[fi] + letterSpacing
+      var advance = em * entries[fi].factor * size + letterSpacing
       if calibrating { perFont![fi] += em * size }
+      if c != .cjk && c != .hangul && c != .emoji { halvable.font = -1 }
+      if c != .other && c != .narrow {
+        joining.font = -1
+        pairFont = -1
+        conjunctFont = -1
+        afterVirama = false
+      }
       switch c {
       case .space:
         if v == 0x09 {
           // To the next tab stop (a multiple of tabSize spaces from the paragraph's start).
-          let stop = em * f.scales[fi] * Double(max(1, style.tabSize))
+          // (Tab stops are counted in nominal spaces, as the engine counts them.)
+          let space = entries[fi].nominal._withUnsafeGuaranteedRef { $0[0x20] }
+          let nominalSpace = space >= 0 ? Double(space) : em
+          let stop = nominalSpace * entries[fi].factor * size * Double(max(1, style.tabSize))
           let x = paragraphStart + word + spaces
           advance = stop > 0 ? stop - x.truncatingRemainder(dividingBy: stop) : 0
         }
         spaces += advance
         afterIdeograph = false
       case .hangul, .cjk, .emoji:
-        // A break may come before each such character (not after an opening bracket or quote);
-        // punctuation after it stays with it, as the line breaking rules keep it.
-        if spaces > 0 || ((!keepAll || c == .emoji || afterClosing) && !afterOpening) { emit() }
-        word += advance
-        if keepAll && BubbleEstimator.isClosingPunctuation(v) { emit() }
-        afterIdeograph = !keepAll || c == .emoji
-      default:
-        if BubbleEstimator.isThaiBreakBefore(v, after: lastScalar) && !afterOpening {
-          emit()  // Thai has no spaces: lines break between syllables (dictionary words, roughly)
+        // A break may come before each such character (not after an opening bracket or quote,
+        // nor before closing punctuation, which stays with what it closes).
+        let kept =
+          keepAll && c != .emoji
+          && (BubbleEstimator.isIdeographOrSyllable(lastScalar) && BubbleEstimator.isIdeographOrSyllable(v)
+            || BreakOpportunities.keepAfterKeepAll(scalarBeforeLast, lastScalar, v))
+        if spaces > 0
+          || (!kept && !BubbleEstimator.isOpening(lastScalar) && !BubbleEstimator.isClosing(v))
+        {
+          emit()
         }
-        // After an ideograph a letter or digit may start a new line; closing punctuation may not.
-        if spaces > 0 || breakAll || (afterIdeograph && !BubbleEstimator.isClosing(v)) { emit() }
+        if c == .cjk && entries[fi].shaping.trims {
+          // Adjacent fullwidth punctuation is set half-width (the engine's own rule).
+          let t = BubbleEstimator.trims(lastScalar, v, closingDots: closingDots)
+          if t.first && halvable.font >= 0 {
+            word -= halvable.em / 2 * entries[halvable.font].factor * size
+            if calibrating { perFont![halvable.font] -= halvable.em / 2 * size }
+          }
+          if t.second {
+            advance -= em / 2 * entries[fi].factor * size
+            if calibrating { perFont![fi] -= em / 2 * size }
+          }
+          halvable = (fi, em)
+        } else {
+          halvable.font = -1
+        }
+        word += advance
+        characters += 1
+        widestCharacter = max(widestCharacter, advance)
+        afterIdeograph = true
+      default:
+        if BreakOpportunities.breaksByDictionary(v) && dictionaryBreaks == nil {
+          dictionaryBreaks =
+            BreakOpportunities.dictionaryBreaks(
+              text.unicodeScalars.map(\.value), language: style.language) ?? []
+        }
+        if let breaks = dictionaryBreaks, index < breaks.count,
+          BreakOpportunities.breaksByDictionary(v) && BreakOpportunities.breaksByDictionary(lastScalar)
+        {
+          // Between words of a dictionary script: where the engine's dictionary says.
+          if breaks[index] && spaces == 0 { emit() }
+        }
+        // After an ideograph a letter or digit may start a new line (with `keep-all`, not after
+        // a letter); closing punctuation may not.
+        if spaces > 0 || breakAll
+          || (afterIdeograph && !BubbleEstimator.isClosing(v)
+            && !(keepAll && BreakOpportunities.keepAfterKeepAll(scalarBeforeLast, lastScalar, v)))
+        {
+          emit()
+        }
+        let sh = entries[fi].shaping
+        if let letters = sh.letters, v >= 0x0600 && v <= 0x08FF, letters[Int(v &- 0x0600)] != nil {
+          // A joining letter takes its contextual form, and changes the form of the letter
+          // before it when it joins that one. (Out of line: most text has none.)
+          let step = BubbleEstimator.join(&joining, v, font: fi, entries[fi])
+          word += step.previousChange * entries[fi].factor * size
+          if calibrating { perFont![fi] += (step.previousChange + step.em - em) * size }
+          advance = step.em * entries[fi].factor * size + letterSpacing
+        } else {
+          joining.font = -1
+        }
+        if let rows = sh.pairRows {
+          // The pair this character makes with the one before it in the word (kerning).
+          let k = v < UInt32(sh.pairLimit) ? Int(rows[Int(v)]) : -1
+          if k >= 0 && pairFont == fi {
+            let change = Double(sh.pairValues[pairIndex &* sh.pairCount &+ k])
+            word += change * entries[fi].factor * size
+            if calibrating { perFont![fi] += change * size }
+          }
+          (pairFont, pairIndex) = k >= 0 ? (fi, k) : (-1, -1)
+        } else {
+          pairFont = -1
+        }
+        if sh.conjuncts != nil {
+          // A consonant after consonant + virama: the two make a conjunct. (Out of line.)
+          let change = BubbleEstimator.conjunct(
+            v, font: fi, sh, after: afterVirama, &conjunctFont, &conjunctIndex)
+          if change != 0 {
+            word += change * entries[fi].factor * size
+            if calibrating { perFont![fi] += change * size }
+          }
+        } else {
+          conjunctFont = -1
+        }
+        afterVirama = false
         lastAdvance = advance
         word += advance
+        characters += 1
+        ideographic = false
         // ASCII breaks after "-" and "?" (as the browser rules do).
         if v == 0x2D || v == 0x3F { emit() }
         afterIdeograph = false
@@ -199,5 +429,127 @@ extension BubbleEstimator {
     if collapse && !anyContent { isEmpty = true }  // white space only: collapses to nothing
     return (lineHeight(style, size: size, fonts: f.fonts, used: used), isEmpty)
   }
+}
 
+extension BubbleEstimator.Fonts {
+  /// What the per-character loop reads of a font's ``EstimationTables``: the tables' own
+  /// memory, which the fonts' tables keep alive (no reference counting per character).
+  struct Shaping {
+    var letters: UnsafeMutablePointer<JoiningForms.Letter?>?
+    var pairRows: UnsafeMutablePointer<Int16>?
+    var pairValues: UnsafeMutablePointer<Float>
+    var pairCount = 0
+    var pairLimit = 0
+    var conjuncts: UnsafeMutablePointer<Float>?
+    var conjunctCount = 0
+    /// Adjacent fullwidth punctuation is trimmed (see ``PunctuationTrim``).
+    var trims: Bool
+
+    init(_ t: EstimationTables, browser: Bool) {
+      letters = t.forms?.letters
+      pairRows = t.pairs?.rows
+      pairValues = t.pairs?.values ?? Shaping.none
+      pairCount = t.pairs?.count ?? 0
+      pairLimit = KerningPairs.indexLimit
+      conjuncts = t.conjuncts?.values
+      conjunctCount = t.conjuncts?.count ?? 0
+      trims = browser && t.hasHalt
+    }
+
+    /// (A table of one zero, for fonts without pairs: never read.)
+    nonisolated(unsafe) static let none = UnsafeMutablePointer<Float>.allocate(capacity: 1)
+  }
+}
+
+extension BubbleEstimator {
+  /// ``Joining/next(_:_:font:forms:)`` for the joining letter `v` of font `font`, out of the
+  /// reading loop.
+  @inline(never)
+  static func join(_ joining: inout Joining, _ v: UInt32, font: Int, _ entry: Fonts.Entry) -> (
+    em: Double, previousChange: Double
+  ) {
+    guard let letter = entry.shaping.letters?[Int(v &- 0x0600)], let forms = entry.forms else {
+      joining.font = -1
+      return (0, 0)
+    }
+    return joining.next(letter, v, font: font, forms: forms)
+  }
+
+  /// The change in em that `v` makes with the consonant before it (a conjunct, when a virama
+  /// came between: `afterVirama`), and the consonant state for the next character.
+  @inline(never)
+  static func conjunct(
+    _ v: UInt32, font: Int, _ sh: Fonts.Shaping, after afterVirama: Bool, _ lastFont: inout Int,
+    _ lastIndex: inout Int
+  ) -> Double {
+    let k = ConjunctPairs.index(v)
+    var change = 0.0
+    if k >= 0 && afterVirama && lastFont == font, let values = sh.conjuncts {
+      change = Double(values[lastIndex &* sh.conjunctCount &+ k])
+    }
+    (lastFont, lastIndex) = k >= 0 ? (font, k) : (-1, -1)
+    return change
+  }
+
+  /// ``PunctuationTrim/trims(_:_:closingDots:)``, out of the reading loop.
+  @inline(never)
+  static func trims(_ first: UInt32, _ second: UInt32, closingDots: Bool) -> (
+    first: Bool, second: Bool
+  ) {
+    PunctuationTrim.trims(first, second, closingDots: closingDots)
+  }
+}
+
+/// Cursive joining as the estimator follows it: a letter joins the one before it when that one
+/// joins onward (dual joining or join causing), both are in the same font, and nothing but marks
+/// lies between; lam then alef make one ligature. (A few scalars, not an optional: the reading
+/// loop clears it at most characters.)
+struct Joining {
+  /// The last joining letter's font, or -1 when the next letter joins nothing.
+  var font = -1
+  var scalar: UInt32 = 0
+  /// Its initial and medial forms' advances, in em.
+  var initial: Float = 0
+  var medial: Float = 0
+  /// The advance in em counted for it so far (its form without a letter after it).
+  var em: Float = 0
+  /// It joins the letter before it.
+  var joinedBefore = false
+
+  /// The form of `letter` (`scalar`, in font `font`) after the letter this state holds: its
+  /// advance in em and the change in em to the advance of the letter before it; the state
+  /// then holds it.
+  @inline(__always)
+  mutating func next(
+    _ letter: JoiningForms.Letter, _ scalar: UInt32, font: Int, forms: Unmanaged<JoiningForms>
+  ) -> (em: Double, previousChange: Double) {
+    guard self.font == font else {
+      self = Joining(letter, scalar, font: font, joinedBefore: false, em: letter.isolated)
+      return (Double(letter.isolated), 0)
+    }
+    if self.scalar == 0x0644, let ligature = forms._withUnsafeGuaranteedRef({ $0.lamAlef[scalar] }) {
+      // The ligature stands for both; nothing joins after it (alef joins only before).
+      let em = joinedBefore ? ligature.final : ligature.isolated
+      let change = Double(em - self.em)
+      self.font = -1
+      return (0, change)
+    }
+    let before = joinedBefore ? medial : initial
+    let change = Double(before - self.em)
+    self = Joining(letter, scalar, font: font, joinedBefore: true, em: letter.final)
+    return (Double(letter.final), change)
+  }
+
+  init() {}
+
+  @inline(__always)
+  init(_ letter: JoiningForms.Letter, _ scalar: UInt32, font: Int, joinedBefore: Bool, em: Float) {
+    // (A letter that joins nothing after it ends the chain here.)
+    self.font = letter.joinsNext ? font : -1
+    self.scalar = scalar
+    initial = letter.initial
+    medial = letter.medial
+    self.em = em
+    self.joinedBefore = joinedBefore
+  }
 }

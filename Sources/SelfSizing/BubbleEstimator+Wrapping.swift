@@ -6,6 +6,8 @@ extension BubbleEstimator {
     var content: Float
     var trailing: Float
     var count: UInt32
+    /// Its mean character advance: overflow-wrap breaks it after a whole number of them.
+    var unit: Float
   }
 
   /// The wrapping options of a text that matter to an estimate.
@@ -42,9 +44,17 @@ extension BubbleEstimator {
 
   /// Reads and wraps a short text in a style already scaled.
   func block(_ text: String, _ style: TextStyle, width: Double) -> Block {
+    var fonts = RecentFonts()
+    return block(text, style, width: width, fonts: &fonts)
+  }
+
+  /// ``block(_:_:width:)`` with the fonts of recent texts (see ``RecentFonts``).
+  func block(_ text: String, _ style: TextStyle, width: Double, fonts: inout RecentFonts) -> Block
+  {
     var sink: [Double]? = nil
     var words = WordsBuilder()
-    let (lineHeight, isEmpty) = read(text, style, size: style.size, perFont: &sink, into: &words)
+    let (lineHeight, isEmpty) = read(
+      text, style, size: style.size, perFont: &sink, into: &words, fonts: &fonts)
     return words.entries.withUnsafeBufferPointer { entries in
       words.paragraphs.withUnsafeBufferPointer { paragraphs in
         BubbleEstimator.wrap(
@@ -207,12 +217,16 @@ extension BubbleEstimator {
       // A word too wide for a line fills as many whole lines as its width holds; the rest goes
       // on. (Capped: an absurd width must not overflow the count.)
       guard resume < 0, limit > 0 else { return nil }
-      let q = ((firstEnd - base) / limit).rounded(.down)
+      // (A line holds whole characters, as the engine breaks between graphemes: the word's
+      // characters are taken as equally wide.)
+      let unit = Double(entries[entry].unit)
+      let fill = unit > 0 && unit <= limit ? (limit / unit).rounded(.down) * unit : limit
+      let q = ((firstEnd - base) / fill).rounded(.down)
       let full = q.isFinite ? min(q, 1e12) : 1e12
       guard full >= 1 else { return nil }
-      base += full * limit
+      base += full * fill
       resume = 0
-      return BrokenPart(end: 0, width: limit, repeats: Int(full))
+      return BrokenPart(end: 0, width: fill, repeats: Int(full))
     }
   }
 }

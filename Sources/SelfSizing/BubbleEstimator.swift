@@ -1,18 +1,22 @@
 import Foundation
 import Typesetting
 
-/// Estimates a bubble's size without shaping: each character takes the nominal advance of its
-/// glyph (from `cmap` and `hmtx`, the way font fallback would pick the font: first font of the
-/// stack that covers it, the colour font for emoji) times a calibrated factor per font — the
-/// factor absorbs what shaping would change on average (kerning, ligatures, Arabic joining,
-/// Indic conjuncts). Words are formed where a line may break (spaces; before each Hangul, CJK or
-/// emoji character unless `keep-all`; after hyphens, ZWSP and soft hyphens) and wrapped greedily
-/// at the text width, as the real layout does. Line heights come from the metrics of the fonts
+/// Estimates a bubble's size without shaping: each character takes the advance of its glyph
+/// (from `cmap` and `hmtx`, the way font fallback would pick the font: first font of the stack
+/// that covers it, the colour font for emoji), changed where shaping most often changes it by
+/// tables that HarfBuzz itself worked out once per font: a joining letter's contextual form, a
+/// pair's kerning or ligature, a Devanagari conjunct, the glyph a language picks (a Korean
+/// space), and adjacent CJK punctuation set half-width by the engine's own rule. Words are formed
+/// where a line may break (spaces; before each Hangul, CJK or emoji character, but not before
+/// closing punctuation, and with `keep-all` only where the engine's rule allows; after hyphens,
+/// ZWSP and soft hyphens) and wrapped by the engine's greedy rule at the text width, a word too
+/// wide for a line broken after whole characters. Line heights come from the metrics of the fonts
 /// the text uses.
 ///
-/// ``calibrate(_:sizer:)`` fits the per-font factors to measured cells. Cost: one pass over the
-/// text's scalars with a table lookup each, no shaping; ``prepare(_:threads:)`` reads many bubbles
-/// once so that ``PreparedBubbles`` can estimate all of them at any width in O(words).
+/// ``calibrate(_:sizer:)`` fits a factor per font to measured cells (close to 1 for the fonts in
+/// `fonts/`: what the tables leave out). Cost: one pass over the text's scalars with a few table
+/// lookups each, no shaping; ``prepare(_:threads:)`` reads many bubbles once so that
+/// ``PreparedBubbles`` can estimate all of them at any width in O(words).
 ///
 /// ```swift
 /// let (estimator, fit) = try BubbleEstimator.calibrate(sampleCells, sizer: .shared)
@@ -41,7 +45,7 @@ public struct BubbleEstimator: Sendable, Hashable {
     case 0x21..<0x250: return .narrow
     case 0x300...0x36F, 0x0483...0x0489, 0x0591...0x05C7, 0x0610...0x061A, 0x064B...0x065F, 0x0670,
       0x06D6...0x06ED, 0x0951...0x0957, 0x0962...0x0963, 0x200B...0x200F, 0xFE00...0xFE0F,
-      0x0900...0x0903, 0x093A...0x094F, 0x0E31,
+      0x0900...0x0902, 0x093A, 0x093C, 0x0941...0x0948, 0x094D, 0x0E31,
       0x0E34...0x0E3A, 0x0E47...0x0E4E, 0x20D0...0x20FF, 0x1F3FB...0x1F3FF, 0xE0000...0xE0FFF,
       0x00AD:
       return .mark
@@ -57,31 +61,54 @@ public struct BubbleEstimator: Sendable, Hashable {
 
   /// Classifies code points in context: a regional-indicator pair, a ZWJ sequence and a keycap
   /// make one emoji; a skin tone rides on its base (except after VS16, where it is drawn apart).
+  /// ``classify(_:)`` of every code point of the Basic Multilingual Plane (64 KiB, made once):
+  /// a load instead of a switch of ranges in the reading loop.
+  nonisolated(unsafe) static let bmpClasses: UnsafeMutablePointer<UInt8> = {
+    let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 0x10000)
+    for v in 0..<0x10000 { table[v] = UInt8(classify(UInt32(v)).rawValue) }
+    return table
+  }()
+
   struct Classifier {
     var pendingRegional = false
     var afterZWJ = false
     var afterVS16 = false
     var lastWasKeycapBase = false
+    /// ``BubbleEstimator/bmpClasses`` (read once: each read of a static costs a check).
+    let bmp = BubbleEstimator.bmpClasses
 
     /// The class of `v`; `keycap` is true when `v` (U+20E3) turns the previous character into an emoji.
-    @inline(__always)
+    // (Inlined into the reading loop, by force: a call there spills all its floating-point
+    // state, and the optimizer leaves it a call.)
+    @_transparent
     mutating func next(_ v: UInt32) -> (cls: CharacterClass, keycap: Bool) {
-      defer {
-        afterZWJ = v == 0x200D
-        afterVS16 = v == 0xFE0F
-        if v != 0xFE0F { lastWasKeycapBase = v == 0x23 || v == 0x2A || (v >= 0x30 && v <= 0x39) }
-      }
-      if v == 0x20E3 { return (.mark, lastWasKeycapBase) }
+      let zwj = afterZWJ
+      let vs16 = afterVS16
+      let keycapBase = lastWasKeycapBase
+      afterZWJ = v == 0x200D
+      afterVS16 = v == 0xFE0F
+      if v != 0xFE0F { lastWasKeycapBase = v == 0x23 || v == 0x2A || (v >= 0x30 && v <= 0x39) }
+      if v == 0x20E3 { return (.mark, keycapBase) }
       if (0x1F1E6...0x1F1FF).contains(v) {
         pendingRegional.toggle()
         return (pendingRegional ? .emoji : .mark, false)
       }
       pendingRegional = false
-      if (0x1F3FB...0x1F3FF).contains(v) { return (afterVS16 ? .emoji : .mark, false) }
-      let c = BubbleEstimator.classify(v)
-      if c == .emoji && afterZWJ { return (.mark, false) }
+      if (0x1F3FB...0x1F3FF).contains(v) { return (vs16 ? .emoji : .mark, false) }
+      let c =
+        v < 0x10000
+        ? CharacterClass(rawValue: Int(bmp[Int(v)])).unsafelyUnwrapped : BubbleEstimator.classify(v)
+      if c == .emoji && zwj { return (.mark, false) }
       return (c, false)
     }
+  }
+
+  /// A Hangul syllable or a CJK unified ideograph: letters, which `keep-all` keeps together
+  /// (the common case of ``BreakOpportunities/keepAfterKeepAll(_:_:_:)``, answered without
+  /// looking up the characters' properties).
+  @inline(__always)
+  static func isIdeographOrSyllable(_ v: UInt32) -> Bool {
+    (0xAC00...0xD7A3).contains(v) || (0x4E00...0x9FFF).contains(v)
   }
 
   /// Fullwidth closing punctuation, after which even `keep-all` text may break.
@@ -104,16 +131,6 @@ public struct BubbleEstimator: Sendable, Hashable {
       return true
     default: return isClosingPunctuation(v)
     }
-  }
-
-  /// Whether a Thai line may break before `v` (coming after `previous`): before a consonant or a
-  /// leading vowel, unless a leading vowel comes just before. (The real breaks follow a
-  /// dictionary; this places one every syllable or so.)
-  @inline(__always)
-  static func isThaiBreakBefore(_ v: UInt32, after previous: UInt32) -> Bool {
-    guard (0x0E01...0x0E44).contains(v), (0x0E01...0x0E5B).contains(previous) else { return false }
-    if (0x0E40...0x0E44).contains(previous) { return false }
-    return v <= 0x0E2E || v >= 0x0E40
   }
 
   /// Opening brackets and quotes, which no line may end after.
@@ -172,11 +189,16 @@ public struct BubbleEstimator: Sendable, Hashable {
     var geometryIndex: [BubbleGeometry: Int] = [:]
     var replies: [PreparedBubbles.Text] = []
     var sink: [Double]? = nil
+    // (The thread's: a transcript estimated bubble by bubble reads the same few styles.)
+    let thread = RecentFonts.ofThread()
+    var recentFonts = thread.fonts
+    defer { thread.fonts = recentFonts }
     func text(_ t: String, _ style: TextStyle, size: Double) -> PreparedBubbles.Text {
       builder.paragraphStart = builder.entries.count
       let first = builder.entries.count
       let firstParagraph = builder.paragraphs.count
-      let (lh, empty) = read(t, style, size: size, perFont: &sink, into: &builder)
+      let (lh, empty) = read(
+        t, style, size: size, perFont: &sink, into: &builder, fonts: &recentFonts)
       let rules = WrapRules(style)
       return PreparedBubbles.Text(
         firstEntry: first, firstParagraph: firstParagraph,
@@ -186,7 +208,7 @@ public struct BubbleEstimator: Sendable, Hashable {
     }
     for cell in cells {
       let main = text(cell.text, cell.style, size: cell.style.size * cell.textScale)
-      let labels = Labels(cell, estimator: self)
+      let labels = Labels(cell, estimator: self, fonts: &recentFonts)
       var reply = -1
       if let r = cell.replyText {
         let rs = cell.replyTextStyle

@@ -199,12 +199,12 @@ extension BubbleEstimator {
     var timestampSize: CellSize?
     var replyNameSize: CellSize?
 
-    init(_ cell: BubbleCell, estimator e: BubbleEstimator) {
+    init(_ cell: BubbleCell, estimator e: BubbleEstimator, fonts: inout BubbleEstimator.RecentFonts) {
       func oneLine(_ text: String, _ style: TextStyle) -> CellSize {
         var st = style
         st.whiteSpace = .nowrap
         st.maxLines = 1
-        let b = e.block(text, st, width: .greatestFiniteMagnitude)
+        let b = e.block(text, st, width: .greatestFiniteMagnitude, fonts: &fonts)
         return CellSize(width: b.widest, height: b.height)
       }
       replyNameSize =

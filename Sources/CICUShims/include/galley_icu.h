@@ -22,6 +22,10 @@ int32_t galley_line_break_class(uint32_t codepoint);
 /// The Unicode general category of a code point (ICU's UCharCategory value).
 int32_t galley_char_type(uint32_t codepoint);
 
+/// The Unicode joining type of a code point (ICU's UJoiningType value: 0 non-joining, 1 join
+/// causing, 2 dual joining, 3 left joining, 4 right joining, 5 transparent).
+int32_t galley_joining_type(uint32_t codepoint);
+
 /// Whether ICU's line iterator for "en" reports a break between the two code points when they
 /// stand alone as a two-character string. Returns 1, 0, or a negative error.
 int32_t galley_pair_breaks(uint32_t first, uint32_t second);

@@ -12,7 +12,7 @@ import Foundation
 ///   but not a minus sign in ` -5`);
 /// - `word-break: keep-all` suppresses breaks between letters and numbers (general categories L
 ///   and N, marks taking their base's), except in scripts with complex breaking (Thai, …).
-enum BreakOpportunities {
+package enum BreakOpportunities {
   /// The ICU locale for line breaking: Chromium's `line-break: auto` is ICU's `normal` for Japanese
   /// (breaks before small kana and the prolonged sound mark).
   static func locale(_ language: String) -> String {
@@ -209,7 +209,9 @@ enum BreakOpportunities {
 
   static let complexContext: Int32 = 24  // U_LB_COMPLEX_CONTEXT
 
-  static func keepAfterKeepAll(_ lastLast: UInt32, _ last: UInt32, _ cur: UInt32) -> Bool {
+  /// `word-break: keep-all`: no break between two letters or numbers (marks ride on the one
+  /// before them), outside complex-context scripts (whose breaks follow a dictionary).
+  package static func keepAfterKeepAll(_ lastLast: UInt32, _ last: UInt32, _ cur: UInt32) -> Bool {
     let pre = isMark(last) ? lastLast : last
     return isLetterOrNumber(pre) && lineBreakClass(pre) != complexContext
       && isLetterOrNumber(cur) && lineBreakClass(cur) != complexContext
@@ -276,4 +278,30 @@ final class Latin1Pairs: @unchecked Sendable {
     }
     return table[key] == 2
   }
+}
+
+extension BreakOpportunities {
+  /// Whether `scalar` is of a script whose lines break by dictionary (Thai, Lao, Khmer, Myanmar:
+  /// line-break class SA).
+  @inline(__always)
+  package static func breaksByDictionary(_ scalar: UInt32) -> Bool {
+    (0x0E00...0x0EFF).contains(scalar) || (0x1000...0x109F).contains(scalar)
+      || (0x1780...0x17FF).contains(scalar)
+  }
+
+  /// Where lines may break inside the runs of dictionary-script characters of `scalars` (the
+  /// text as written; `result[i]`: a line may start at scalar i), as the engine breaks them
+  /// (between two such characters it is ICU's dictionary that decides), or nil when ICU fails.
+  /// For an estimator that must break Thai where the engine does.
+  package static func dictionaryBreaks(_ scalars: [UInt32], language: String) -> [Bool]? {
+    // (One pass of ICU over the whole text: a call per run would set its text up each time.)
+    guard var b = try? icuBoundaries(scalars, locale: locale(LanguageTag.canonical(language)))
+    else { return nil }
+    if b.count > scalars.count { b.removeLast(b.count - scalars.count) }
+    for i in b.indices where b[i] {
+      b[i] = i > 0 && breaksByDictionary(scalars[i - 1]) && breaksByDictionary(scalars[i])
+    }
+    return b
+  }
+
 }

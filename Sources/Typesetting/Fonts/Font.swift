@@ -44,6 +44,11 @@ public final class Font: @unchecked Sendable {
   let bitmapAdvances: [Double]
   /// The nominal-advance table, made on first use (see ``nominalAdvances()``).
   let nominalCache = FontLazy<NominalAdvances>()
+  /// What an estimator reads of the font, made on first use (see ``estimationTables()``).
+  let estimationCache = FontLazy<EstimationTables>()
+  /// The advances it may choose by language, per language asked (see
+  /// ``languageAdvances(language:)``).
+  let languageCache = LanguageAdvancesCache()
   /// Which substitution features runs may leave off, per plan (see ``FeatureGate``).
   let featureGates = FeatureGates()
 

@@ -5,10 +5,10 @@ import CHarfBuzz
 /// A fullwidth opening bracket after an opening bracket, a closing one, a middle dot or U+3000
 /// loses its leading half; a closing bracket or comma/full stop before closing punctuation or a
 /// middle dot loses its trailing half. The half-width forms come from the font's `halt` feature.
-enum PunctuationTrim {
-  enum Kind { case opening, closing, middle, ideographicSpace, other }
+package enum PunctuationTrim {
+  package enum Kind { case opening, closing, middle, ideographicSpace, other }
 
-  static func kind(_ c: UInt32, closingDots: Bool) -> Kind {
+  package static func kind(_ c: UInt32, closingDots: Bool) -> Kind {
     switch c {
     case 0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x3016, 0x3018, 0x301A, 0x301D, 0xFF08,
       0xFF3B, 0xFF5B, 0xFF5F, 0x2018, 0x201C:
@@ -26,6 +26,26 @@ enum PunctuationTrim {
     }
   }
 
+  /// Whether Japanese and Simplified Chinese conventions apply to `language`: its ideographic
+  /// comma and full stop sit at the start of the em, like closing marks (not in Traditional
+  /// Chinese or Korean).
+  package static func closingDots(language: String) -> Bool {
+    let lang = language.lowercased()
+    return !(lang.hasPrefix("zh-hant") || lang == "zh-tw" || lang == "zh-hk" || lang.hasPrefix("ko"))
+  }
+
+  /// Of two adjacent code points, whether the first loses its trailing half (a closing mark
+  /// before closing punctuation or a middle dot) and whether the second loses its leading half
+  /// (an opening mark after any fullwidth punctuation).
+  @inline(__always)
+  package static func trims(_ first: UInt32, _ second: UInt32, closingDots: Bool) -> (
+    first: Bool, second: Bool
+  ) {
+    let p = kind(first, closingDots: closingDots)
+    let q = kind(second, closingDots: closingDots)
+    return (p == .closing && (q == .closing || q == .middle), q == .opening && p != .other)
+  }
+
   /// Code point indices whose glyph is set half-width.
   static func halved(_ scalars: [UInt32], language: String) -> [Int] {
     var any = false
@@ -36,22 +56,14 @@ enum PunctuationTrim {
       break
     }
     guard any else { return [] }
-    let lang = language.lowercased()
-    let closingDots =
-      !(lang.hasPrefix("zh-hant") || lang == "zh-tw" || lang == "zh-hk" || lang.hasPrefix("ko"))
+    let closingDots = closingDots(language: language)
     var result: [Int] = []
-    let n = scalars.count
-    for i in 0..<n {
-      let k = kind(scalars[i], closingDots: closingDots)
-      switch k {
-      case .opening where i > 0:
-        let p = kind(scalars[i - 1], closingDots: closingDots)
-        if p != .other { result.append(i) }
-      case .closing where i + 1 < n:
-        let q = kind(scalars[i + 1], closingDots: closingDots)
-        if q == .closing || q == .middle { result.append(i) }
-      default: break
-      }
+    var previousHalved = false
+    for i in scalars.indices.dropFirst() {
+      let t = trims(scalars[i - 1], scalars[i], closingDots: closingDots)
+      if t.first && !previousHalved { result.append(i - 1) }
+      previousHalved = t.second
+      if t.second { result.append(i) }
     }
     return result
   }

@@ -1,0 +1,119 @@
+import CHarfBuzz
+
+/// How much a pair of adjacent characters of a font changes their width, as HarfBuzz shapes it
+/// (kerning, mostly; a ligature where one forms): what an estimator adds to nominal advances to
+/// guess a Latin, Greek or Cyrillic word's width within a small fraction of a point.
+///
+/// Covers the characters of ``characters`` (ASCII, the Latin-1 letters, the Russian and Hebrew
+/// alphabets): each left-to-right one is shaped once followed by every other
+/// (`a b₁ a b₂ a …`), and a pair's value is the change to the first character's advance; a row
+/// where glyphs merge, and every Hebrew pair, is shaped pair by pair instead, the value then
+/// being the pair's whole change. Made on first use per font
+/// (part of ``Font/estimationTables()``), a few milliseconds.
+package final class KerningPairs: @unchecked Sendable {
+  // @unchecked: `values` is written once in `init` and only read afterwards.
+  /// The characters a table covers, in the order of its rows and columns.
+  package static let characters: [UInt32] =
+    Array(0x21...0x7E) + Array(0xC0...0xFF) + [0x401] + Array(0x410...0x44F) + [0x451]
+    + Array(0x5D0...0x5EA)
+  /// Where the right-to-left characters (Hebrew) begin in ``characters``: a pair is only ever
+  /// made of two of one direction (the others fall in separate runs).
+  private static let firstRightToLeft = characters.firstIndex(of: 0x5D0)!
+
+  /// Code points below this may be covered.
+  package static let indexLimit = 0x5EB
+
+  /// Per code point below ``indexLimit``: its row in the table, or -1. (This memory and the
+  /// table's are the object's own, freed with it: read per character without a retain.)
+  package let rows: UnsafeMutablePointer<Int16>
+  /// Row-major: the change in em of pair (row, column).
+  package let values: UnsafeMutablePointer<Float>
+  /// Rows (and columns) of the table.
+  package let count: Int
+  /// Whether any pair changes width (fonts without kerning: none).
+  package let isEmpty: Bool
+
+  /// The row or column of `scalar` in the table, or -1 when it is not covered.
+  @inline(__always)
+  package func index(_ scalar: UInt32) -> Int {
+    scalar < UInt32(Self.indexLimit) ? Int(rows[Int(scalar)]) : -1
+  }
+
+  /// The change in em when the character of index `a` is followed by that of index `b`.
+  @inline(__always)
+  package subscript(a: Int, b: Int) -> Float { values[a &* count &+ b] }
+
+  init(_ font: Font) {
+    let chars = Self.characters
+    let n = chars.count
+    count = n
+    rows = .allocate(capacity: Self.indexLimit)
+    rows.initialize(repeating: -1, count: Self.indexLimit)
+    for (i, c) in chars.enumerated() { rows[Int(c)] = Int16(i) }
+    values = .allocate(capacity: n * n)
+    values.initialize(repeating: 0, count: n * n)
+    let upem = Float(font.unitsPerEm)
+    let covered = chars.map { font.glyph(for: $0) != nil }
+    let nominal = chars.map { Float(font.nominalAdvance($0) ?? 0) }
+    let buffer = hb_buffer_create()!
+    defer { hb_buffer_destroy(buffer) }
+    /// Shapes `text` in direction `rtl`: its glyphs' clusters and advances in em.
+    func shape(_ text: [UInt32], rtl: Bool = false) -> [(cluster: Int, advance: Float)] {
+      hb_buffer_clear_contents(buffer)
+      text.withUnsafeBufferPointer {
+        hb_buffer_add_utf32(buffer, $0.baseAddress, Int32($0.count), 0, Int32($0.count))
+      }
+      hb_buffer_guess_segment_properties(buffer)
+      hb_buffer_set_direction(buffer, rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+      hb_shape(font.hbFont, buffer, nil, 0)
+      var g: UInt32 = 0
+      let info = hb_buffer_get_glyph_infos(buffer, &g)!
+      let pos = hb_buffer_get_glyph_positions(buffer, &g)!
+      return (0..<Int(g)).map { (Int(info[$0].cluster), Float(pos[$0].x_advance) / upem) }
+    }
+    let rtl = Self.firstRightToLeft
+    var any = false
+    // Right to left: each pair shaped alone (its glyphs come out in visual order).
+    for a in rtl..<n where covered[a] {
+      for b in rtl..<n where covered[b] {
+        let total = shape([chars[a], chars[b]], rtl: true).reduce(0) { $0 + $1.advance }
+        let v = total - nominal[a] - nominal[b]
+        values[a * n + b] = v
+        if v != 0 { any = true }
+      }
+    }
+    let columns = (0..<rtl).filter { covered[$0] }
+    for a in 0..<rtl where covered[a] {
+      var text: [UInt32] = []
+      text.reserveCapacity(2 * columns.count + 1)
+      for b in columns {
+        text.append(chars[a])
+        text.append(chars[b])
+      }
+      text.append(chars[a])
+      let glyphs = shape(text)
+      if glyphs.count == text.count {
+        for (k, b) in columns.enumerated() {
+          let v = glyphs[2 * k].advance - nominal[a]
+          values[a * n + b] = v
+          if v != 0 { any = true }
+        }
+      } else {
+        // Some pair of the row merges (a ligature): each pair shaped alone.
+        for b in columns {
+          let total = shape([chars[a], chars[b]]).reduce(0) { $0 + $1.advance }
+          let v = total - nominal[a] - nominal[b]
+          values[a * n + b] = v
+          if v != 0 { any = true }
+        }
+      }
+    }
+    isEmpty = !any
+  }
+
+  deinit {
+    values.deallocate()
+    rows.deallocate()
+  }
+}
+

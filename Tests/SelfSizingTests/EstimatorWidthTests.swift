@@ -1,0 +1,108 @@
+import Foundation
+import XCTest
+
+@testable import SelfSizing
+@testable import Typesetting
+
+/// The estimator's width of each corpus text on one line (no calibration) against the text
+/// engine's, per script group: what its model of shaping (contextual forms, pairs, conjuncts,
+/// language forms, punctuation trim) leaves out. Each ceiling is the level reached so far (a
+/// ratchet: lower it as the model improves, never raise it).
+final class EstimatorWidthTests: XCTestCase {
+  /// p95 and max of |estimated / measured − 1| per group, in percent.
+  static let ceilings: [ScriptGroup: (p95: Double, max: Double)] = [
+    .arabic: (0.43, 0.67), .cyrillic: (0.02, 0.04), .devanagari: (0.14, 0.24),
+    .emoji: (14.27, 19.54), .hebrew: (0.53, 1.3), .japaneseChinese: (0.59, 8.33),
+    .korean: (0.05, 5.25), .latin: (0.09, 6.85), .mixed: (0.12, 7.31), .none: (0.22, 0.33),
+    .thai: (0.33, 0.49),
+  ]
+
+  func testNaturalWidthPerScriptGroup() throws {
+    var errors: [ScriptGroup: [Double]] = [:]
+    let estimator = BubbleEstimator()
+    for o in Fixtures.corpus {
+      let c = try TextCase(json: o, library: Fixtures.library)
+      // (One paragraph: a text's widest line is then its width.)
+      guard !c.text.isEmpty, !c.text.contains(where: { $0.isNewline }) else { continue }
+      let measured = try CellSizer.shared.lay(c.text, c.style, width: 1e7).widest
+      guard measured > 0 else { continue }
+      let estimated = estimator.block(c.text, c.style, width: 1e7).widest
+      errors[ScriptGroup.of(c.text), default: []].append(100 * abs(estimated / measured - 1))
+    }
+    var table = "group            n   p95 %   max %\n"
+    for (group, list) in errors.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+      let s = ErrorStatistics(list)
+      table += group.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)
+        + String(format: "%4d %7.2f %7.2f\n", s.count, s.p95, s.max)
+      let ceiling = try XCTUnwrap(Self.ceilings[group], "no ceiling for \(group)")
+      XCTAssertLessThanOrEqual(s.p95, ceiling.p95, "p95 of \(group)")
+      XCTAssertLessThanOrEqual(s.max, ceiling.max, "max of \(group)")
+    }
+    print("estimated / measured width − 1, one line, no calibration:\n" + table)
+  }
+
+  /// Thai (a dictionary script) breaks where the engine breaks it: every opportunity between
+  /// two Thai characters of the corpus's Thai texts is the engine's, and no other.
+  func testThaiBreaksAreTheEngines() throws {
+    var compared = 0
+    for o in Fixtures.corpus where (o["lang"] as? String) == "th" {
+      let text = try XCTUnwrap(o["text"] as? String)
+      let scalars = text.unicodeScalars.map(\.value)
+      let breaks = try XCTUnwrap(BreakOpportunities.dictionaryBreaks(scalars, language: "th"))
+      let engine = Set(try LineBreaker.opportunities(in: text, language: "th"))
+      for i in 1..<max(1, scalars.count)
+      where BreakOpportunities.breaksByDictionary(scalars[i - 1])
+        && BreakOpportunities.breaksByDictionary(scalars[i])
+      {
+        XCTAssertEqual(breaks[i], engine.contains(i), "\(text) at \(i)")
+        compared += 1
+      }
+    }
+    XCTAssertGreaterThan(compared, 1000)
+  }
+
+  /// A joining letter takes its contextual form; lam and alef make one ligature.
+  func testArabicFormsAreNarrowerThanIsolatedOnes() throws {
+    let font = try XCTUnwrap(Fixtures.library.stack(["NotoSansArabic-Regular.ttf"]).fonts.first)
+    let forms = try XCTUnwrap(font.estimationTables().forms)
+    let beh = try XCTUnwrap(forms.letter(0x0628))  // dual joining
+    XCTAssertTrue(beh.joinsNext)
+    XCTAssertLessThan(beh.initial, beh.isolated)
+    XCTAssertLessThan(beh.medial, beh.isolated)
+    let alef = try XCTUnwrap(forms.letter(0x0627))  // right joining
+    XCTAssertFalse(alef.joinsNext)
+    XCTAssertNil(forms.letter(0x0621))  // hamza: non-joining
+    XCTAssertNotNil(forms.lamAlef[0x0627])
+  }
+
+  /// Kerning pairs come from the font (Inter kerns "AV", not "ab"); Devanagari conjuncts are
+  /// narrower than their two consonants.
+  func testPairsAndConjuncts() throws {
+    let inter = try XCTUnwrap(Fixtures.library.stack(["Inter-Regular.otf"]).fonts.first)
+    let pairs = try XCTUnwrap(inter.estimationTables().pairs)
+    let a = pairs.index(0x41)
+    let v = pairs.index(0x56)
+    XCTAssertLessThan(pairs[a, v], 0)
+    XCTAssertEqual(pairs[pairs.index(0x61), pairs.index(0x62)], 0)
+    XCTAssertEqual(pairs.index(0x20), -1)
+    XCTAssertNil(inter.estimationTables().conjuncts)
+    let deva = try XCTUnwrap(
+      Fixtures.library.stack(["NotoSansDevanagari-Regular.ttf"]).fonts.first)
+    let conjuncts = try XCTUnwrap(deva.estimationTables().conjuncts)
+    // क् + ष → क्ष
+    XCTAssertLessThan(conjuncts[ConjunctPairs.index(0x0915), ConjunctPairs.index(0x0937)], 0)
+  }
+
+  /// Noto Sans CJK's Korean space is wider than its nominal one, its Chinese middle dot wider
+  /// than its Japanese one.
+  func testLanguageForms() throws {
+    let cjk = try XCTUnwrap(Fixtures.library.stack(["NotoSansCJK-Regular.ttc"]).fonts.first)
+    let nominal = try XCTUnwrap(cjk.nominalAdvance(0x20))
+    XCTAssertEqual(Double(cjk.languageAdvances(language: "ja").advances[0]), nominal, accuracy: 1e-6)
+    XCTAssertGreaterThan(Double(cjk.languageAdvances(language: "ko").advances[0]), nominal + 0.01)
+    let dot = LanguageAdvances.slot(0xB7)
+    XCTAssertGreaterThan(
+      cjk.languageAdvances(language: "zh-CN").advances[dot],
+      cjk.languageAdvances(language: "ja").advances[dot])
+  }
+}
