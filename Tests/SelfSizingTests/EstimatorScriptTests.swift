@@ -27,15 +27,8 @@ final class EstimatorScriptTests: XCTestCase {
       let e = estimator.estimate(cell).height - (try CellSizer.shared.measure(cell).size.height)
       errors[ScriptGroup.of(cell.text), default: []].append(e)
     }
-    var table = "group            n     p95     max\n"
-    for (group, list) in errors.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-      let s = ErrorStatistics(list)
-      table += group.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)
-        + String(format: "%4d %7.2f %7.2f\n", s.count, s.p95, s.max)
-      let ceiling = try XCTUnwrap(Self.ceilings[group], "no ceiling for \(group)")
-      XCTAssertLessThanOrEqual(s.p95, ceiling.p95 + 1e-6, "p95 of \(group)")
-      XCTAssertLessThanOrEqual(s.max, ceiling.max + 1e-6, "max of \(group)")
-    }
+    let table = try checkPerScriptGroup(
+      errors, ceilings: Self.ceilings, header: "group            n     p95     max")
     print("estimator, held out, calibrated on the other half:\n" + table)
   }
 }

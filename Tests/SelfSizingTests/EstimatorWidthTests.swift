@@ -29,15 +29,8 @@ final class EstimatorWidthTests: XCTestCase {
       let estimated = estimator.block(c.text, c.style, width: 1e7).widest
       errors[ScriptGroup.of(c.text), default: []].append(100 * abs(estimated / measured - 1))
     }
-    var table = "group            n   p95 %   max %\n"
-    for (group, list) in errors.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-      let s = ErrorStatistics(list)
-      table += group.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)
-        + String(format: "%4d %7.2f %7.2f\n", s.count, s.p95, s.max)
-      let ceiling = try XCTUnwrap(Self.ceilings[group], "no ceiling for \(group)")
-      XCTAssertLessThanOrEqual(s.p95, ceiling.p95, "p95 of \(group)")
-      XCTAssertLessThanOrEqual(s.max, ceiling.max, "max of \(group)")
-    }
+    let table = try checkPerScriptGroup(
+      errors, ceilings: Self.ceilings, header: "group            n   p95 %   max %")
     print("estimated / measured width − 1, one line, no calibration:\n" + table)
   }
 

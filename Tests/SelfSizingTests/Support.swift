@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 import SelfSizing
 import GalleyJSON
 import Typesetting
@@ -65,4 +66,22 @@ extension CellRecord {
       json: JSONObject(foundation), library: library, defaultTemplate: defaultTemplate,
       proposedWidth: proposedWidth)
   }
+}
+
+/// Checks errors per script group against ceilings (a ratchet per group) and returns the table
+/// of p95 and max per group that the tests print.
+func checkPerScriptGroup(
+  _ errors: [ScriptGroup: [Double]], ceilings: [ScriptGroup: (p95: Double, max: Double)],
+  header: String, file: StaticString = #filePath, line: UInt = #line
+) throws -> String {
+  var table = header + "\n"
+  for (group, list) in errors.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+    let s = ErrorStatistics(list)
+    table += group.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)
+      + String(format: "%4d %7.2f %7.2f\n", s.count, s.p95, s.max)
+    let ceiling = try XCTUnwrap(ceilings[group], "no ceiling for \(group)", file: file, line: line)
+    XCTAssertLessThanOrEqual(s.p95, ceiling.p95 + 1e-6, "p95 of \(group)", file: file, line: line)
+    XCTAssertLessThanOrEqual(s.max, ceiling.max + 1e-6, "max of \(group)", file: file, line: line)
+  }
+  return table
 }
