@@ -45,8 +45,8 @@ enum CalibrateCommand {
       let o: JSONObject
       switch Records.read(data, line: line, command: "calibrate") {
       case .success(let object): o = object
-      case .failure(let message):
-        unusable.append("line \(line): \(message)")
+      case .failure(let message, let id):
+        unusable.append("line \(line)\(id.map { " (\($0))" } ?? ""): \(message)")
         continue
       }
       do {

@@ -116,7 +116,9 @@ package enum MeasureCommand {
     }
     let object: JSONObject
     switch Records.read(data, line: line, command: "measure") {
-    case .failure(let message): return failure(message)
+    case .failure(let message, let readID):
+      id = readID
+      return failure(message)
     case .success(let o): object = o
     }
     id = object["id"]?.string
@@ -167,7 +169,7 @@ package enum MeasureCommand {
     }
     let object: JSONObject
     switch Records.read(data, line: line, command: "measure") {
-    case .failure(let message): return failure(nil, message)
+    case .failure(let message, let id): return failure(id, message)
     case .success(let o): object = o
     }
     let id = object["id"]?.string
@@ -279,7 +281,8 @@ enum Records {
 
   enum Parsed {
     case success(JSONObject)
-    case failure(String)
+    /// What is wrong, and the record's `id` when it could be read before the error.
+    case failure(String, id: String?)
   }
 
   /// The record of one line, read by the one JSON reader, and a warning when it was read only
@@ -293,7 +296,7 @@ enum Records {
         repaired.map { "unpaired UTF-16 surrogate escape \($0) read as U+FFFD" }
       )
     } catch {
-      return (.failure(error.description), nil)
+      return (.failure(error.description, id: error.recordID), nil)
     }
   }
 

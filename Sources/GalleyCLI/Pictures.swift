@@ -45,8 +45,8 @@ enum Pictures {
       if Interrupt.requested { throw CLIError.interrupted(0) }
       let object: JSONObject
       switch Records.read(data, line: line, command: "render") {
-      case .failure(let m):
-        failures.append(Failure(line: line, id: nil, message: m))
+      case .failure(let m, let id):
+        failures.append(Failure(line: line, id: id, message: m))
         continue
       case .success(let o): object = o
       }

@@ -178,7 +178,7 @@ enum ValidateCommand {
   ) -> Outcome {
     let object: JSONObject
     switch Records.read(data, line: line, command: "validate") {
-    case .failure(let m): return .failure(.init(line: line, id: nil, message: m))
+    case .failure(let m, let id): return .failure(.init(line: line, id: id, message: m))
     case .success(let o): object = o
     }
     let id = object["id"]?.string

@@ -14,6 +14,9 @@ package struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConverti
   }
   package var reason: Reason
   package var offset: Int
+  /// The `"id"` string of the top-level object, when it was read before the error (a record
+  /// that cannot be read still names itself in its error record).
+  package var recordID: String? = nil
 
   /// One line: "invalid JSON: …" (or "empty line", "invalid UTF-8").
   package var description: String {
@@ -89,7 +92,11 @@ package struct JSONReader {
       }
       let v = try r.value()
       r.skipSpace()
-      guard r.i == buffer.count else { throw r.error("the end of the line") }
+      guard r.i == buffer.count else {
+        var e = r.error("the end of the line")
+        if case .object(let o) = v { e.recordID = o["id"]?.string }
+        throw e
+      }
       return .success((v, r.repairedEscape))
     } catch {
       return .failure(error)
@@ -139,9 +146,27 @@ package struct JSONReader {
   }
 
   private mutating func object() throws(JSONSyntaxError) -> JSONObject {
+    let top = depth == 0
+    var fields: [JSONObject.Field] = []
+    do {
+      return try object(into: &fields)
+    } catch {
+      var e = error
+      // (Not when "id" itself is the repeated key: which one to trust is the error.)
+      if top, e.recordID == nil, e.reason != .duplicateKey("id"),
+        let id = fields.first(where: { $0.key == "id" })?.value.string
+      {
+        e.recordID = id
+      }
+      throw e
+    }
+  }
+
+  private mutating func object(into fields: inout [JSONObject.Field]) throws(JSONSyntaxError)
+    -> JSONObject
+  {
     try enter()
     i += 1
-    var fields: [JSONObject.Field] = []
     fields.reserveCapacity(16)
     skipSpace()
     if i < bytes.count && bytes[i] == UInt8(ascii: "}") {

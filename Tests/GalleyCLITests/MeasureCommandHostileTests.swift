@@ -100,7 +100,7 @@ final class MeasureCommandHostileTests: XCTestCase {
 
 final class StrictRecordTests: XCTestCase {
   /// A repeated key: JSON libraries disagree on which value wins, so the record is an error
-  /// naming the key (the id is not trusted either), and the next line is still measured.
+  /// naming the key, and the next line is still measured.
   func testARepeatedKeyIsAnErrorRecordNotAGuess() throws {
     let cli = Galley()
     let input = #"{"id":"a","text":"one","width":100,"width":5}"# + "\n"
@@ -115,5 +115,27 @@ final class StrictRecordTests: XCTestCase {
     XCTAssertEqual(lines[0]["line"] as? Int, 1)
     XCTAssertEqual(lines[1]["id"] as? String, "b")
     XCTAssertEqual(lines[1]["lines"] as? Int, 1)
+  }
+
+  /// A record that cannot be read names itself whenever its id was read before the error (a
+  /// repeated key, a line cut short, something after the object), but not when the repeated key
+  /// is "id" itself; the same in `validate`.
+  func testUnreadableRecordsKeepTheIdTheyHave() throws {
+    let cli = Galley()
+    let input = [
+      #"{"id":"a","text":"one","width":100,"width":5}"#, #"{"id":"b","text":"tw"#,
+      #"{"id":"c","text":"x","width":100} extra"#, #"{"id":"d","id":"e","text":"x"}"#,
+      #"{"text":"x","id":"f","width":100,}"#,
+    ].joined(separator: "\n") + "\n"
+    let r = try cli.run(["measure", "-"], stdin: Data(input.utf8))
+    XCTAssertEqual(r.status, 1, r.stderr)
+    let lines = r.stdout.split(separator: "\n").map {
+      try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+    }
+    XCTAssertEqual(lines.map { $0["id"] as? String }, ["a", "b", "c", nil, "f"])
+    XCTAssertTrue(lines.allSatisfy { $0["error"] != nil })
+    let cells = #"{"id":"v1","template":"bubble","text":"x","estimatedHeight":30,"estimatedHeight":31}"#
+    let v = try cli.run(["validate", "-", "--json"], stdin: Data((cells + "\n").utf8))
+    XCTAssertTrue(v.stdout.contains(#""id":"v1""#) || v.stdout.contains(#""id": "v1""#), v.stdout)
   }
 }
