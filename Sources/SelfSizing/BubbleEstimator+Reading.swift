@@ -4,8 +4,8 @@ import Typesetting
 extension BubbleEstimator {
   /// Receives the words of a text as they are read.
   protocol WordSink {
-    /// A word of `characters` characters (what overflow-wrap may break it between), `unit` wide
-    /// each as far as breaking it goes.
+    /// A word `content` wide with `trailing` white space after it; overflow-wrap may break it
+    /// after each `unit` of its width (its characters taken as equally wide).
     mutating func word(_ content: Double, trailing: Double, unit: Double)
     mutating func endParagraph()
   }
@@ -457,7 +457,11 @@ extension BubbleEstimator.Fonts {
     }
 
     /// (A table of one zero, for fonts without pairs: never read.)
-    nonisolated(unsafe) static let none = UnsafeMutablePointer<Float>.allocate(capacity: 1)
+    nonisolated(unsafe) static let none: UnsafeMutablePointer<Float> = {
+      let p = UnsafeMutablePointer<Float>.allocate(capacity: 1)
+      p.initialize(to: 0)
+      return p
+    }()
   }
 }
 
