@@ -362,12 +362,16 @@ extension BubbleEstimator {
         widestCharacter = max(widestCharacter, advance)
         afterIdeograph = true
       default:
-        if BreakOpportunities.breaksByDictionary(v) && dictionaryBreaks == nil {
+        // (Asked only in the blocks where those scripts are: a call spills the loop's state.)
+        let mayBreakByDictionary = v >= 0x0E00 && v < 0x1800
+        if mayBreakByDictionary && dictionaryBreaks == nil
+          && BreakOpportunities.breaksByDictionary(v)
+        {
           dictionaryBreaks =
             BreakOpportunities.dictionaryBreaks(
               text.unicodeScalars.map(\.value), language: style.language) ?? []
         }
-        if let breaks = dictionaryBreaks, index < breaks.count,
+        if mayBreakByDictionary, let breaks = dictionaryBreaks, index < breaks.count,
           BreakOpportunities.breaksByDictionary(v) && BreakOpportunities.breaksByDictionary(lastScalar)
         {
           // Between words of a dictionary script: where the engine's dictionary says.

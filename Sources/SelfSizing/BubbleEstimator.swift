@@ -63,9 +63,9 @@ public struct BubbleEstimator: Sendable, Hashable {
   /// make one emoji; a skin tone rides on its base (except after VS16, where it is drawn apart).
   /// ``classify(_:)`` of every code point of the Basic Multilingual Plane (64 KiB, made once):
   /// a load instead of a switch of ranges in the reading loop.
-  nonisolated(unsafe) static let bmpClasses: UnsafeMutablePointer<UInt8> = {
-    let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 0x10000)
-    for v in 0..<0x10000 { table[v] = UInt8(classify(UInt32(v)).rawValue) }
+  nonisolated(unsafe) static let bmpClasses: UnsafeMutablePointer<CharacterClass> = {
+    let table = UnsafeMutablePointer<CharacterClass>.allocate(capacity: 0x10000)
+    for v in 0..<0x10000 { (table + v).initialize(to: classify(UInt32(v))) }
     return table
   }()
 
@@ -95,9 +95,7 @@ public struct BubbleEstimator: Sendable, Hashable {
       }
       pendingRegional = false
       if (0x1F3FB...0x1F3FF).contains(v) { return (vs16 ? .emoji : .mark, false) }
-      let c =
-        v < 0x10000
-        ? CharacterClass(rawValue: Int(bmp[Int(v)])).unsafelyUnwrapped : BubbleEstimator.classify(v)
+      let c = v < 0x10000 ? bmp[Int(v)] : BubbleEstimator.classify(v)
       if c == .emoji && zwj { return (.mark, false) }
       return (c, false)
     }
