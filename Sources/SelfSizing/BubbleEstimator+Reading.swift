@@ -452,11 +452,11 @@ extension BubbleEstimator.Fonts {
     init(_ t: EstimationTables, browser: Bool) {
       letters = t.forms?.letters
       pairRows = t.pairs?.rows
-      pairValues = t.pairs?.values ?? Shaping.none
-      pairCount = t.pairs?.count ?? 0
+      pairValues = t.pairs?.table.values ?? Shaping.none
+      pairCount = t.pairs?.table.count ?? 0
       pairLimit = KerningPairs.indexLimit
-      conjuncts = t.conjuncts?.values
-      conjunctCount = t.conjuncts?.count ?? 0
+      conjuncts = t.conjuncts?.table.values
+      conjunctCount = t.conjuncts?.table.count ?? 0
       trims = browser && t.hasHalt
     }
 

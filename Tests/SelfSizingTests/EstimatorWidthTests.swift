@@ -75,15 +75,15 @@ final class EstimatorWidthTests: XCTestCase {
     let pairs = try XCTUnwrap(inter.estimationTables().pairs)
     let a = pairs.index(0x41)
     let v = pairs.index(0x56)
-    XCTAssertLessThan(pairs[a, v], 0)
-    XCTAssertEqual(pairs[pairs.index(0x61), pairs.index(0x62)], 0)
+    XCTAssertLessThan(pairs.table[a, v], 0)
+    XCTAssertEqual(pairs.table[pairs.index(0x61), pairs.index(0x62)], 0)
     XCTAssertEqual(pairs.index(0x20), -1)
     XCTAssertNil(inter.estimationTables().conjuncts)
     let deva = try XCTUnwrap(
       Fixtures.library.stack(["NotoSansDevanagari-Regular.ttf"]).fonts.first)
     let conjuncts = try XCTUnwrap(deva.estimationTables().conjuncts)
     // क् + ष → क्ष
-    XCTAssertLessThan(conjuncts[ConjunctPairs.index(0x0915), ConjunctPairs.index(0x0937)], 0)
+    XCTAssertLessThan(conjuncts.table[ConjunctPairs.index(0x0915), ConjunctPairs.index(0x0937)], 0)
   }
 
   /// Noto Sans CJK's Korean space is wider than its nominal one, its Chinese middle dot wider

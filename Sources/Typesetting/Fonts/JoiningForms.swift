@@ -1,4 +1,3 @@
-import CHarfBuzz
 import CICUShims
 
 /// The advances of a font's joining letters (Arabic, Syriac, N'Ko and the like) in each of their
@@ -25,7 +24,7 @@ package final class JoiningForms: @unchecked Sendable {
 
   /// The code points whose letters may join (Arabic, Syriac, Arabic Supplement, Thaana, N'Ko,
   /// Samaritan, Mandaic, Syriac Supplement, Arabic Extended-B and -A).
-  @usableFromInline static let range: ClosedRange<UInt32> = 0x0600...0x08FF
+  static let range: ClosedRange<UInt32> = 0x0600...0x08FF
 
   /// Per code point of ``range``: its letter, or nil when it does not join or the font does
   /// not cover it. (Memory of its own, freed with it: read per character without a retain.)
@@ -40,56 +39,35 @@ package final class JoiningForms: @unchecked Sendable {
   /// The letter of `scalar`, if it joins and the font covers it.
   @inline(__always)
   package func letter(_ scalar: UInt32) -> Letter? {
-    scalar >= 0x0600 && scalar <= 0x08FF ? letters[Int(scalar &- 0x0600)] : nil
-  }
-
-  /// Whether `scalar` is transparent to joining (marks): the letters on either side join
-  /// across it.
-  package static func isTransparent(_ scalar: UInt32) -> Bool {
-    galley_joining_type(scalar) == 5
+    Self.range.contains(scalar) ? letters[Int(scalar &- Self.range.lowerBound)] : nil
   }
 
   init(_ font: Font) {
-    let buffer = hb_buffer_create()!
-    defer { hb_buffer_destroy(buffer) }
-    let upem = Float(font.unitsPerEm)
+    let shaper = SampleShaper(font)
     let zwj: UInt32 = 0x200D
-    /// The advance in em of the glyphs that `text[at]` became (ZWJs and their glyphs aside).
+    /// The advance in em of the glyphs that `text[range]` became (ZWJs and their glyphs aside).
     func advance(_ text: [UInt32], of range: Range<Int>) -> Float {
-      hb_buffer_clear_contents(buffer)
-      text.withUnsafeBufferPointer {
-        hb_buffer_add_utf32(buffer, $0.baseAddress, Int32($0.count), 0, Int32($0.count))
-      }
-      hb_buffer_guess_segment_properties(buffer)
-      hb_shape(font.hbFont, buffer, nil, 0)
-      var n: UInt32 = 0
-      let info = hb_buffer_get_glyph_infos(buffer, &n)!
-      let pos = hb_buffer_get_glyph_positions(buffer, &n)!
-      var sum: Int32 = 0
-      for i in 0..<Int(n) where range.contains(Int(info[i].cluster)) { sum += pos[i].x_advance }
-      return Float(sum) / upem
+      shaper.advance(text, of: range)
     }
     var letters: [Letter?] = []
     var coversLam = false
-    do {
-      for cp in Self.range {
-        let type = galley_joining_type(cp)
-        // Dual joining (2), join causing (1: tatweel) and right joining (4) letters: the
-        // left-joining type (3) has no letter in these blocks.
-        guard type == 1 || type == 2 || type == 4, font.glyph(for: cp) != nil else {
-          letters.append(nil)
-          continue
-        }
-        if cp == 0x0644 { coversLam = true }
-        let both = type != 4
-        let isolated = advance([cp], of: 0..<1)
-        let final = advance([zwj, cp], of: 1..<2)
-        letters.append(
-          Letter(
-            isolated: isolated, initial: both ? advance([cp, zwj], of: 0..<1) : isolated,
-            medial: both ? advance([zwj, cp, zwj], of: 1..<2) : final, final: final,
-            joinsNext: both))
+    for cp in Self.range {
+      let type = galley_joining_type(cp)
+      // Dual joining (2), join causing (1: tatweel) and right joining (4) letters: the
+      // left-joining type (3) has no letter in these blocks.
+      guard type == 1 || type == 2 || type == 4, font.glyph(for: cp) != nil else {
+        letters.append(nil)
+        continue
       }
+      if cp == 0x0644 { coversLam = true }
+      let both = type != 4
+      let isolated = advance([cp], of: 0..<1)
+      let final = advance([zwj, cp], of: 1..<2)
+      letters.append(
+        Letter(
+          isolated: isolated, initial: both ? advance([cp, zwj], of: 0..<1) : isolated,
+          medial: both ? advance([zwj, cp, zwj], of: 1..<2) : final, final: final,
+          joinsNext: both))
     }
     var lamAlef: [UInt32: (isolated: Float, final: Float)] = [:]
     if coversLam {

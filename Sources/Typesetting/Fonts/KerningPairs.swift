@@ -1,5 +1,3 @@
-import CHarfBuzz
-
 /// How much a pair of adjacent characters of a font changes their width, as HarfBuzz shapes it
 /// (kerning, mostly; a ligature where one forms): what an estimator adds to nominal advances to
 /// guess a Latin, Greek or Cyrillic word's width within a small fraction of a point.
@@ -11,7 +9,7 @@ import CHarfBuzz
 /// being the pair's whole change. Made on first use per font
 /// (part of ``Font/estimationTables()``), a few milliseconds.
 package final class KerningPairs: @unchecked Sendable {
-  // @unchecked: `values` is written once in `init` and only read afterwards.
+  // @unchecked: `rows` is written once in `init` and only read afterwards.
   /// The characters a table covers, in the order of its rows and columns.
   package static let characters: [UInt32] =
     Array(0x21...0x7E) + Array(0xC0...0xFF) + [0x401] + Array(0x410...0x44F) + [0x451]
@@ -26,10 +24,8 @@ package final class KerningPairs: @unchecked Sendable {
   /// Per code point below ``indexLimit``: its row in the table, or -1. (This memory and the
   /// table's are the object's own, freed with it: read per character without a retain.)
   package let rows: UnsafeMutablePointer<Int16>
-  /// Row-major: the change in em of pair (row, column).
-  package let values: UnsafeMutablePointer<Float>
-  /// Rows (and columns) of the table.
-  package let count: Int
+  /// The change in em of each pair, by the characters' indices (``index(_:)``).
+  package let table: PairTable
   /// Whether any pair changes width (fonts without kerning: none).
   package let isEmpty: Bool
 
@@ -39,46 +35,24 @@ package final class KerningPairs: @unchecked Sendable {
     scalar < UInt32(Self.indexLimit) ? Int(rows[Int(scalar)]) : -1
   }
 
-  /// The change in em when the character of index `a` is followed by that of index `b`.
-  @inline(__always)
-  package subscript(a: Int, b: Int) -> Float { values[a &* count &+ b] }
-
   init(_ font: Font) {
     let chars = Self.characters
     let n = chars.count
-    count = n
+    let table = PairTable(count: n)
     rows = .allocate(capacity: Self.indexLimit)
     rows.initialize(repeating: -1, count: Self.indexLimit)
     for (i, c) in chars.enumerated() { rows[Int(c)] = Int16(i) }
-    values = .allocate(capacity: n * n)
-    values.initialize(repeating: 0, count: n * n)
-    let upem = Float(font.unitsPerEm)
     let covered = chars.map { font.glyph(for: $0) != nil }
     let nominal = chars.map { Float(font.nominalAdvance($0) ?? 0) }
-    let buffer = hb_buffer_create()!
-    defer { hb_buffer_destroy(buffer) }
-    /// Shapes `text` in direction `rtl`: its glyphs' clusters and advances in em.
-    func shape(_ text: [UInt32], rtl: Bool = false) -> [(cluster: Int, advance: Float)] {
-      hb_buffer_clear_contents(buffer)
-      text.withUnsafeBufferPointer {
-        hb_buffer_add_utf32(buffer, $0.baseAddress, Int32($0.count), 0, Int32($0.count))
-      }
-      hb_buffer_guess_segment_properties(buffer)
-      hb_buffer_set_direction(buffer, rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-      hb_shape(font.hbFont, buffer, nil, 0)
-      var g: UInt32 = 0
-      let info = hb_buffer_get_glyph_infos(buffer, &g)!
-      let pos = hb_buffer_get_glyph_positions(buffer, &g)!
-      return (0..<Int(g)).map { (Int(info[$0].cluster), Float(pos[$0].x_advance) / upem) }
-    }
+    let shaper = SampleShaper(font)
     let rtl = Self.firstRightToLeft
     var any = false
     // Right to left: each pair shaped alone (its glyphs come out in visual order).
     for a in rtl..<n where covered[a] {
       for b in rtl..<n where covered[b] {
-        let total = shape([chars[a], chars[b]], rtl: true).reduce(0) { $0 + $1.advance }
+        let total = shaper.glyphs([chars[a], chars[b]], rtl: true).reduce(0) { $0 + $1.advance }
         let v = total - nominal[a] - nominal[b]
-        values[a * n + b] = v
+        table[a, b] = v
         if v != 0 { any = true }
       }
     }
@@ -91,29 +65,27 @@ package final class KerningPairs: @unchecked Sendable {
         text.append(chars[b])
       }
       text.append(chars[a])
-      let glyphs = shape(text)
+      let glyphs = shaper.glyphs(text, rtl: false)
       if glyphs.count == text.count {
         for (k, b) in columns.enumerated() {
           let v = glyphs[2 * k].advance - nominal[a]
-          values[a * n + b] = v
+          table[a, b] = v
           if v != 0 { any = true }
         }
       } else {
         // Some pair of the row merges (a ligature): each pair shaped alone.
         for b in columns {
-          let total = shape([chars[a], chars[b]]).reduce(0) { $0 + $1.advance }
+          let total = shaper.glyphs([chars[a], chars[b]], rtl: false).reduce(0) { $0 + $1.advance }
           let v = total - nominal[a] - nominal[b]
-          values[a * n + b] = v
+          table[a, b] = v
           if v != 0 { any = true }
         }
       }
     }
+    self.table = table
     isEmpty = !any
   }
 
-  deinit {
-    values.deallocate()
-    rows.deallocate()
-  }
+  deinit { rows.deallocate() }
 }
 

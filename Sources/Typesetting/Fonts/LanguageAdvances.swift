@@ -1,0 +1,75 @@
+/// The advances of the characters whose glyph a font may choose by language (its `locl` forms:
+/// Noto Sans CJK's Korean space is wider than its nominal one, its Chinese middle dot wider
+/// still), as HarfBuzz shapes each between two letters in a language.
+package struct LanguageAdvances: Sendable {
+  /// The characters, in the order of ``advances``: space, middle dot, dashes, quotes, ellipsis.
+  package static let characters: [UInt32] = [
+    0x20, 0xB7, 0x2013, 0x2014, 0x2018, 0x2019, 0x201C, 0x201D, 0x2026,
+  ]
+  /// Per character of ``characters``, its advance in em in the language (its nominal advance
+  /// where the font has no glyph for it or no letter to shape it between); the rest 0.
+  package let advances: SIMD16<Float>
+
+  /// The number of ``characters``.
+  package static var count: Int { @inline(__always) get { 9 } }
+
+  /// The slot of `scalar` in ``characters``, or -1.
+  @inline(__always)
+  package static func slot(_ scalar: UInt32) -> Int {
+    switch scalar {
+    case 0x20: return 0
+    case 0xB7: return 1
+    case 0x2013: return 2
+    case 0x2014: return 3
+    case 0x2018: return 4
+    case 0x2019: return 5
+    case 0x201C: return 6
+    case 0x201D: return 7
+    case 0x2026: return 8
+    default: return -1
+    }
+  }
+}
+
+/// A font's ``LanguageAdvances`` per language asked.
+final class LanguageAdvancesCache: @unchecked Sendable {
+  // @unchecked: `recent` is read and written only under `lock`.
+  private let lock = Lock()
+  /// The languages asked last, newest last (a batch asks for one or two: compared in turn,
+  /// short tags are cheaper to compare than to hash).
+  private var recent: [(language: String, advances: LanguageAdvances)] = []
+
+  func get(_ language: String, _ make: () -> LanguageAdvances) -> LanguageAdvances {
+    lock.lock()
+    defer { lock.unlock() }
+    for k in recent.indices.reversed() where recent[k].language == language {
+      return recent[k].advances
+    }
+    let v = make()
+    // (Bounded: a stream of distinct tags must not grow it without end.)
+    if recent.count >= 16 { recent.removeFirst() }
+    recent.append((language, v))
+    return v
+  }
+}
+
+extension Font {
+  /// The advances of the characters the font may choose by language, in `language` (made once
+  /// per language, then shared): see ``LanguageAdvances``.
+  package func languageAdvances(language: String) -> LanguageAdvances {
+    languageCache.get(language) {
+      let tag = LanguageTag.canonical(language)
+      let letter: UInt32? = glyph(for: 0x61) != nil ? 0x61 : nil
+      let shaper = SampleShaper(self)
+      let advances = LanguageAdvances.characters.map { c -> Float in
+        guard glyph(for: c) != nil, let letter else { return Float(nominalAdvance(c) ?? 0) }
+        // (Between two letters, as the character is shaped in a run of text: alone, it would
+        // be of the Common script, whose language systems may lack the language's forms.)
+        return shaper.advance([letter, c, letter], of: 1..<2, rtl: false, language: tag)
+      }
+      var simd = SIMD16<Float>()
+      for (k, a) in advances.enumerated() { simd[k] = a }
+      return LanguageAdvances(advances: simd)
+    }
+  }
+}
