@@ -1,5 +1,5 @@
 import Foundation
-import Typesetting
+@_spi(LineBreaking) import Typesetting
 
 extension BubbleEstimator {
   /// Receives the words of a text as they are read.
@@ -362,17 +362,14 @@ extension BubbleEstimator {
         widestCharacter = max(widestCharacter, advance)
         afterIdeograph = true
       default:
-        // (Asked only in the blocks where those scripts are: a call spills the loop's state.)
-        let mayBreakByDictionary = v >= 0x0E00 && v < 0x1800
-        if mayBreakByDictionary && dictionaryBreaks == nil
-          && BreakOpportunities.breaksByDictionary(v)
-        {
+        let byDictionary = breaksByDictionary(v)
+        if byDictionary && dictionaryBreaks == nil {
           dictionaryBreaks =
             BreakOpportunities.dictionaryBreaks(
               text.unicodeScalars.map(\.value), language: style.language) ?? []
         }
-        if mayBreakByDictionary, let breaks = dictionaryBreaks, index < breaks.count,
-          BreakOpportunities.breaksByDictionary(v) && BreakOpportunities.breaksByDictionary(lastScalar)
+        if byDictionary, let breaks = dictionaryBreaks, index < breaks.count,
+          breaksByDictionary(lastScalar)
         {
           // Between words of a dictionary script: where the engine's dictionary says.
           if breaks[index] && spaces == 0 { emit() }
@@ -398,7 +395,7 @@ extension BubbleEstimator {
         }
         if let rows = sh.pairRows {
           // The pair this character makes with the one before it in the word (kerning).
-          let k = v < UInt32(sh.pairLimit) ? Int(rows[Int(v)]) : -1
+          let k = kerningPairIndex(v, rows: rows, limit: sh.pairLimit)
           if k >= 0 && pairFont == fi {
             let change = Double(sh.pairValues[pairIndex &* sh.pairCount &+ k])
             word += change * entries[fi].factor * size

@@ -281,12 +281,11 @@ final class Latin1Pairs: @unchecked Sendable {
 }
 
 extension BreakOpportunities {
-  /// Whether `scalar` is of a script whose lines break by dictionary (Thai, Lao, Khmer, Myanmar:
-  /// line-break class SA).
+  /// Whether `scalar` is of a script whose lines break by dictionary (see
+  /// ``breaksByDictionary(_:)``, the free function that readers in other modules inline).
   @inline(__always)
   package static func breaksByDictionary(_ scalar: UInt32) -> Bool {
-    (0x0E00...0x0EFF).contains(scalar) || (0x1000...0x109F).contains(scalar)
-      || (0x1780...0x17FF).contains(scalar)
+    Typesetting.breaksByDictionary(scalar)
   }
 
   /// Where lines may break inside the runs of dictionary-script characters of `scalars` (the
@@ -304,4 +303,13 @@ extension BreakOpportunities {
     return b
   }
 
+}
+
+/// Whether `scalar` is of a script whose lines break by dictionary (Thai, Lao, Khmer, Myanmar:
+/// line-break class SA). (Public to the estimator, and inlinable: asked of every character
+/// there, a call would spill its loop's state.)
+@_spi(LineBreaking) @inlinable @inline(__always)
+public func breaksByDictionary(_ scalar: UInt32) -> Bool {
+  (0x0E00...0x0EFF).contains(scalar) || (0x1000...0x109F).contains(scalar)
+    || (0x1780...0x17FF).contains(scalar)
 }

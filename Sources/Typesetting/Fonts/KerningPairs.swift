@@ -32,7 +32,7 @@ package final class KerningPairs: @unchecked Sendable {
   /// The row or column of `scalar` in the table, or -1 when it is not covered.
   @inline(__always)
   package func index(_ scalar: UInt32) -> Int {
-    scalar < UInt32(Self.indexLimit) ? Int(rows[Int(scalar)]) : -1
+    kerningPairIndex(scalar, rows: rows, limit: Self.indexLimit)
   }
 
   init(_ font: Font) {
@@ -89,3 +89,13 @@ package final class KerningPairs: @unchecked Sendable {
   deinit { rows.deallocate() }
 }
 
+
+/// ``KerningPairs/index(_:)`` over a table's `rows` read out of it (below `limit`). (Public to
+/// the estimator, and inlinable: asked of every character there, a call would spill its
+/// loop's state.)
+@_spi(LineBreaking) @inlinable @inline(__always)
+public func kerningPairIndex(_ scalar: UInt32, rows: UnsafeMutablePointer<Int16>, limit: Int)
+  -> Int
+{
+  scalar < UInt32(limit) ? Int(rows[Int(scalar)]) : -1
+}
