@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "SelfSizing", targets: ["SelfSizing"]),
     .library(name: "Rasterizer", targets: ["Rasterizer"]),
     .library(name: "Geometry", targets: ["Geometry"]),
+    .library(name: "GalleyRecords", targets: ["GalleyRecords"]),
     .executable(name: "galley", targets: ["galley"]),
     // The C ABI (include/galley.h): libGalleyC.so for other languages.
     .library(name: "GalleyC", type: .dynamic, targets: ["GalleyC"]),
@@ -28,37 +29,49 @@ let package = Package(
       linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
     .target(name: "GalleyJSON"),
     .target(
-      name: "Typesetting", dependencies: ["CHarfBuzz", "CFreeType", "CICUShims", "GalleyJSON"]),
+      name: "Typesetting", dependencies: ["CHarfBuzz", "CFreeType", "CICUShims"]),
     // Point, Size and Rect: the layout model's frames and the pictures' boxes are one type.
     .target(name: "Geometry"),
-    .target(name: "CompositionalLayout", dependencies: ["Geometry", "GalleyJSON"]),
+    .target(name: "CompositionalLayout", dependencies: ["Geometry"]),
     .target(
-      name: "SelfSizing",
-      dependencies: ["Geometry", "GalleyJSON", "Typesetting", "CompositionalLayout"]),
+      name: "SelfSizing", dependencies: ["Geometry", "Typesetting", "CompositionalLayout"]),
+    // The file formats (text cases, cells, layout specs, updates, calibration, results): JSON
+    // read and written here only; the library modules above take and give typed values.
+    .target(
+      name: "GalleyRecords",
+      dependencies: ["GalleyJSON", "Geometry", "Typesetting", "CompositionalLayout", "SelfSizing"]),
     .target(name: "Rasterizer", dependencies: ["Geometry", "Typesetting", "CFreeType", "CPNG"]),
     .target(
       name: "GalleyCLI",
       dependencies: [
-        "GalleyJSON", "Typesetting", "CompositionalLayout", "SelfSizing", "Rasterizer",
+        "GalleyJSON", "GalleyRecords", "Typesetting", "CompositionalLayout", "SelfSizing",
+        "Rasterizer",
       ]),
     .executableTarget(name: "galley", dependencies: ["GalleyCLI"]),
-    .target(name: "GalleyC", dependencies: ["GalleyCLI", "Typesetting", "SelfSizing"]),
+    .target(
+      name: "GalleyC", dependencies: ["GalleyCLI", "GalleyRecords", "Typesetting", "SelfSizing"]),
     // Reliability figures that print rather than assert (memory plateau, hostile-input timings).
     .executableTarget(
       name: "galley-stress", dependencies: ["Typesetting"], path: "Sources/GalleyStress"),
     .testTarget(
-      name: "TypesettingTests", dependencies: ["Typesetting", "GalleyJSON"],
+      name: "TypesettingTests", dependencies: ["Typesetting", "GalleyJSON", "GalleyRecords"],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "GalleyCLITests",
-      dependencies: ["GalleyCLI", "GalleyJSON", "Typesetting", "SelfSizing", "Rasterizer"]),
+      dependencies: [
+        "GalleyCLI", "GalleyJSON", "GalleyRecords", "Typesetting", "SelfSizing", "Rasterizer",
+      ]),
     .testTarget(
-      name: "RasterizerTests", dependencies: ["Rasterizer", "Typesetting", "SelfSizing"]),
+      name: "RasterizerTests",
+      dependencies: ["Rasterizer", "GalleyRecords", "Typesetting", "SelfSizing"]),
     .testTarget(name: "GalleyJSONTests", dependencies: ["GalleyJSON"]),
     .testTarget(
-      name: "CompositionalLayoutTests", dependencies: ["CompositionalLayout", "GalleyJSON"]),
+      name: "CompositionalLayoutTests",
+      dependencies: ["CompositionalLayout", "GalleyJSON", "GalleyRecords"]),
     .testTarget(
       name: "SelfSizingTests",
-      dependencies: ["SelfSizing", "Typesetting", "CompositionalLayout", "GalleyJSON"]),
+      dependencies: [
+        "SelfSizing", "Typesetting", "CompositionalLayout", "GalleyJSON", "GalleyRecords",
+      ]),
   ]
 )

@@ -11,15 +11,19 @@ public struct LayoutResult: Sendable {
   /// Scroll geometry of the orthogonally scrolling sections.
   public let orthogonalSections: [OrthogonalSectionInfo]
   /// Lint warnings.
-  public internal(set) var warnings: [String]
+  public package(set) var warnings: [String]
   /// Cells of a layout spec that could not be measured: each was laid out at its estimated
   /// size, and the rest as measured.
-  public internal(set) var cellErrors: [CellError] = []
+  public package(set) var cellErrors: [CellError] = []
 
   /// A cell that could not be measured, and why.
   public struct CellError: Sendable, Hashable {
     public var indexPath: ItemPath
     public var message: String
+    package init(indexPath: ItemPath, message: String) {
+      self.indexPath = indexPath
+      self.message = message
+    }
   }
   /// Each section's frame (full width across the scroll axis, headers, insets and footers included).
   public let sectionFrames: [Rect]

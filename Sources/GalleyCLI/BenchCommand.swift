@@ -2,6 +2,7 @@ import CompositionalLayout
 import Dispatch
 import Foundation
 import GalleyJSON
+import GalleyRecords
 import SelfSizing
 import Typesetting
 

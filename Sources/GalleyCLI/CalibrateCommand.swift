@@ -1,5 +1,6 @@
 import Foundation
 import GalleyJSON
+import GalleyRecords
 import SelfSizing
 import Typesetting
 

@@ -1,6 +1,7 @@
 import CompositionalLayout
 import Foundation
 import GalleyJSON
+import GalleyRecords
 import SelfSizing
 import Typesetting
 
@@ -104,7 +105,7 @@ enum LayoutCommand {
   static func measureCell(_ r: CellRequest, library: FontLibrary, sizer: CellSizer) throws -> Size {
     let location = "sections[\(r.indexPath.section)].cells[\(r.indexPath.item)]"
     do {
-      let record = try CellRecord(json: r.cell, library: library, proposedWidth: r.proposedWidth)
+      let record = try r.cellRecord(library: library)
       let m: CellMeasurement
       switch record.cell {
       case .bubble(let b): m = try sizer.measure(b)

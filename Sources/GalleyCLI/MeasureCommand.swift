@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GalleyJSON
+import GalleyRecords
 import SelfSizing
 import Typesetting
 
@@ -130,7 +131,7 @@ package enum MeasureCommand {
         if strictGlyphs && !m.missingCharacters.isEmpty {
           return failure(MissingGlyphs.message(m.missingCharacters))
         }
-        return (formatCell(id: record.id, m), false)
+        return (ResultRecord.cell(id: record.id, m), false)
       } catch let e as CellError {
         return failure(e.description)
       } catch {
@@ -150,7 +151,7 @@ package enum MeasureCommand {
       let absent = prepared.missingCharacters
       missing?.note(line: line, id: c.id, absent)
       if strictGlyphs && !absent.isEmpty { return failure(MissingGlyphs.message(absent)) }
-      return (format(id: c.id, layout, missingGlyphs: absent.count), false)
+      return (ResultRecord.text(id: c.id, layout, missingGlyphs: absent.count), false)
     } catch let e as CaseError {
       return failure(e.description)
     } catch let e as TypesettingError {
@@ -181,12 +182,7 @@ package enum MeasureCommand {
         }
         try b.validate()
         let size = estimator.estimate(b)
-        return (
-          JSONWriter.object([
-            ("id", JSONWriter.string(record.id)), ("width", JSONWriter.number(size.width)),
-            ("height", JSONWriter.number(size.height)), ("estimated", "true"),
-          ]), false
-        )
+        return (ResultRecord.estimatedCell(id: record.id, size), false)
       }
       let c = try TextCase(json: object, library: library)
       guard c.width.isFinite, c.width > 0 else {
@@ -194,11 +190,8 @@ package enum MeasureCommand {
       }
       let e = estimator.estimateText(c.text, style: c.style, width: c.width)
       return (
-        JSONWriter.object([
-          ("id", JSONWriter.string(c.id)), ("lines", String(e.lines)),
-          ("height", JSONWriter.number(e.height)), ("widest", JSONWriter.number(e.widest)),
-          ("estimated", "true"),
-        ]), false
+        ResultRecord.estimatedText(id: c.id, lines: e.lines, height: e.height, widest: e.widest),
+        false
       )
     } catch let e as CellError {
       return failure(id, e.description)
@@ -207,108 +200,6 @@ package enum MeasureCommand {
     } catch {
       return failure(id, "\(error)")
     }
-  }
-
-  /// A cell's size record (docs/CELLS.md).
-  static func formatCell(id: String, _ m: CellMeasurement) -> String {
-    var w = JSONWriter()
-    w.raw(UInt8(ascii: "{"))
-    w.key("id", first: true)
-    w.string(id)
-    w.key("width")
-    w.number(m.size.width)
-    w.key("height")
-    w.number(m.size.height)
-    w.key("lines")
-    w.int(m.lines)
-    w.key("textHeight")
-    w.number(m.textHeight)
-    w.key("truncated")
-    w.bool(m.truncated)
-    if let p = m.timestampPlacement {
-      w.key("timestamp")
-      w.string(p.rawValue)
-    }
-    w.key("missingGlyphs")
-    w.int(m.missingCharacters.count)
-    w.raw(UInt8(ascii: "}"))
-    return w.text
-  }
-
-  /// A text case's result record (docs/CASE-FORMAT.md).
-  static func format(id: String, _ layout: TextLayout, missingGlyphs: Int = 0) -> String {
-    var w = JSONWriter()
-    w.raw(UInt8(ascii: "{"))
-    w.key("id", first: true)
-    w.string(id)
-    w.key("lines")
-    w.int(layout.lineCount)
-    w.key("height")
-    w.number(layout.height)
-    w.key("widest")
-    w.number(layout.widest)
-    let lines = layout.lines
-    w.key("lineStarts")
-    w.ints(lines.map(\.start))
-    w.key("lineStartsU16")
-    w.ints(lines.map(\.startUTF16))
-    w.key("lineWidths")
-    w.numbers(lines.map(\.width))
-    if layout.isTruncated {
-      w.key("truncated")
-      w.bool(true)
-      w.key("visibleEnd")
-      w.int(layout.visibleRange.upperBound)
-    }
-    w.key("missingGlyphs")
-    w.int(missingGlyphs)
-    w.raw(UInt8(ascii: "}"))
-    return w.text
-  }
-}
-
-/// Parsing one JSON Lines record.
-enum Records {
-  /// The record that stands for an input line that gave no result: `{"id", "line", "error"}`
-  /// (`id` when it could be read).
-  static func errorRecord(id: String?, line: Int, message: String) -> String {
-    var pairs: [(String, String)] = []
-    if let id { pairs.append(("id", JSONWriter.string(id))) }
-    pairs.append(("line", String(line)))
-    pairs.append(("error", JSONWriter.string(message)))
-    return JSONWriter.object(pairs)
-  }
-
-  enum Parsed {
-    case success(JSONObject)
-    /// What is wrong, and the record's `id` when it could be read before the error.
-    case failure(String, id: String?)
-  }
-
-  /// The record of one line, read by the one JSON reader, and a warning when it was read only
-  /// after a repair: unpaired UTF-16 surrogate escapes (`"a\ud800b"`, as JavaScript writes a
-  /// string cut inside an emoji) are read as U+FFFD, as a browser draws such a string.
-  static func parseObjectRepairing(_ data: some Collection<UInt8>) -> (Parsed, warning: String?) {
-    do {
-      let (object, repaired) = try JSONReader.readObject(data)
-      return (
-        .success(object),
-        repaired.map { "unpaired UTF-16 surrogate escape \($0) read as U+FFFD" }
-      )
-    } catch {
-      return (.failure(error.description, id: error.recordID), nil)
-    }
-  }
-
-  /// A record as the commands read it: repaired where it can be, with a warning on standard
-  /// error naming the line (and id) when it was.
-  static func read(_ data: some Collection<UInt8>, line: Int, command: String) -> Parsed {
-    let (parsed, warning) = parseObjectRepairing(data)
-    if let warning, case .success(let o) = parsed {
-      let id = o["id"]?.string.map { " (\($0))" } ?? ""
-      Streams.error("galley \(command): line \(line)\(id): \(warning)")
-    }
-    return parsed
   }
 }
 

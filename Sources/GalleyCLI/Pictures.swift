@@ -1,6 +1,7 @@
 import CompositionalLayout
 import Foundation
 import GalleyJSON
+import GalleyRecords
 import Rasterizer
 import SelfSizing
 import Typesetting

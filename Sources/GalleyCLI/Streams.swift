@@ -1,4 +1,5 @@
 import Foundation
+import GalleyRecords
 
 /// Where a command reads and writes.
 enum Streams {
@@ -69,5 +70,12 @@ final class OutputStream {
       }
       off += n
     }
+  }
+}
+
+extension Records {
+  /// A record as the commands read it, a repair warned of on standard error.
+  static func read(_ data: some Collection<UInt8>, line: Int, command: String) -> Parsed {
+    read(data, line: line, command: command, warn: Streams.error)
   }
 }

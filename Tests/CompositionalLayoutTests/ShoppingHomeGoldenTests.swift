@@ -1,3 +1,4 @@
+@testable import GalleyRecords
 import Foundation
 import XCTest
 

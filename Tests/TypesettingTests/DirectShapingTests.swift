@@ -1,3 +1,4 @@
+@testable import GalleyRecords
 import CHarfBuzz
 import XCTest
 

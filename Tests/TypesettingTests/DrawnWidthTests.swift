@@ -1,3 +1,4 @@
+import GalleyRecords
 import Foundation
 import Typesetting
 import XCTest

@@ -1,3 +1,4 @@
+import GalleyRecords
 import Foundation
 import GalleyJSON
 import Typesetting

@@ -1,5 +1,9 @@
+import CompositionalLayout
 import Foundation
 import GalleyJSON
+import Geometry
+import SelfSizing
+import Typesetting
 
 /// A layout described in JSON (see docs/LAYOUT-SPEC.md): environment, configuration and sections with their items.
 public struct LayoutSpec: Sendable {

@@ -1,5 +1,9 @@
+import CompositionalLayout
 import Foundation
 import GalleyJSON
+import Geometry
+import SelfSizing
+import Typesetting
 
 /// Sizes for a spec: `itemSizes` first, then measured `cells`.
 final class SpecSizingSource: SizingSource {

@@ -1,5 +1,9 @@
+import CompositionalLayout
 import Foundation
 import GalleyJSON
+import Geometry
+import SelfSizing
+import Typesetting
 
 /// One measurement request in the JSON Lines case format (docs/CASE-FORMAT.md): a text, a
 /// style and a width. Unknown fields and wrong types are errors; labels (`category`, `sub`,

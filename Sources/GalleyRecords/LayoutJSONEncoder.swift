@@ -1,4 +1,8 @@
+import CompositionalLayout
 import GalleyJSON
+import Geometry
+import SelfSizing
+import Typesetting
 
 /// Writes a layout result in the output format of docs/LAYOUT-SPEC.md, in a fixed key order with compact numbers.
 package enum LayoutJSONEncoder {

@@ -1,5 +1,9 @@
+import CompositionalLayout
 import Foundation
 import GalleyJSON
+import Geometry
+import SelfSizing
+import Typesetting
 
 /// A request to measure one cell of a spec.
 public struct CellRequest: Sendable {
@@ -23,5 +27,14 @@ public struct CellRequest: Sendable {
     self.proposedHeight = proposedHeight
     self.template = template
     self.cell = cell
+  }
+}
+
+extension CellRequest {
+  /// The cell of this request as a typed record (docs/CELLS.md): fonts resolve in `library`, and
+  /// the width the layout offers stands in for a missing `containerWidth` or `width`.
+  /// - Throws: ``CellError`` naming the field.
+  public func cellRecord(library: FontLibrary) throws -> CellRecord {
+    try CellRecord(json: cell, library: library, proposedWidth: proposedWidth)
   }
 }

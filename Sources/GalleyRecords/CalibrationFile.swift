@@ -1,5 +1,8 @@
+import CompositionalLayout
 import Foundation
 import GalleyJSON
+import Geometry
+import SelfSizing
 import Typesetting
 
 extension BubbleEstimator {
@@ -52,14 +55,5 @@ extension BubbleEstimator {
     ]
     return (try? JSONSerialization.data(withJSONObject: o, options: [.prettyPrinted, .sortedKeys]))
       ?? Data()
-  }
-
-  /// The estimated lines, height and widest line of `text` in `style` at `width`: the same
-  /// reading and wrapping as a bubble's message, without the bubble.
-  public func estimateText(_ text: String, style: TextStyle, width: Double) -> (
-    lines: Int, height: Double, widest: Double
-  ) {
-    let b = block(text, style, width: width)
-    return (b.lines, b.height, b.widest)
   }
 }

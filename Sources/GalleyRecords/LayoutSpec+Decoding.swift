@@ -1,5 +1,9 @@
+import CompositionalLayout
 import Foundation
 import GalleyJSON
+import Geometry
+import SelfSizing
+import Typesetting
 
 /// The most items a spec may declare in all (keeps a bad spec from exhausting memory).
 let maximumSpecItems = 10_000_000
@@ -326,7 +330,7 @@ extension LayoutSpec {
       height: try dimension(o.dict["height"], path: o.sub("height")))
   }
 
-  private static func dimension(_ value: JSONValue?, path: String) throws -> Dimension {
+  private static func dimension(_ value: JSONValue?, path: String) throws -> CompositionalLayout.Dimension {
     guard let value else { throw LayoutSpecError(path: path, message: "missing required field") }
     let keys = [
       "absolute", "fractionalWidth", "fractionalHeight", "estimated", "uniformAcrossSiblings",

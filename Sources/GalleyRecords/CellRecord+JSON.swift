@@ -1,0 +1,204 @@
+import CompositionalLayout
+import Foundation
+import GalleyJSON
+import Geometry
+import SelfSizing
+import Typesetting
+
+extension CellRecord {
+  static let common: Set<String> = [
+    "id", "template", "scale", "textScale", "category", "estimatedHeight", "estimatedWidth",
+    "padding",
+  ]
+  static let bubbleFields: Set<String> = common.union([
+    "text", "style", "containerWidth", "maxWidthFraction", "maxWidth", "minSize", "sender",
+    "senderName", "nameStyle", "timestamp", "timestampStyle", "replyName", "replyText",
+    "replyStyle",
+  ])
+  static let cardFields: Set<String> = common.union([
+    "width", "imageAspectRatio", "title", "titleStyle", "price", "priceStyle", "originalPrice",
+    "originalPriceStyle", "badge", "badgeStyle", "spacing",
+  ])
+
+  static let bubbleKeys = JSONKeySet(bubbleFields)
+  static let cardKeys = JSONKeySet(cardFields)
+
+  /// Decodes a record. `template` names the kind (`bubble` or `productCard`); a record without
+  /// one takes `defaultTemplate`. Unknown fields, wrong types and bad values are errors that name
+  /// the field.
+  /// `proposedWidth` stands in for a missing `containerWidth` (bubble) or `width` (card): the
+  /// width a layout offers the cell.
+  package init(
+    json o: JSONObject, library: FontLibrary, defaultTemplate: String? = nil,
+    proposedWidth: Double? = nil
+  ) throws {
+    let r = Fields(o)
+    let id = try r.string("id") ?? ""
+    guard let template = try r.string("template") ?? defaultTemplate else {
+      throw CellError.missingField("template")
+    }
+    let estimatedHeight = try r.number("estimatedHeight")
+    let estimatedWidth = try r.number("estimatedWidth")
+    let cell: Cell
+    switch template {
+    case "bubble":
+      if let unknown = CellRecord.bubbleKeys.firstUnknown(in: o) {
+        throw CellError.unknownField(unknown)
+      }
+      guard let text = try r.string("text") else { throw CellError.missingField("text") }
+      let style =
+        try r.style("style", library: library, defaultSize: 17)
+        ?? TextStyle(fonts: try defaultFonts(library), size: 17)
+      var containerWidth = try r.number("containerWidth") ?? proposedWidth
+      let maxWidth = try r.number("maxWidth")
+      if containerWidth == nil {
+        guard let m = maxWidth else { throw CellError.missingField("containerWidth") }
+        containerWidth = m
+      }
+      var b = BubbleCell(text: text, style: style, containerWidth: containerWidth!)
+      // Absent: the library's default (``BubbleCell/maxWidthFraction``); `null`: no such limit.
+      if o.contains("maxWidthFraction") {
+        b.maxWidthFraction = try r.number("maxWidthFraction")
+      }
+      b.maxWidth = maxWidth
+      if let p = try r.padding("padding", defaults: b.padding) { b.padding = p }
+      if let m = try r.object("minSize") {
+        let f = Fields(m, path: "minSize")
+        for field in m where field.key != "width" && field.key != "height" {
+          throw CellError.unknownField("minSize.\(field.key)")
+        }
+        // (A side left out keeps the default.)
+        b.minSize = CellSize(
+          width: try f.number("width") ?? b.minSize.width,
+          height: try f.number("height") ?? b.minSize.height)
+      }
+      if let s = try r.string("sender") {
+        guard let v = BubbleCell.Sender(rawValue: s) else {
+          throw CellError.invalidValue("sender", "\"\(s)\" (expected \"me\" or \"other\")")
+        }
+        b.sender = v
+      }
+      b.senderName = try r.string("senderName")
+      b.nameStyle = try r.style("nameStyle", library: library, defaultSize: style.size * 0.85)
+      b.timestamp = try r.string("timestamp")
+      b.timestampStyle = try r.style("timestampStyle", library: library, defaultSize: 11)
+      b.replyName = try r.string("replyName")
+      b.replyText = try r.string("replyText")
+      b.replyStyle = try r.style("replyStyle", library: library, defaultSize: style.size * 0.85)
+      if let v = try r.number("scale") { b.scale = v }
+      if let v = try r.number("textScale") { b.textScale = v }
+      b.category = try r.string("category")
+      try b.validate()
+      cell = .bubble(b)
+    case "productCard":
+      if let unknown = CellRecord.cardKeys.firstUnknown(in: o) {
+        throw CellError.unknownField(unknown)
+      }
+      guard let width = try r.number("width") ?? proposedWidth else {
+        throw CellError.missingField("width")
+      }
+      guard let title = try r.string("title") else { throw CellError.missingField("title") }
+      let titleStyle =
+        try r.style("titleStyle", library: library, defaultSize: 15)
+        ?? TextStyle(fonts: try defaultFonts(library), size: 15)
+      var c = ProductCardCell(width: width, title: title, titleStyle: titleStyle)
+      if let v = try r.number("imageAspectRatio") { c.imageAspectRatio = v }
+      c.price = try r.string("price")
+      c.priceStyle = try r.style("priceStyle", library: library, defaultSize: titleStyle.size + 1)
+      c.originalPrice = try r.string("originalPrice")
+      c.originalPriceStyle = try r.style(
+        "originalPriceStyle", library: library, defaultSize: titleStyle.size - 2)
+      c.badge = try r.string("badge")
+      c.badgeStyle = try r.style("badgeStyle", library: library, defaultSize: 12)
+      if let p = try r.padding("padding", defaults: c.padding) { c.padding = p }
+      if let v = try r.number("spacing") { c.spacing = v }
+      if let v = try r.number("scale") { c.scale = v }
+      if let v = try r.number("textScale") { c.textScale = v }
+      c.category = try r.string("category")
+      try c.validate()
+      cell = .productCard(c)
+    default:
+      throw CellError.unknownTemplate(template)
+    }
+    self.init(
+      id: id, cell: cell, estimatedHeight: estimatedHeight, estimatedWidth: estimatedWidth)
+  }
+}
+
+func defaultFonts(_ library: FontLibrary) throws -> FontStack {
+  do { return try library.defaultStack() } catch let e as TypesettingError {
+    throw CellError.text(e.description)
+  }
+}
+
+/// Typed access to a JSON object's fields; errors carry the field's path.
+struct Fields {
+  let o: JSONObject
+  let path: String
+  init(_ o: JSONObject, path: String = "") {
+    self.o = o
+    self.path = path
+  }
+
+  func name(_ k: String) -> String { path.isEmpty ? k : "\(path).\(k)" }
+
+  func raw(_ k: String) -> JSONValue? {
+    guard let v = o[k], !v.isNull else { return nil }
+    return v
+  }
+
+  func string(_ k: String) throws -> String? {
+    guard let v = raw(k) else { return nil }
+    guard case .string(let s) = v else { throw CellError.wrongType(name(k), "a string") }
+    return s
+  }
+
+  func number(_ k: String) throws -> Double? {
+    guard let v = raw(k) else { return nil }
+    guard case .number(let d) = v else { throw CellError.wrongType(name(k), "a number") }
+    guard d.isFinite else { throw CellError.invalidValue(name(k), "must be finite") }
+    return d
+  }
+
+  func object(_ k: String) throws -> JSONObject? {
+    guard let v = raw(k) else { return nil }
+    guard case .object(let d) = v else { throw CellError.wrongType(name(k), "an object") }
+    return d
+  }
+
+  /// A padding object; sides it leaves out keep `defaults` (the template's).
+  func padding(_ k: String, defaults: Padding) throws -> Padding? {
+    guard let d = try object(k) else { return nil }
+    let f = Fields(d, path: name(k))
+    for field in d where !["top", "leading", "bottom", "trailing"].contains(field.key) {
+      throw CellError.unknownField(f.name(field.key))
+    }
+    let p = Padding(
+      top: try f.number("top") ?? defaults.top, leading: try f.number("leading") ?? defaults.leading,
+      bottom: try f.number("bottom") ?? defaults.bottom,
+      trailing: try f.number("trailing") ?? defaults.trailing)
+    for (key, v) in [
+      ("top", p.top), ("leading", p.leading), ("bottom", p.bottom), ("trailing", p.trailing),
+    ]
+    where v < 0 {
+      throw CellError.invalidValue(f.name(key), "must be >= 0 (got \(v))")
+    }
+    return p
+  }
+
+  func style(_ k: String, library: FontLibrary, defaultSize: Double) throws -> TextStyle? {
+    guard let d = try object(k) else { return nil }
+    do {
+      return try TextCase.style(from: d, library: library, defaultSize: defaultSize)
+    } catch let e as CaseError {
+      switch e {
+      case .unknownField(let f): throw CellError.unknownField(name(k) + "." + f)
+      case .wrongType(let f, let t): throw CellError.wrongType(name(k) + "." + f, t)
+      case .invalidValue(let f, let why): throw CellError.invalidValue(name(k) + "." + f, why)
+      case .missingField(let f): throw CellError.missingField(name(k) + "." + f)
+      case .font(let m): throw CellError.invalidValue(name(k) + ".fonts", m)
+      case .invalidStyle(let m): throw CellError.invalidValue(name(k), m)
+      }
+    }
+  }
+}
