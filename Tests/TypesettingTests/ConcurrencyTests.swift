@@ -65,7 +65,7 @@ final class ConcurrencyTests: XCTestCase {
       put(l.visibleRange.upperBound)
       put(l.ellipsisOffset ?? -1)
       for line in l.lines {
-        for i in [line.start, line.startUTF16, line.startCharacter, line.end] { put(i) }
+        for i in [line.start, line.startUTF16, line.end] { put(i) }
         for d in [line.width, line.ascent, line.descent, line.top, line.height, line.baseline] {
           put(d)
         }

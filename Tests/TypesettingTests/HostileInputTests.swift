@@ -591,10 +591,11 @@ final class HostileInputTests: XCTestCase {
         style.overflowWrap = .anywhere
         style.letterSpacing = 2.5
         let text = "|\u{1A} \u{0302}\u{FFFD}dc a \u{0301}\u{0302}b"
-        let layout = try typesetter.prepare(text, style: style).layout(width: 0.6640625)
+        let prepared = try typesetter.prepare(text, style: style)
+        let layout = try prepared.layout(width: 0.6640625)
         let starts = layout.lines.map(\.start)
         XCTAssertEqual(starts, Array(Set(starts)).sorted(), "\(ws) \(starts)")
-        let characters = layout.lines.map(\.startCharacter)
+        let characters = prepared.lineStartCharacters(layout)
         XCTAssertEqual(characters, characters.sorted(), "\(ws)")
         XCTAssertLessThanOrEqual(characters.last ?? 0, text.count)
       }

@@ -180,17 +180,19 @@ final class LineOffsetTests: XCTestCase {
     var s = try Fixtures.style(["NotoSans-Regular.ttf", "NotoColorEmoji.ttf"], size: 17)
     s.whiteSpace = .preWrap
     let text = "👩‍👩‍👧 e\u{301}\nsecond 😀\nthird"
-    let l = try Typesetter.shared.prepare(text, style: s).layout(width: 500)
+    let prepared = try Typesetter.shared.prepare(text, style: s)
+    let l = try prepared.layout(width: 500)
     XCTAssertEqual(l.lineCount, 3)
     let scalars = Array(text.unicodeScalars)
     let chars = Array(text)
-    for line in l.lines {
+    let startCharacters = prepared.lineStartCharacters(l)
+    for (line, startCharacter) in zip(l.lines, startCharacters) {
       // The same position in three units.
       let prefixScalars = String(String.UnicodeScalarView(scalars[..<line.start]))
       XCTAssertEqual(prefixScalars.utf16.count, line.startUTF16)
-      XCTAssertEqual(String(chars[..<line.startCharacter]), prefixScalars)
+      XCTAssertEqual(String(chars[..<startCharacter]), prefixScalars)
     }
-    XCTAssertEqual(l.lines.map(\.startCharacter), [0, 4, 13])
+    XCTAssertEqual(startCharacters, [0, 4, 13])
   }
 }
 

@@ -26,35 +26,13 @@ extension PreparedText {
       let endScalar = Int(source[Int(graphemeStart[min(r.visibleEnd, graphemeAdvance.count)])])
       lines.append(
         TextLayout.Line(
-          start: startScalar, startUTF16: Int(utf16Offsets[startScalar]), startCharacter: 0,
-          end: endScalar,
+          start: startScalar, startUTF16: Int(utf16Offsets[startScalar]), end: endScalar,
           width: snap(r.width), ascent: a, descent: d, top: top, height: h, baseline: top + a,
           graphemes: r.start..<max(r.start, r.visibleEnd),
           extentStart: r.extentStart ?? min(r.reportStart, graphemeAdvance.count),
           hyphenated: r.hyphenated))
       top += h
       widest = max(widest, snap(r.width))
-    }
-    // Character offsets of the line starts, in one pass over the text (a line that starts
-    // inside a Character — the rest of a cluster alone on a line — gets that Character's).
-    if !lines.isEmpty {
-      var k = 0
-      var scalar = 0
-      var character = 0
-      for ch in text {
-        let next = scalar + ch.unicodeScalars.count
-        while k < lines.count && lines[k].start < next {
-          lines[k].startCharacter = character
-          k += 1
-        }
-        if k == lines.count { break }
-        scalar = next
-        character += 1
-      }
-      while k < lines.count {
-        lines[k].startCharacter = character
-        k += 1
-      }
     }
     return TextLayout(
       width: width, lines: lines, height: top, widest: widest, isTruncated: truncated,
@@ -63,6 +41,27 @@ extension PreparedText {
 }
 
 extension PreparedText {
+  /// Where each line of `layout` (a layout of this text) starts, in `Character`s of the text:
+  /// one pass over the text up to the last line start, made only when asked (a line that
+  /// starts inside a `Character` — the rest of a cluster alone on a line — gets that
+  /// `Character`'s offset).
+  public func lineStartCharacters(_ layout: TextLayout) -> [Int] {
+    let lines = layout.lines
+    var out: [Int] = []
+    out.reserveCapacity(lines.count)
+    var scalar = 0
+    var character = 0
+    for ch in text {
+      let next = scalar + ch.unicodeScalars.count
+      while out.count < lines.count && lines[out.count].start < next { out.append(character) }
+      if out.count == lines.count { break }
+      scalar = next
+      character += 1
+    }
+    while out.count < lines.count { out.append(character) }
+    return out
+  }
+
   /// Line widths as the profile reports them: Chromium snaps the end of a run to the next 1/64 px
   /// (measured: a width of exactly 238 px is reported as 238.015625); Apple reports exact values.
   @inline(__always)

@@ -4,10 +4,9 @@ public struct TextLayout: Sendable, Equatable {
   public struct Line: Sendable, Equatable {
     /// Where the line starts in the original text, in code points.
     public var start: Int
-    /// Where the line starts in the original text, in UTF-16 code units.
+    /// Where the line starts in the original text, in UTF-16 code units (in `Character`s:
+    /// ``PreparedText/lineStartCharacters(_:)``).
     public var startUTF16: Int
-    /// Where the line starts in the original text, in `Character`s (grapheme clusters).
-    public var startCharacter: Int
     /// Where the line's visible text ends in the original text (exclusive), in code points.
     public var end: Int
     /// Width from the first to the last visible grapheme (hanging and trailing spaces left out).
