@@ -8,15 +8,15 @@ enum Batches {
 
   struct Item: Sendable {
     var line: Int
-    var data: Data
+    var data: [UInt8]
   }
 
   static func process(
     reader: LineReader, jobs: Int, output: OutputStream, progress: ProgressBar? = nil,
-    work: @escaping @Sendable (Int, Data) -> (String, Bool),
+    work: @escaping @Sendable (Int, [UInt8]) -> (String, Bool),
     onResult: (Bool) -> Void
   ) throws {
-    var batch: [(Int, Data)] = []
+    var batch: [(Int, [UInt8])] = []
     var done = 0
     func flush() {
       guard !batch.isEmpty else { return }

@@ -25,20 +25,25 @@ package final class LineReader {
   }
 
   /// The next line without its terminator (a CR before the LF is dropped), or nil at the end.
-  package func next() -> Data? {
+  package func next() -> [UInt8]? {
     var scanFrom = start
     while true {
-      if let nl = buffer[scanFrom...].firstIndex(of: 0x0A) {
+      let newline = buffer.withUnsafeBufferPointer { b -> Int? in
+        guard scanFrom < b.count else { return nil }
+        let p = memchr(b.baseAddress! + scanFrom, 0x0A, b.count - scanFrom)
+        return p.map { UnsafeRawPointer($0) - UnsafeRawPointer(b.baseAddress!) }
+      }
+      if let nl = newline {
         var end = nl
         if end > start && buffer[end - 1] == 0x0D { end -= 1 }
-        let line = Data(buffer[start..<end])
+        let line = Array(buffer[start..<end])
         start = nl + 1
         lineNumber += 1
         return line
       }
       if eof {
         guard start < buffer.count else { return nil }
-        let line = Data(buffer[start...])
+        let line = Array(buffer[start...])
         start = buffer.count
         lineNumber += 1
         return line

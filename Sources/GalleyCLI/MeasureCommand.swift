@@ -115,6 +115,35 @@ package enum MeasureCommand {
     func failure(_ message: String) -> (String, Bool) {
       (Records.errorRecord(id: id, line: line, message: message), true)
     }
+    func measure(_ c: TextCase) -> (String, Bool) {
+      do {
+        guard c.width.isFinite, c.width > 0 else {
+          return failure(TypesettingError.invalidWidth(c.width).description)
+        }
+        let prepared = try typesetter.prepare(c.text, style: c.style)
+        let layout = try prepared.layout(width: c.width)
+        if explain {
+          FileHandle.standardError.write((c.id + "\n" + prepared.explanation).data(using: .utf8)!)
+        }
+        let absent = prepared.missingCharacters
+        missing?.note(line: line, id: c.id, absent)
+        if strictGlyphs && !absent.isEmpty { return failure(MissingGlyphs.message(absent)) }
+        return (ResultRecord.text(id: c.id, layout, missingGlyphs: absent.count), false)
+      } catch let e as TypesettingError {
+        return failure(e.description)
+      } catch {
+        return failure("\(error)")
+      }
+    }
+    // Most lines are plain text cases: read without building the object.
+    if template == nil,
+      let c = data.withContiguousStorageIfAvailable({
+        TextCase(plainLine: $0, library: library)
+      }) ?? nil
+    {
+      id = c.id
+      return measure(c)
+    }
     let object: JSONObject
     switch Records.read(data, line: line, command: "measure") {
     case .failure(let message, let readID):
@@ -139,22 +168,8 @@ package enum MeasureCommand {
       }
     }
     do {
-      let c = try TextCase(json: object, library: library)
-      guard c.width.isFinite, c.width > 0 else {
-        return failure(TypesettingError.invalidWidth(c.width).description)
-      }
-      let prepared = try typesetter.prepare(c.text, style: c.style)
-      let layout = try prepared.layout(width: c.width)
-      if explain {
-        FileHandle.standardError.write((c.id + "\n" + prepared.explanation).data(using: .utf8)!)
-      }
-      let absent = prepared.missingCharacters
-      missing?.note(line: line, id: c.id, absent)
-      if strictGlyphs && !absent.isEmpty { return failure(MissingGlyphs.message(absent)) }
-      return (ResultRecord.text(id: c.id, layout, missingGlyphs: absent.count), false)
+      return measure(try TextCase(json: object, library: library))
     } catch let e as CaseError {
-      return failure(e.description)
-    } catch let e as TypesettingError {
       return failure(e.description)
     } catch {
       return failure("\(error)")
@@ -163,7 +178,7 @@ package enum MeasureCommand {
 
   /// One input line → the estimator's guess (never throws: errors become records).
   static func estimateRecord(
-    _ data: Data, line: Int, library: FontLibrary, estimator: BubbleEstimator, template: String?
+    _ data: [UInt8], line: Int, library: FontLibrary, estimator: BubbleEstimator, template: String?
   ) -> (String, Bool) {
     func failure(_ id: String?, _ message: String) -> (String, Bool) {
       (Records.errorRecord(id: id, line: line, message: message), true)

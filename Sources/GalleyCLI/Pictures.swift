@@ -37,7 +37,7 @@ enum Pictures {
   /// (solid green) and estimated frame (dashed red: "estimatedHeight"/"estimatedWidth", else
   /// ``BubbleEstimator``), and every missing glyph (tofu) outlined in red.
   static func transcript(
-    _ lines: [(Int, Data)], width columnWidth: Double, containerIsColumn: Bool = false,
+    _ lines: [(Int, [UInt8])], width columnWidth: Double, containerIsColumn: Bool = false,
     scale: Double, overlay: Bool, library: FontLibrary, sizer: CellSizer
   ) throws -> (Canvas?, [Placed], [Failure]) {
     var failures: [Failure] = []

@@ -125,7 +125,7 @@ enum RenderCommand {
       guard opts.positionals.count <= 1 else { throw CLIError.usage("one input at a time") }
       let handle = try Streams.input(opts.positionals.first)
       let reader = LineReader(handle: handle)
-      var lines: [(Int, Data)] = []
+      var lines: [(Int, [UInt8])] = []
       while let l = reader.next() {
         if l.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
         lines.append((reader.lineNumber, l))
@@ -213,7 +213,7 @@ enum RenderCommand {
   }
 
   /// Whether the input is one JSON object with "sections" (a layout spec) rather than JSON Lines.
-  static func isLayoutSpec(_ lines: [(Int, Data)]) -> Bool {
+  static func isLayoutSpec(_ lines: [(Int, [UInt8])]) -> Bool {
     guard let first = lines.first?.1.first(where: { $0 != 0x20 && $0 != 0x09 }),
       first == UInt8(ascii: "{")
     else { return false }

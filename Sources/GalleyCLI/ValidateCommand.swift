@@ -90,12 +90,12 @@ enum ValidateCommand {
     // current worst items (for --html pictures).
     var items: [ValidationReport.Item] = []
     var failures: [ValidationReport.Failure] = []
-    var worst: [(abs: Double, index: Int, data: Data)] = []
+    var worst: [(abs: Double, index: Int, data: [UInt8])] = []
     let worstCount = 10
     let progress = ProgressBar(
       label: "validate", input: input.fileDescriptor, quiet: opts.flags.contains("quiet"))
     defer { progress.finish() }
-    var chunk: [(Int, Data)] = []
+    var chunk: [(Int, [UInt8])] = []
     func flush() {
       let lines = chunk.map { Line(number: $0.0, data: $0.1) }
       let outcomes = concurrentMap(lines, threads: jobs) {
@@ -165,7 +165,7 @@ enum ValidateCommand {
 
   struct Line: Sendable {
     var number: Int
-    var data: Data
+    var data: [UInt8]
   }
 
   enum Outcome: Sendable {
@@ -174,7 +174,7 @@ enum ValidateCommand {
   }
 
   static func validateRecord(
-    _ data: Data, line: Int, library: FontLibrary, sizer: CellSizer, template: String?,
+    _ data: [UInt8], line: Int, library: FontLibrary, sizer: CellSizer, template: String?,
     estimator: BubbleEstimator? = nil, byScript: Bool = false
   ) -> Outcome {
     let object: JSONObject

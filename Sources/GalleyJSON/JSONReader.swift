@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Why a line is not a JSON value Galley can read, and where (a byte offset in the line).
 package struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
   package enum Reason: Sendable, Equatable {
@@ -44,6 +50,9 @@ package struct JSONReader {
   /// The first unpaired surrogate escape read as U+FFFD, as written (`\ud800`).
   package private(set) var repairedEscape: String? = nil
   private let repairing: Bool
+  /// Whether strings are checked for valid UTF-8 as they are read (the line was not checked
+  /// as a whole first); an invalid one is then an error.
+  private var checkingStrings = false
   private let bytes: UnsafeBufferPointer<UInt8>
   private var i = 0
   private var depth = 0
@@ -241,27 +250,49 @@ package struct JSONReader {
     }
   }
 
-  /// A string starting at the opening quote.
-  private mutating func string() throws(JSONSyntaxError) -> String {
+  /// The bytes of a string without escapes, starting at the opening quote; moves past the
+  /// closing quote. Nil at the first backslash (`i` left there), for ``string()`` to go on.
+  private mutating func plainString() throws(JSONSyntaxError) -> UnsafeBufferPointer<UInt8>? {
     i += 1
     let start = i
-    // Fast path: no escapes.
+    // Eight bytes at a time while none is a quote, a backslash or a control character.
+    let base = bytes.baseAddress!
+    while i + 8 <= bytes.count {
+      let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+      if JSONReader.hasSpecialByte(w) { break }
+      i += 8
+    }
     while i < bytes.count {
       let b = bytes[i]
       if b == UInt8(ascii: "\"") {
-        let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
         i += 1
-        return s
+        return UnsafeBufferPointer(rebasing: bytes[start..<(i - 1)])
       }
-      if b == UInt8(ascii: "\\") { break }
+      if b == UInt8(ascii: "\\") { return nil }
       if b < 0x20 { throw error("no control character inside a string (escape it)") }
       i += 1
     }
-    var out = Array(bytes[start..<i])
+    throw error("a closing quote")
+  }
+
+  /// A string starting at the opening quote.
+  private mutating func string() throws(JSONSyntaxError) -> String {
+    let quote = i
+    if let plain = try plainString() {
+      let s = String(decoding: plain, as: UTF8.self)
+      if checkingStrings && !JSONReader.decodedUnchanged(plain, s) {
+        throw JSONSyntaxError(reason: .invalidUTF8, offset: quote)
+      }
+      return s
+    }
+    var out = Array(bytes[(quote + 1)..<i])
     while i < bytes.count {
       let b = bytes[i]
       if b == UInt8(ascii: "\"") {
         i += 1
+        if checkingStrings, out.withUnsafeBufferPointer({ UTF8Check.firstInvalid($0) }) != nil {
+          throw JSONSyntaxError(reason: .invalidUTF8, offset: quote)
+        }
         return String(decoding: out, as: UTF8.self)
       }
       if b < 0x20 { throw error("no control character inside a string (escape it)") }
@@ -288,6 +319,107 @@ package struct JSONReader {
       i += 2
     }
     throw error("a closing quote")
+  }
+
+  /// Reads the object that fills `bytes` field by field without building it: `field` gets each
+  /// key's bytes and the reader at its value, which it must consume with ``fieldValue()`` or
+  /// ``skipFieldValue()``. Returns false — nothing decided — when the line is not such an object,
+  /// a key holds an escape, a string would need a repair, or `field` returns false: the caller
+  /// then reads the line whole (``readObject(_:repairingSurrogates:)``), which gives the answer
+  /// or the error. Records are read this way when nothing in them needs more.
+  package static func readFields(
+    _ bytes: UnsafeBufferPointer<UInt8>,
+    _ field: (UnsafeBufferPointer<UInt8>, inout JSONReader) -> Bool
+  ) -> Bool {
+    var r = JSONReader(bytes, repairing: false)
+    // (Every byte of a line that reads to the end is ASCII outside strings: checking the
+    // strings as they are read checks the line.)
+    r.checkingStrings = true
+    r.skipSpace()
+    guard r.i < bytes.count, bytes[r.i] == UInt8(ascii: "{") else { return false }
+    r.i += 1
+    r.depth = 1
+    r.skipSpace()
+    if r.i < bytes.count && bytes[r.i] == UInt8(ascii: "}") {
+      r.i += 1
+      r.skipSpace()
+      return r.i == bytes.count
+    }
+    while true {
+      r.skipSpace()
+      guard r.i < bytes.count, bytes[r.i] == UInt8(ascii: "\""),
+        let key = try? r.plainString(), UTF8Check.firstInvalid(key) == nil
+      else { return false }
+      r.skipSpace()
+      guard r.i < bytes.count, bytes[r.i] == UInt8(ascii: ":") else { return false }
+      r.i += 1
+      r.skipSpace()
+      guard r.i < bytes.count, field(key, &r) else { return false }
+      r.skipSpace()
+      guard r.i < bytes.count else { return false }
+      if bytes[r.i] == UInt8(ascii: ",") {
+        r.i += 1
+        continue
+      }
+      guard bytes[r.i] == UInt8(ascii: "}") else { return false }
+      r.i += 1
+      r.skipSpace()
+      return r.i == bytes.count
+    }
+  }
+
+  /// The value at the reader, for ``readFields(_:_:)`` (nil: not valid JSON).
+  package mutating func fieldValue() -> JSONValue? { try? value() }
+
+  /// The same, where a string written as one of `known` (a key set of the strings a field
+  /// usually holds) is read as the matching element of `values` instead of being decoded.
+  package mutating func fieldValue(known: JSONKeySet, values: [JSONValue]) -> JSONValue? {
+    if bytes[i] == UInt8(ascii: "\"") {
+      let quote = i
+      if let plain = try? plainString(), let p = known.position(ofBytes: plain) { return values[p] }
+      i = quote
+    }
+    return fieldValue()
+  }
+
+  /// Moves past the value at the reader without keeping it, for ``readFields(_:_:)`` (false:
+  /// not valid JSON).
+  package mutating func skipFieldValue() -> Bool {
+    if bytes[i] == UInt8(ascii: "\"") {
+      let quote = i
+      if let plain = try? plainString() {
+        return !checkingStrings || UTF8Check.firstInvalid(plain) == nil
+      }
+      i = quote
+    }
+    return (try? value()) != nil
+  }
+
+  /// Whether `s`, decoded from `bytes`, holds them as they are: `bytes` were valid UTF-8.
+  /// Decoding replaces anything invalid with U+FFFD (EF BF BD), so when neither side holds a
+  /// 0xEF byte nothing was replaced (two `memchr` scans, not a second validation); otherwise
+  /// the bytes are checked.
+  static func decodedUnchanged(_ bytes: UnsafeBufferPointer<UInt8>, _ s: String) -> Bool {
+    guard let base = bytes.baseAddress else { return true }
+    if memchr(base, 0xEF, bytes.count) == nil {
+      var s = s
+      return s.withUTF8 { $0.isEmpty || memchr($0.baseAddress!, 0xEF, $0.count) == nil }
+    }
+    return UTF8Check.firstInvalid(bytes) == nil
+  }
+
+  /// Whether any of the eight bytes of `w` is `"`, `\\` or below 0x20 (bytes of 0x80 and above
+  /// are none of these).
+  @inline(__always)
+  static func hasSpecialByte(_ w: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    func zeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+    let quote = zeroByte(w ^ (ones &* 0x22))
+    let backslash = zeroByte(w ^ (ones &* 0x5C))
+    // Bytes below 0x20 (ASCII ones only: a byte with its high bit set is not below 0x20).
+    let control = (w &- ones &* 0x20) & ~w & highs
+    return quote | backslash | control != 0
   }
 
   /// `\uXXXX` (a pair for characters beyond the BMP) at `i`; moves past it.
@@ -410,6 +542,14 @@ enum UTF8Check {
     var i = 0
     let n = b.count
     while i < n {
+      // Eight ASCII bytes at a time (most of a record is ASCII).
+      while i + 8 <= n,
+        UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)
+          & 0x8080_8080_8080_8080 == 0
+      {
+        i += 8
+      }
+      guard i < n else { break }
       let c = b[i]
       if c < 0x80 {
         i += 1

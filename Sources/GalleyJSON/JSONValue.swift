@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A JSON value as Galley's records hold it: numbers as 64-bit floats, objects as their fields in
 /// the order written (records have a few keys, so a lookup is a short scan).
 package enum JSONValue: Sendable, Hashable {
@@ -74,13 +80,8 @@ package struct JSONObject: Sendable, Hashable, Sequence {
 
   /// A key's length (high byte) and first seven UTF-8 bytes.
   static func fingerprint(_ key: String) -> UInt64 {
-    var f: UInt64 = 0
-    var n = 0
-    for b in key.utf8 {
-      if n < 7 { f |= UInt64(b) << (8 * n) }
-      n += 1
-    }
-    return f | UInt64(Swift.min(n, 255)) << 56
+    var key = key
+    return key.withUTF8 { fingerprint($0) }
   }
 
   /// The same from the key's bytes as written (the reader's keys without escapes).
@@ -155,28 +156,89 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByFloatLiteral,
   package init(nilLiteral: ()) { self = .null }
 }
 
-/// The keys a record allows, for the check that names an unknown field: a sorted list of key
-/// fingerprints searched in two steps, then one string comparison (no hashing per key).
+/// The keys a record allows, for the check that names an unknown field and for finding a
+/// key's place in the record's own list: a sorted list of key fingerprints searched in two
+/// steps, then one comparison of the key (no hashing per key).
 package struct JSONKeySet: Sendable {
-  private let entries: [(fingerprint: UInt64, key: String)]
+  private let entries: [(fingerprint: UInt64, key: String, position: Int)]
+  /// Each entry's key as UTF-8 bytes, for keys read as bytes.
+  private let keyBytes: [[UInt8]]
+  /// An open-addressing table of entry indices by fingerprint (-1: empty), at most half full.
+  private let slots: [Int16]
 
+  /// The set of `keys`; a key's position is its index in `keys` (the first, if repeated).
   package init(_ keys: some Sequence<String>) {
-    entries = Set(keys).map { (JSONObject.fingerprint($0), $0) }.sorted { $0.0 < $1.0 }
+    self.init(positioned: keys.map { Optional($0) })
   }
 
-  package func contains(_ field: JSONObject.Field) -> Bool {
+  /// The set of the keys in `keys` that are not nil, each at its index in `keys`.
+  package init(positioned keys: [String?]) {
+    var seen = Set<String>()
+    var list: [(UInt64, String, Int)] = []
+    for (k, key) in keys.enumerated() {
+      guard let key, seen.insert(key).inserted else { continue }
+      list.append((JSONObject.fingerprint(key), key, k))
+    }
+    entries = list.sorted { $0.0 < $1.0 }
+    keyBytes = entries.map { Array($0.key.utf8) }
+    var size = 8
+    while size < 2 * entries.count { size *= 2 }
+    var table = [Int16](repeating: -1, count: size)
+    for (e, entry) in entries.enumerated() {
+      var slot = JSONKeySet.slot(entry.fingerprint, mask: size - 1)
+      while table[slot] >= 0 { slot = (slot + 1) & (size - 1) }
+      table[slot] = Int16(e)
+    }
+    slots = table
+  }
+
+  /// The first entry with `fingerprint`, if any.
+  private func first(_ fingerprint: UInt64) -> Int {
     var lo = 0
     var hi = entries.count
     while lo < hi {
       let mid = (lo + hi) / 2
-      if entries[mid].fingerprint < field.fingerprint { lo = mid + 1 } else { hi = mid }
+      if entries[mid].fingerprint < fingerprint { lo = mid + 1 } else { hi = mid }
     }
-    while lo < entries.count && entries[lo].fingerprint == field.fingerprint {
-      if entries[lo].key == field.key { return true }
-      lo += 1
-    }
-    return false
+    return lo
   }
+
+  /// The position of `field`'s key, nil when the set does not hold it.
+  package func position(of field: JSONObject.Field) -> Int? {
+    var k = first(field.fingerprint)
+    while k < entries.count && entries[k].fingerprint == field.fingerprint {
+      if entries[k].key == field.key { return entries[k].position }
+      k += 1
+    }
+    return nil
+  }
+
+  /// The position of the key written as `bytes` (UTF-8, no escapes), nil when not in the set.
+  package func position(ofBytes bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    let f = JSONObject.fingerprint(bytes)
+    var slot = JSONKeySet.slot(f, mask: slots.count - 1)
+    while true {
+      let e = Int(slots[slot])
+      if e < 0 { return nil }
+      if entries[e].fingerprint == f {
+        // (Equal fingerprints: equal lengths and first seven bytes.)
+        let same =
+          bytes.count <= 7
+          || keyBytes[e].withUnsafeBufferPointer {
+            memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+          }
+        if same { return entries[e].position }
+      }
+      slot = (slot + 1) & (slots.count - 1)
+    }
+  }
+
+  /// Where a fingerprint's search starts in `slots`.
+  private static func slot(_ fingerprint: UInt64, mask: Int) -> Int {
+    Int(truncatingIfNeeded: (fingerprint &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+  }
+
+  package func contains(_ field: JSONObject.Field) -> Bool { position(of: field) != nil }
 
   package func contains(_ key: String) -> Bool {
     contains(JSONObject.Field(key: key, value: .null))

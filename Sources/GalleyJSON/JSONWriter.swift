@@ -2,24 +2,44 @@
 /// way, numbers in the shortest form that reads back (float noise below 1e-9 dropped, so that
 /// sums like 0.1 + 0.2 print as written).
 package struct JSONWriter {
-  package private(set) var bytes: [UInt8] = []
+  private let buffer = ByteBuffer()
 
-  package init() { bytes.reserveCapacity(256) }
+  package init() {}
+
+  /// The bytes written so far.
+  package var bytes: [UInt8] { Array(buffer.written) }
 
   /// The text written so far.
-  package var text: String { String(decoding: bytes, as: UTF8.self) }
+  package var text: String { String(decoding: buffer.written, as: UTF8.self) }
 
   /// Appends bytes that are already JSON.
-  package mutating func raw(_ s: String) { bytes.append(contentsOf: s.utf8) }
-  package mutating func raw(_ b: UInt8) { bytes.append(b) }
+  package mutating func raw(_ s: String) {
+    var s = s
+    s.withUTF8 { buffer.append($0) }
+  }
+  package mutating func raw(_ s: StaticString) {
+    buffer.append(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+  }
+  package mutating func raw(_ b: UInt8) { buffer.append(b) }
 
   package mutating func string(_ s: String) {
     var s = s
     s.withUTF8 { u in
-      bytes.append(UInt8(ascii: "\""))
+      buffer.append(UInt8(ascii: "\""))
       var runStart = 0
       var k = 0
       let n = u.count
+      // Eight bytes at a time while none needs a look (a quote, a backslash, a control
+      // character, or 0xE2, the first byte of U+2028 and U+2029).
+      if let base = u.baseAddress {
+        while k + 8 <= n {
+          let w = UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self)
+          let e2 = w ^ 0xE2E2_E2E2_E2E2_E2E2
+          let hasE2 = (e2 &- 0x0101_0101_0101_0101) & ~e2 & 0x8080_8080_8080_8080 != 0
+          if hasE2 || JSONReader.hasSpecialByte(w) { break }
+          k += 8
+        }
+      }
       while k < n {
         let b = u[k]
         var escape: StaticString? = nil
@@ -36,34 +56,32 @@ package struct JSONWriter {
           length = 3
         default:
           if b < 0x20 {
-            bytes.append(contentsOf: u[runStart..<k])
-            let hex: [UInt8] = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [
-              UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-              hex[Int(b >> 4)], hex[Int(b & 15)],
-            ])
+            buffer.append(UnsafeBufferPointer(rebasing: u[runStart..<k]))
+            let hex: StaticString = "0123456789abcdef"
+            raw("\\u00" as StaticString)
+            buffer.append(hex.utf8Start[Int(b >> 4)])
+            buffer.append(hex.utf8Start[Int(b & 15)])
             k += 1
             runStart = k
             continue
           }
         }
         if let escape {
-          bytes.append(contentsOf: u[runStart..<k])
-          bytes.append(
-            contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
+          buffer.append(UnsafeBufferPointer(rebasing: u[runStart..<k]))
+          raw(escape)
           k += length
           runStart = k
         } else {
           k += 1
         }
       }
-      bytes.append(contentsOf: u[runStart..<n])
-      bytes.append(UInt8(ascii: "\""))
+      buffer.append(UnsafeBufferPointer(rebasing: u[runStart..<n]))
+      buffer.append(UInt8(ascii: "\""))
     }
   }
 
   package mutating func number(_ v: Double) {
-    guard v.isFinite else { return raw("null") }
+    guard v.isFinite else { return raw("null" as StaticString) }
     if v == v.rounded() && abs(v) < 1e15 { return int(Int(v)) }
     // Sixty-fourths (glyph positions in 26.6 fixed point, and most sums of them) print exactly
     // in at most six decimals, which is also their shortest form: written without going
@@ -71,14 +89,14 @@ package struct JSONWriter {
     let sixtyFourths = v * 64
     if sixtyFourths == sixtyFourths.rounded() && abs(v) < 1e6 {
       let k = Int(sixtyFourths)
-      if k < 0 { bytes.append(UInt8(ascii: "-")) }
+      if k < 0 { buffer.append(UInt8(ascii: "-")) }
       let m = k.magnitude
       int(Int(m / 64))
       var fraction = Int(m % 64) * 15625  // millionths
-      bytes.append(UInt8(ascii: "."))
+      buffer.append(UInt8(ascii: "."))
       var divisor = 100_000
       while fraction > 0 {
-        bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
+        buffer.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
         fraction %= divisor
         divisor /= 10
       }
@@ -90,11 +108,11 @@ package struct JSONWriter {
 
   package mutating func int(_ n: Int) {
     if n < 0 {
-      bytes.append(UInt8(ascii: "-"))
+      buffer.append(UInt8(ascii: "-"))
       if n == Int.min { return raw("9223372036854775808") }
       return int(-n)
     }
-    if n < 10 { return bytes.append(UInt8(ascii: "0") + UInt8(n)) }
+    if n < 10 { return buffer.append(UInt8(ascii: "0") + UInt8(n)) }
     var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
       UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
       (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -106,22 +124,33 @@ package struct JSONWriter {
         m /= 10
         count += 1
       }
-      bytes.append(contentsOf: d[(20 - count)...])
+      let digitsStart = d.baseAddress!.assumingMemoryBound(to: UInt8.self) + (20 - count)
+      buffer.append(UnsafeBufferPointer(start: digitsStart, count: count))
     }
   }
 
-  package mutating func bool(_ b: Bool) { raw(b ? "true" : "false") }
+  package mutating func bool(_ b: Bool) {
+    raw(b ? "true" as StaticString : "false" as StaticString)
+  }
 
   /// `"key": ` (with the comma before it unless `first`).
-  package mutating func key(_ k: String, first: Bool = false) {
-    if !first { raw(", ") }
+  package mutating func key(text k: String, first: Bool = false) {
+    if !first { raw(", " as StaticString) }
     string(k)
-    raw(": ")
+    raw(": " as StaticString)
+  }
+
+  /// The same for a key written in the code: plain ASCII, nothing to escape.
+  package mutating func key(_ k: StaticString, first: Bool = false) {
+    if !first { raw(", " as StaticString) }
+    buffer.append(UInt8(ascii: "\""))
+    raw(k)
+    raw("\": " as StaticString)
   }
 
   package mutating func value(_ v: JSONValue) {
     switch v {
-    case .null: raw("null")
+    case .null: raw("null" as StaticString)
     case .bool(let b): bool(b)
     case .number(let n): number(n)
     case .string(let s): string(s)
@@ -129,7 +158,7 @@ package struct JSONWriter {
     case .object(let o):
       raw(UInt8(ascii: "{"))
       for (k, f) in o.fields.enumerated() {
-        key(f.key, first: k == 0)
+        key(text: f.key, first: k == 0)
         value(f.value)
       }
       raw(UInt8(ascii: "}"))
@@ -140,14 +169,29 @@ package struct JSONWriter {
   package mutating func list<T>(_ values: [T], _ element: (inout JSONWriter, T) -> Void) {
     raw(UInt8(ascii: "["))
     for (k, v) in values.enumerated() {
-      if k > 0 { raw(", ") }
+      if k > 0 { raw(", " as StaticString) }
       element(&self, v)
     }
     raw(UInt8(ascii: "]"))
   }
 
-  package mutating func numbers(_ values: [Double]) { list(values) { $0.number($1) } }
-  package mutating func ints(_ values: [Int]) { list(values) { $0.int($1) } }
+  package mutating func numbers(_ values: [Double]) {
+    raw(UInt8(ascii: "["))
+    for (k, v) in values.enumerated() {
+      if k > 0 { raw(", " as StaticString) }
+      number(v)
+    }
+    raw(UInt8(ascii: "]"))
+  }
+
+  package mutating func ints(_ values: [Int]) {
+    raw(UInt8(ascii: "["))
+    for (k, v) in values.enumerated() {
+      if k > 0 { raw(", " as StaticString) }
+      int(v)
+    }
+    raw(UInt8(ascii: "]"))
+  }
 
   // Values as text, for code that assembles records from parts.
 
@@ -168,7 +212,7 @@ package struct JSONWriter {
     var w = JSONWriter()
     w.raw(UInt8(ascii: "{"))
     for (k, p) in pairs.enumerated() {
-      w.key(p.0, first: k == 0)
+      w.key(text: p.0, first: k == 0)
       w.raw(p.1)
     }
     w.raw(UInt8(ascii: "}"))
@@ -180,4 +224,49 @@ package struct JSONWriter {
   }
   package static func numbers(_ values: [Double]) -> String { array(values.map(number)) }
   package static func ints(_ values: [Int]) -> String { array(values.map { String($0) }) }
+}
+
+/// The growing byte array a writer fills: appends without the generic paths of `Array`.
+final class ByteBuffer {
+  private var start: UnsafeMutablePointer<UInt8>
+  private var count = 0
+  private var capacity: Int
+
+  init(capacity: Int = 256) {
+    self.capacity = capacity
+    start = .allocate(capacity: capacity)
+  }
+  deinit { start.deallocate() }
+
+  var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
+
+  @inline(__always)
+  func append(_ b: UInt8) {
+    if count == capacity { grow(to: count + 1) }
+    start[count] = b
+    count += 1
+  }
+
+  @inline(__always)
+  func append(_ p: UnsafeBufferPointer<UInt8>) {
+    guard let base = p.baseAddress, p.count > 0 else { return }
+    if count + p.count > capacity { grow(to: count + p.count) }
+    if p.count <= 16 {
+      // (Keys and numbers: a loop costs less than a call to memmove.)
+      for k in 0..<p.count { start[count + k] = base[k] }
+    } else {
+      (start + count).update(from: base, count: p.count)
+    }
+    count += p.count
+  }
+
+  private func grow(to needed: Int) {
+    var c = capacity * 2
+    while c < needed { c *= 2 }
+    let new = UnsafeMutablePointer<UInt8>.allocate(capacity: c)
+    new.update(from: start, count: count)
+    start.deallocate()
+    start = new
+    capacity = c
+  }
 }

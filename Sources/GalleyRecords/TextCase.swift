@@ -20,36 +20,60 @@ package struct TextCase: Sendable {
   /// The style built from the case's fields.
   package var style: TextStyle
 
-  /// Fields that only label a case for reports.
-  package static let labelFields: Set<String> = [
-    "category", "sub", "script", "source", "uncovered", "approx", "note", "tags",
-  ]
-  /// Every field the format defines.
-  package static let styleFields: Set<String> = [
-    "id", "text", "fonts", "size", "width", "lineHeight", "whiteSpace", "wordBreak", "overflowWrap",
-    "lang", "maxLines", "truncation", "letterSpacing", "tabSize", "direction", "profile",
-    "features",
-    "minimumLineHeight", "maximumLineHeight", "lineSpacing",
-  ]
-
-  /// Every field a case may have.
-  static let caseFields = JSONKeySet(styleFields.union(labelFields))
-
   /// Decodes a case from one JSON object. Font names resolve in `library`; a case without `fonts`
   /// uses the library's default stack.
   /// - Throws: ``CaseError`` naming the field.
   package init(json object: JSONObject, library: FontLibrary) throws {
-    if let unknown = TextCase.caseFields.firstUnknown(in: object) {
-      throw CaseError.unknownField(unknown)
+    try self.init(try CaseFields(object, allowed: CaseKey.caseKeys), library: library)
+  }
+
+  /// Decodes a case from one line of JSON (the one reader: GalleyJSON).
+  /// - Throws: ``CaseError`` naming the field, or the JSON syntax error.
+  package init(jsonLine: some Collection<UInt8>, library: FontLibrary) throws {
+    if let c = jsonLine.withContiguousStorageIfAvailable({ TextCase(plainLine: $0, library: library) }),
+      let c
+    {
+      self = c
+      return
     }
-    let reader = FieldReader(object)
-    id = try reader.string("id") ?? ""
-    guard let text = try reader.string("text") else { throw CaseError.missingField("text") }
+    try self.init(json: JSONReader.readObject(jsonLine).object, library: library)
+  }
+
+  /// The case of a line that reads without surprises — an object of known, distinct keys
+  /// without escapes, values that make a valid case — read field by field without building
+  /// the object; nil for anything else, which ``init(json:library:)`` then reads and names.
+  package init?(plainLine line: UnsafeBufferPointer<UInt8>, library: FontLibrary) {
+    var fields = CaseFields()
+    let read = JSONReader.readFields(line) { key, reader in
+      guard let k = CaseKey.caseKeys.position(ofBytes: key).map({ CaseKey(rawValue: $0)! }),
+        !fields.seen(k)
+      else { return false }
+      if k.isLabel { return reader.skipFieldValue() }
+      let value =
+        if let known = CaseKey.knownStrings[k.rawValue] {
+          reader.fieldValue(known: known.keys, values: known.values)
+        } else {
+          reader.fieldValue()
+        }
+      guard let v = value else { return false }
+      fields[k] = v
+      return true
+    }
+    // (A case without an id is read whole: its error records must say it has none.)
+    guard read, fields[.id]?.string != nil, let c = try? TextCase(fields, library: library)
+    else { return nil }
+    self = c
+  }
+
+  private init(_ fields: CaseFields, library: FontLibrary) throws {
+    let reader = FieldReader(fields)
+    id = try reader.string(.id) ?? ""
+    guard let text = try reader.string(.text) else { throw CaseError.missingField("text") }
     self.text = text
-    guard let width = try reader.number("width") else { throw CaseError.missingField("width") }
+    guard let width = try reader.number(.width) else { throw CaseError.missingField("width") }
     self.width = width
-    let size = try reader.number("size") ?? 17
-    fontNames = try reader.stringArray("fonts")
+    let size = try reader.number(.size) ?? 17
+    fontNames = try reader.stringArray(.fonts)
     var style = TextStyle(fonts: try TextCase.fontStack(fontNames, library: library), size: size)
     try TextCase.applyStyleFields(reader, to: &style)
     self.style = style
@@ -66,15 +90,9 @@ package struct TextCase: Sendable {
     }
   }
 
-  /// Decodes a case from one line of JSON (the one reader: GalleyJSON).
-  /// - Throws: ``CaseError`` naming the field, or the JSON syntax error.
-  package init(jsonLine: some Collection<UInt8>, library: FontLibrary) throws {
-    try self.init(json: JSONReader.readObject(jsonLine).object, library: library)
-  }
-
   static func applyStyleFields(_ reader: FieldReader, to style: inout TextStyle) throws {
-    if let size = try reader.number("size") { style.size = size }
-    if let v = reader.raw("lineHeight") {
+    if let size = try reader.number(.size) { style.size = size }
+    if let v = reader.raw(.lineHeight) {
       switch v {
       case .string(let s):
         guard s == "normal" else { throw CaseError.invalidValue("lineHeight", "\"\(s)\"") }
@@ -83,26 +101,26 @@ package struct TextCase: Sendable {
       default: throw CaseError.wrongType("lineHeight", "\"normal\" or a number")
       }
     }
-    if let v = try reader.enumValue("whiteSpace", TextStyle.WhiteSpace.self) {
+    if let v = try reader.enumValue(.whiteSpace, TextStyle.WhiteSpace.self) {
       style.whiteSpace = v
     }
-    if let v = try reader.enumValue("wordBreak", TextStyle.WordBreak.self) { style.wordBreak = v }
-    if let v = try reader.enumValue("overflowWrap", TextStyle.OverflowWrap.self) {
+    if let v = try reader.enumValue(.wordBreak, TextStyle.WordBreak.self) { style.wordBreak = v }
+    if let v = try reader.enumValue(.overflowWrap, TextStyle.OverflowWrap.self) {
       style.overflowWrap = v
     }
-    if let v = try reader.string("lang") { style.language = v }
-    if let v = try reader.integer("maxLines") { style.maxLines = v }
-    if let v = try reader.enumValue("truncation", TextStyle.Truncation.self) {
+    if let v = try reader.string(.lang) { style.language = v }
+    if let v = try reader.integer(.maxLines) { style.maxLines = v }
+    if let v = try reader.enumValue(.truncation, TextStyle.Truncation.self) {
       style.truncation = v
     }
-    if let v = try reader.number("letterSpacing") { style.letterSpacing = v }
-    if let v = try reader.integer("tabSize") { style.tabSize = v }
-    if let v = try reader.enumValue("direction", TextStyle.Direction.self) { style.direction = v }
-    if let v = try reader.enumValue("profile", TextStyle.Profile.self) { style.profile = v }
-    if let v = try reader.number("minimumLineHeight") { style.minimumLineHeight = v }
-    if let v = try reader.number("maximumLineHeight") { style.maximumLineHeight = v }
-    if let v = try reader.number("lineSpacing") { style.lineSpacing = v }
-    if let v = reader.raw("features") {
+    if let v = try reader.number(.letterSpacing) { style.letterSpacing = v }
+    if let v = try reader.integer(.tabSize) { style.tabSize = v }
+    if let v = try reader.enumValue(.direction, TextStyle.Direction.self) { style.direction = v }
+    if let v = try reader.enumValue(.profile, TextStyle.Profile.self) { style.profile = v }
+    if let v = try reader.number(.minimumLineHeight) { style.minimumLineHeight = v }
+    if let v = try reader.number(.maximumLineHeight) { style.maximumLineHeight = v }
+    if let v = try reader.number(.lineSpacing) { style.lineSpacing = v }
+    if let v = reader.raw(.features) {
       guard case .object(let dict) = v else {
         throw CaseError.wrongType("features", "an object of tag: number")
       }
@@ -151,77 +169,181 @@ package enum CaseError: Error, Equatable, Sendable, CustomStringConvertible {
   }
 }
 
-/// Typed access to the fields of a JSON object, with errors that name the field (`null` reads
-/// as absent).
-struct FieldReader {
-  let object: JSONObject
-  init(_ object: JSONObject) { self.object = object }
+/// The fields of the case format, in the order of docs/CASE-FORMAT.md: the style fields a
+/// style object may have too, then the labels a case carries for reports and nothing else.
+enum CaseKey: Int, CaseIterable {
+  case id, text, width
+  case fonts, size, lineHeight, whiteSpace, wordBreak, overflowWrap, lang, maxLines, truncation
+  case letterSpacing, tabSize, direction, profile, features, minimumLineHeight
+  case maximumLineHeight, lineSpacing
+  case category, sub, script, source, uncovered, approx, note, tags
 
-  func raw(_ key: String) -> JSONValue? {
-    guard let v = object[key], !v.isNull else { return nil }
+  /// The key as written.
+  var name: String {
+    switch self {
+    case .id: "id"
+    case .text: "text"
+    case .width: "width"
+    case .fonts: "fonts"
+    case .size: "size"
+    case .lineHeight: "lineHeight"
+    case .whiteSpace: "whiteSpace"
+    case .wordBreak: "wordBreak"
+    case .overflowWrap: "overflowWrap"
+    case .lang: "lang"
+    case .maxLines: "maxLines"
+    case .truncation: "truncation"
+    case .letterSpacing: "letterSpacing"
+    case .tabSize: "tabSize"
+    case .direction: "direction"
+    case .profile: "profile"
+    case .features: "features"
+    case .minimumLineHeight: "minimumLineHeight"
+    case .maximumLineHeight: "maximumLineHeight"
+    case .lineSpacing: "lineSpacing"
+    case .category: "category"
+    case .sub: "sub"
+    case .script: "script"
+    case .source: "source"
+    case .uncovered: "uncovered"
+    case .approx: "approx"
+    case .note: "note"
+    case .tags: "tags"
+    }
+  }
+
+  /// A label: carried, never read.
+  var isLabel: Bool { rawValue >= CaseKey.category.rawValue }
+
+  /// For fields whose values are names from a list (the style's enumerations): those names,
+  /// read without decoding a string each time.
+  static let knownStrings: [(keys: JSONKeySet, values: [JSONValue])?] = allCases.map { key in
+    let names: [String]? =
+      switch key {
+      case .whiteSpace: TextStyle.WhiteSpace.allCases.map(\.rawValue)
+      case .wordBreak: TextStyle.WordBreak.allCases.map(\.rawValue)
+      case .overflowWrap: TextStyle.OverflowWrap.allCases.map(\.rawValue)
+      case .truncation: TextStyle.Truncation.allCases.map(\.rawValue)
+      case .direction: TextStyle.Direction.allCases.map(\.rawValue)
+      case .profile: TextStyle.Profile.allCases.map(\.rawValue)
+      default: nil
+      }
+    return names.map { (JSONKeySet($0), $0.map { JSONValue.string($0) }) }
+  }
+
+  /// Every key of a case, at its position.
+  static let caseKeys = JSONKeySet(allCases.map(\.name))
+  /// The keys a style object (a cell's `"style"`) may have: a case's style fields.
+  static let styleKeys = JSONKeySet(
+    positioned: allCases.map { $0 == .id || $0 == .text || $0 == .width || $0.isLabel ? nil : $0.name })
+}
+
+/// The values of a case's fields by key (`null` reads as absent), from an object checked
+/// against the keys it may have. Only the fields present are stored (a case has a dozen of
+/// the format's 28).
+struct CaseFields {
+  private var slot = SIMD32<Int8>(repeating: -1)
+  private var values: [JSONValue] = []
+  private var seenKeys: UInt64 = 0
+
+  init() { values.reserveCapacity(16) }
+
+  /// The fields of `object`; its first key not in `allowed` is an error.
+  init(_ object: JSONObject, allowed: JSONKeySet) throws {
+    values.reserveCapacity(object.count)
+    for field in object {
+      guard let p = allowed.position(of: field) else { throw CaseError.unknownField(field.key) }
+      self[CaseKey(rawValue: p)!] = field.value
+    }
+  }
+
+  /// Whether `key` was read already; marks it read.
+  mutating func seen(_ key: CaseKey) -> Bool {
+    defer { seenKeys |= 1 << key.rawValue }
+    return seenKeys & (1 << key.rawValue) != 0
+  }
+
+  subscript(key: CaseKey) -> JSONValue? {
+    get {
+      let k = slot[key.rawValue]
+      return k < 0 ? nil : values[Int(k)]
+    }
+    set {
+      guard let newValue else { return }
+      let k = slot[key.rawValue]
+      if k >= 0 {
+        values[Int(k)] = newValue
+      } else {
+        slot[key.rawValue] = Int8(values.count)
+        values.append(newValue)
+      }
+    }
+  }
+}
+
+/// Typed access to a case's fields, with errors that name the field (`null` reads as absent).
+struct FieldReader {
+  let fields: CaseFields
+  init(_ fields: CaseFields) { self.fields = fields }
+
+  func raw(_ key: CaseKey) -> JSONValue? {
+    guard let v = fields[key], !v.isNull else { return nil }
     return v
   }
 
-  func string(_ key: String) throws -> String? {
+  func string(_ key: CaseKey) throws -> String? {
     guard let v = raw(key) else { return nil }
-    guard case .string(let s) = v else { throw CaseError.wrongType(key, "a string") }
+    guard case .string(let s) = v else { throw CaseError.wrongType(key.name, "a string") }
     return s
   }
 
-  func number(_ key: String) throws -> Double? {
+  func number(_ key: CaseKey) throws -> Double? {
     guard let v = raw(key) else { return nil }
-    guard case .number(let n) = v else { throw CaseError.wrongType(key, "a number") }
+    guard case .number(let n) = v else { throw CaseError.wrongType(key.name, "a number") }
     return n
   }
 
-  func integer(_ key: String) throws -> Int? {
+  func integer(_ key: CaseKey) throws -> Int? {
     guard let n = try number(key) else { return nil }
     guard n.isFinite, n == n.rounded(), abs(n) < 1e9 else {
-      throw CaseError.wrongType(key, "a whole number")
+      throw CaseError.wrongType(key.name, "a whole number")
     }
     return Int(n)
   }
 
-  func stringArray(_ key: String) throws -> [String]? {
+  func stringArray(_ key: CaseKey) throws -> [String]? {
     guard let v = raw(key) else { return nil }
-    guard case .array(let a) = v else { throw CaseError.wrongType(key, "a list of strings") }
+    guard case .array(let a) = v else { throw CaseError.wrongType(key.name, "a list of strings") }
     var out: [String] = []
     out.reserveCapacity(a.count)
     for e in a {
-      guard case .string(let s) = e else { throw CaseError.wrongType(key, "a list of strings") }
+      guard case .string(let s) = e else {
+        throw CaseError.wrongType(key.name, "a list of strings")
+      }
       out.append(s)
     }
     return out
   }
 
-  func enumValue<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type) throws -> E?
+  func enumValue<E: RawRepresentable & CaseIterable>(_ key: CaseKey, _: E.Type) throws -> E?
   where E.RawValue == String {
     guard let s = try string(key) else { return nil }
     guard let v = E(rawValue: s) else {
       let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-      throw CaseError.invalidValue(key, "\"\(s)\" (expected one of \(allowed))")
+      throw CaseError.invalidValue(key.name, "\"\(s)\" (expected one of \(allowed))")
     }
     return v
   }
 }
 
 extension TextCase {
-  /// Fields a style object may have (a case's style fields, without `id`, `text` and `width`).
-  package static let styleObjectFields: Set<String> = styleFields.subtracting([
-    "id", "text", "width",
-  ])
-  static let styleObjectKeys = JSONKeySet(styleObjectFields)
-
   /// A style from a JSON object such as a cell's `"style"`: `fonts` resolve in `library` (absent:
   /// the default stack), `size` defaults to `defaultSize`; unknown fields are errors.
   package static func style(
     from object: JSONObject, library: FontLibrary, defaultSize: Double = 17
   ) throws -> TextStyle {
-    if let unknown = styleObjectKeys.firstUnknown(in: object) {
-      throw CaseError.unknownField(unknown)
-    }
-    let reader = FieldReader(object)
-    let stack = try fontStack(try reader.stringArray("fonts"), library: library)
+    let reader = FieldReader(try CaseFields(object, allowed: CaseKey.styleKeys))
+    let stack = try fontStack(try reader.stringArray(.fonts), library: library)
     var style = TextStyle(fonts: stack, size: defaultSize)
     try applyStyleFields(reader, to: &style)
     return style

@@ -170,3 +170,88 @@ final class JSONWriterTests: XCTestCase {
     XCTAssertEqual(try JSONReader.readObject(Array(o.jsonText.utf8)).object, o)
   }
 }
+
+final class FieldReadingTests: XCTestCase {
+  /// The eight-byte test of the string scanner and writer against its byte-by-byte meaning,
+  /// on words made of the bytes that matter and their neighbours.
+  func testTheEightByteScanFindsExactlyQuotesBackslashesAndControls() {
+    let interesting: [UInt8] = [
+      0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0xA2, 0xDC, 0xE2,
+      0xFF, 0x41, 0x61,
+    ]
+    var rng = SystemRandomNumberGenerator()
+    for _ in 0..<200_000 {
+      var bytes = [UInt8](repeating: 0, count: 8)
+      for k in 0..<8 {
+        bytes[k] =
+          Bool.random(using: &rng) ? interesting.randomElement(using: &rng)! : UInt8.random(in: 0...255, using: &rng)
+      }
+      let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+      let expected = bytes.contains { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }
+      XCTAssertEqual(JSONReader.hasSpecialByte(word), expected, "\(bytes)")
+    }
+  }
+
+  /// Reading an object field by field gives the values the whole-object reader gives, or
+  /// declines (false) — never a different answer — on records with every kind of damage.
+  func testFieldByFieldReadingAgreesWithTheWholeObjectOrDeclines() {
+    let base = #"{"id": "a-1", "text": "Hé \"q\" 😀", "n": -1.5e2, "l": [1, "x", {"k": null}], "t": true, "o": {"a": [false]}}"#
+    var rng = SystemRandomNumberGenerator()
+    let pieces: [[UInt8]] = [
+      Array(#"""#.utf8), Array(#"\"#.utf8), Array(#"\u00e9"#.utf8), Array(#"\ud800"#.utf8),
+      [0xFF], [0xC3], [0xE2, 0x80], [0xF0, 0x90, 0x80], [0x01], Array("}".utf8), Array(",".utf8),
+      Array(":".utf8), Array(" ".utf8), Array("1e999".utf8), Array(#", "id": 2"#.utf8),
+    ]
+    var agreed = 0
+    var declined = 0
+    for round in 0..<20_000 {
+      var line = Array(base.utf8)
+      if round > 0 {
+        for _ in 0..<Int.random(in: 1...2, using: &rng) {
+          let at = Int.random(in: 0...line.count, using: &rng)
+          if Bool.random(using: &rng), at < line.count {
+            line.remove(at: at)
+          } else {
+            line.insert(contentsOf: pieces.randomElement(using: &rng)!, at: at)
+          }
+        }
+      }
+      let whole = try? JSONReader.readObject(line, repairingSurrogates: false).object
+      var fields: [(String, JSONValue)] = []
+      var keys = Set<String>()
+      let read = line.withUnsafeBufferPointer { b in
+        JSONReader.readFields(b) { key, reader in
+          let name = String(decoding: key, as: UTF8.self)
+          guard keys.insert(name).inserted, let v = reader.fieldValue() else { return false }
+          fields.append((name, v))
+          return true
+        }
+      }
+      if read {
+        agreed += 1
+        guard let whole else {
+          return XCTFail("read field by field, not as a whole: \(String(decoding: line, as: UTF8.self))")
+        }
+        XCTAssertEqual(whole.keys, fields.map(\.0))
+        for (k, v) in fields { XCTAssertEqual(whole[k], v) }
+      } else {
+        declined += 1
+      }
+    }
+    // Both outcomes happen (the damage does not always break the record).
+    XCTAssertGreaterThan(agreed, 1_000)
+    XCTAssertGreaterThan(declined, 1_000)
+  }
+
+  /// Strings written by the writer read back as themselves, whatever bytes they hold.
+  func testWrittenStringsReadBack() throws {
+    let alphabet: [Character] = ["a", "é", "\"", "\\", "\n", "\u{1}", "\u{2028}", "\u{2029}", "😀", "中", "\u{7F}", " "]
+    var rng = SystemRandomNumberGenerator()
+    for _ in 0..<5_000 {
+      let s = String((0..<Int.random(in: 0...40, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
+      let text = JSONWriter.string(s)
+      XCTAssertFalse(text.contains("\u{2028}") || text.contains("\u{2029}"), text)
+      XCTAssertEqual(try JSONReader.read(Array(text.utf8)).value, .string(s))
+    }
+  }
+}

@@ -14,6 +14,9 @@ public final class FontLibrary: @unchecked Sendable {
   private let lock = Lock()
   private var cache: [String: Font] = [:]
   private var stacks: [[String]: FontStack] = [:]
+  /// The stacks asked for last, newest first: records name the same few stacks over and over,
+  /// and comparing a few names costs less than hashing them.
+  private var recentStacks: [(names: [String], stack: FontStack)] = []
 
   /// A library reading fonts from `directory`.
   public init(directory: String) {
@@ -76,7 +79,14 @@ public final class FontLibrary: @unchecked Sendable {
   public func stack(_ names: [String]) throws -> FontStack {
     // (Records name the same few stacks over and over: one lookup instead of one per font.)
     lock.lock()
+    if let k = recentStacks.firstIndex(where: { $0.names == names }) {
+      let s = recentStacks[k].stack
+      if k > 0 { recentStacks.swapAt(k, k - 1) }
+      lock.unlock()
+      return s
+    }
     if let s = stacks[names] {
+      remember(names, s)
       lock.unlock()
       return s
     }
@@ -84,8 +94,15 @@ public final class FontLibrary: @unchecked Sendable {
     let s = try FontStack(names.map { try font(named: $0) })
     lock.lock()
     if stacks.count < 4096 { stacks[names] = s }
+    remember(names, s)
     lock.unlock()
     return s
+  }
+
+  /// Puts a stack among the recent ones (under `lock`).
+  private func remember(_ names: [String], _ stack: FontStack) {
+    if recentStacks.count >= 8 { recentStacks.removeLast() }
+    recentStacks.insert((names, stack), at: 0)
   }
 
   /// The default stack: Latin, Korean, Japanese/Chinese, Arabic, Hebrew, Thai, Devanagari and emoji.
