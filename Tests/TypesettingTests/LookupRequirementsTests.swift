@@ -26,7 +26,7 @@ final class LookupRequirementsTests: XCTestCase {
     lookup += [2, ranges] + Array(repeating: [0, 0xFFFF, 0], count: ranges).flatMap { $0 }
     let table = bytes(header + [1, 4] + lookup)
     let reader = try XCTUnwrap(
-      LookupRequirements(gsub: table, weights: [Int](repeating: 1, count: 0x10000)))
+      LookupRequirements(gsub: TableBytes(data: table), weights: [Int](repeating: 1, count: 0x10000)))
     XCTAssertNil(reader.requirement(ofLookup: 0))
     XCTAssertNil(reader.outputs(ofLookup: 0))
   }
@@ -48,7 +48,7 @@ final class LookupRequirementsTests: XCTestCase {
     }
     let table = bytes(header + list)
     let reader = try XCTUnwrap(
-      LookupRequirements(gsub: table, weights: [Int](repeating: 1, count: 0x10000)))
+      LookupRequirements(gsub: TableBytes(data: table), weights: [Int](repeating: 1, count: 0x10000)))
     XCTAssertEqual(reader.requirement(ofLookup: 0), [5])
     XCTAssertNil(reader.outputs(ofLookup: 0))
     // A short chain ends in a lookup that makes nothing of its own: an answer, and no glyph.
@@ -58,10 +58,10 @@ final class LookupRequirementsTests: XCTestCase {
   /// Offsets past the end of the table, and a truncated table, give no answer (and no trap).
   func testTruncatedTablesGiveNoAnswer() throws {
     let table = bytes(header + [1, 4, 1, 0, 1, 500])
-    let reader = try XCTUnwrap(LookupRequirements(gsub: table, weights: []))
+    let reader = try XCTUnwrap(LookupRequirements(gsub: TableBytes(data: table), weights: []))
     XCTAssertNil(reader.requirement(ofLookup: 0))
     XCTAssertNil(reader.outputs(ofLookup: 0))
     XCTAssertNil(reader.requirement(ofLookup: 7))
-    XCTAssertNil(LookupRequirements(gsub: [0, 1, 0], weights: []))
+    XCTAssertNil(LookupRequirements(gsub: TableBytes(data: [0, 1, 0]), weights: []))
   }
 }

@@ -25,16 +25,7 @@ package final class EstimationTables: Sendable {
   }
 
   static func hasFeature(_ font: Font, table: String, _ feature: String) -> Bool {
-    let face = hb_font_get_face(font.hbFont)
-    var tags = [hb_tag_t](repeating: 0, count: 64)
-    var start: UInt32 = 0
-    while true {
-      var count = UInt32(tags.count)
-      let total = hb_ot_layout_table_get_feature_tags(face, Font.tag(table), start, &count, &tags)
-      if tags[0..<Int(count)].contains(Font.tag(feature)) { return true }
-      start += count
-      if count == 0 || start >= total { return false }
-    }
+    font.featureTags(table).contains(Font.tag(feature))
   }
 }
 

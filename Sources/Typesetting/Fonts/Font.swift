@@ -212,6 +212,21 @@ public final class Font: @unchecked Sendable {
     return hb_blob_get_length(blob) > 0
   }
 
+  /// The feature tags of the font's layout table `table` (`GSUB` or `GPOS`), all of them, as
+  /// HarfBuzz lists them (in any script and language).
+  package func featureTags(_ table: String) -> Set<hb_tag_t> {
+    var out = Set<hb_tag_t>()
+    var page = [hb_tag_t](repeating: 0, count: 64)
+    var start: UInt32 = 0
+    while true {
+      var count = UInt32(page.count)
+      let total = hb_ot_layout_table_get_feature_tags(hbFace, Font.tag(table), start, &count, &page)
+      out.formUnion(page.prefix(Int(count)))
+      start += count
+      if count == 0 || start >= total { return out }
+    }
+  }
+
   /// The bytes of the font's table `tag` (empty when it has none), for the layout table readers.
   func tableBytes(_ tag: String) -> TableBytes {
     let blob = hb_face_reference_table(hbFace, Font.tag(tag))

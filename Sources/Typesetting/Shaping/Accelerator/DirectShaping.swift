@@ -345,15 +345,10 @@ final class DirectPlan: Sendable {
         func collect(_ tags: [hb_tag_t]) -> Set<UInt32> {
           FeatureGate.FontFacts.collect(face!, tags, table: "GPOS")
         }
-        var tags = [hb_tag_t](repeating: 0, count: 4096)
-        var n = UInt32(tags.count)
-        _ = hb_ot_layout_table_get_feature_tags(face, Font.tag("GPOS"), 0, &n, &tags)
         let kernTag = Font.tag("kern")
         let kernOnly = collect([kernTag]).subtracting(
-          collect(Array(Set(tags.prefix(Int(n)))).filter { $0 != kernTag }.sorted()))
-        guard n < UInt32(tags.count), positioning.contains(where: kernOnly.contains) else {
-          return nil
-        }
+          collect(font.featureTags("GPOS").filter { $0 != kernTag }.sorted()))
+        guard positioning.contains(where: kernOnly.contains) else { return nil }
       }
     }
     let gdef = table("GDEF")

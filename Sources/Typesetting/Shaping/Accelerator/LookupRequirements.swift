@@ -23,22 +23,21 @@ struct LookupRequirements: Sendable {
     }
   }
 
-  private let data: [UInt8]
-  /// Offset of each lookup in `data`.
+  private let table: TableBytes
+  /// Offset of each lookup in `table`.
   private let lookups: [Int]
   /// How likely each glyph is in text (by glyph id; 0 past the end).
   private let weights: [Int]
 
   /// `table` is the GSUB table's bytes; `weights` says how likely each glyph is in text.
-  init?(gsub table: [UInt8], weights: [Int]) {
-    data = table
+  init?(gsub table: TableBytes, weights: [Int]) {
+    self.table = table
     self.weights = weights
     var offsets: [Int] = []
-    guard let list = Self.u16(table, 8).map(Int.init), list > 0,
-      let count = Self.u16(table, list)
+    guard let list = table.u16(8).map(Int.init), list > 0, let count = table.u16(list)
     else { return nil }
     for k in 0..<Int(count) {
-      guard let o = Self.u16(table, list + 2 + 2 * k) else { return nil }
+      guard let o = table.u16(list + 2 + 2 * k) else { return nil }
       offsets.append(list + Int(o))
     }
     lookups = offsets
@@ -447,7 +446,7 @@ struct LookupRequirements: Sendable {
       guard let o = u16(field) else { return nil }
       var inputClass: ClassDefinition? = nil
       if o != 0 {
-        guard let cd = ClassDefinition(TableBytes(data: data), at: sub + Int(o)) else { return nil }
+        guard let cd = ClassDefinition(self.table, at: sub + Int(o)) else { return nil }
         inputClass = cd
       }
       for g in coverage { firstOfClass[inputClass?.class(g) ?? 0, default: []].append(g) }
@@ -577,10 +576,5 @@ struct LookupRequirements: Sendable {
     return classes
   }
 
-  private func u16(_ at: Int) -> UInt16? { Self.u16(data, at) }
-
-  private static func u16(_ data: [UInt8], _ at: Int) -> UInt16? {
-    guard at >= 0 && at + 1 < data.count else { return nil }
-    return UInt16(data[at]) << 8 | UInt16(data[at + 1])
-  }
+  private func u16(_ at: Int) -> UInt16? { table.u16(at) }
 }
