@@ -2,15 +2,22 @@
 /// first font that has every visible code point of the cluster; an emoji in emoji presentation
 /// tries the colour fonts of the stack first.
 enum FontSelection {
-  /// Code points that need no glyph of their own (HarfBuzz hides them).
+  /// Code points that need no glyph of their own (read from ``CharacterTable``; see
+  /// ``needsNoGlyph(_:)``).
   @inline(__always)
   static func isIgnorable(_ c: UInt32) -> Bool {
+    c >= 0xAD && CharacterTable.has(c, CharacterTable.ignorable)
+  }
+
+  /// Whether `c` needs no glyph of its own: Unicode's Default_Ignorable_Code_Point (as the
+  /// standard library's Unicode data has it), which HarfBuzz hides — except the Hangul fillers
+  /// and the shorthand format controls, which it keeps visible (U+115F, U+1160, U+3164, U+FFA0,
+  /// U+1BCA0–U+1BCA3) — and the line and paragraph separators, which end lines before shaping.
+  static func needsNoGlyph(_ c: UInt32) -> Bool {
     switch c {
-    case 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x206F, 0xFE00...0xFE0F,
-      0xFEFF, 0x00AD, 0x034F, 0x061C, 0x180B...0x180F, 0xE0000...0xE0FFF, 0x2028, 0x2029:
-      return true
-    default:
-      return false
+    case 0x115F, 0x1160, 0x3164, 0xFFA0, 0x1BCA0...0x1BCA3: return false
+    case 0x2028, 0x2029: return true
+    default: return Unicode.Scalar(c)?.properties.isDefaultIgnorableCodePoint ?? false
     }
   }
 
@@ -52,7 +59,8 @@ enum FontSelection {
   /// Whether a code point alone in its cluster takes the primary font whatever the fonts cover:
   /// one that needs no glyph, a joiner, a line feed or a tab.
   static func takesPrimaryFont(_ c: UInt32) -> Bool {
-    isIgnorable(c) || c == 0x200D || c == 0x0A || c == 0x09
+    // (From the definition, not the table: the table is made from this.)
+    needsNoGlyph(c) || c == 0x200D || c == 0x0A || c == 0x09
   }
 
   /// The index in `fonts` of the font for `cluster` (read in place: no reference counting per

@@ -33,6 +33,8 @@ enum CharacterTable {
   static let primaryFontAlone: UInt8 = 32
   /// White space that measured line widths leave out (``isReportWhitespace(_:)``).
   static let reportWhitespace: UInt8 = 64
+  /// Needs no glyph of its own (``FontSelection/needsNoGlyph(_:)``).
+  static let ignorable: UInt8 = 128
 
   /// The flags of every BMP code point (surrogates: none).
   static let bmp: [UInt8] = {
@@ -49,6 +51,7 @@ enum CharacterTable {
     if Graphemes.isPlainMark(c) { grapheme |= plainMark }
     if FontSelection.takesPrimaryFont(c) { grapheme |= primaryFontAlone }
     if isReportWhitespace(c) { grapheme |= reportWhitespace }
+    if FontSelection.needsNoGlyph(c) { grapheme |= ignorable }
     switch s.properties.generalCategory {
     case .nonspacingMark, .enclosingMark: return grapheme | combiningMark | nonspacingMark
     case .spacingMark: return grapheme | combiningMark
