@@ -34,7 +34,7 @@ extension BubbleEstimator {
           text = text.dropLast()
         }
         guard !text.isEmpty else { continue }
-        let natural = try sizer.lay(String(text), style, width: 1e7)
+        let natural = try sizer.layOut(String(text), style, width: 1e7)
         guard natural.lineCount == 1 else { continue }
         let fonts = style.fonts.fonts
         var perFont: [Double]? = [Double](repeating: 0, count: fonts.count)

@@ -109,7 +109,7 @@ public final class CellSizer: @unchecked Sendable {
   }
 
   /// A text's extent at a width, as sizing needs it (no line records are built).
-  func lay(_ text: String, _ style: TextStyle, width: Double) throws -> TextBox {
+  func layOut(_ text: String, _ style: TextStyle, width: Double) throws -> TextBox {
     do {
       return try Self.box(typesetter.prepare(text, style: style), width: width)
     } catch let e as TypesettingError {
@@ -130,17 +130,17 @@ public final class CellSizer: @unchecked Sendable {
     case replyName, replyText, name, text, timestamp
   }
 
-  /// A bubble's parts, each laid out by `lay` in its style at the width the bubble rule gives it.
+  /// A bubble's parts, each laid out by `layOut` in its style at the width the bubble rule gives it.
   func bubbleParts<T>(
-    _ cell: BubbleCell, _ g: BubbleGeometry, lay: (String, TextStyle, Double) throws -> T
+    _ cell: BubbleCell, _ g: BubbleGeometry, layOut: (String, TextStyle, Double) throws -> T
   ) throws -> (text: T, reply: (name: T?, text: T)?, name: T?, timestamp: T?) {
-    try bubbleParts(cell, g) { _, text, style, width in try lay(text, style, width) }
+    try bubbleParts(cell, g) { _, text, style, width in try layOut(text, style, width) }
   }
 
-  /// ``bubbleParts(_:_:lay:)`` telling `lay` which part it lays out.
+  /// ``bubbleParts(_:_:layOut:)`` telling `layOut` which part it lays out.
   func bubbleParts<T>(
     _ cell: BubbleCell, _ g: BubbleGeometry, containerWidth: Double? = nil,
-    lay: (BubblePart, String, TextStyle, Double) throws -> T
+    layOut: (BubblePart, String, TextStyle, Double) throws -> T
   ) throws -> (text: T, reply: (name: T?, text: T)?, name: T?, timestamp: T?) {
     try Self.bubbleParts(
       g, containerWidth: containerWidth ?? cell.containerWidth,
@@ -155,39 +155,39 @@ public final class CellSizer: @unchecked Sendable {
       }
     ) { part, width in
       switch part {
-      case .replyName: return try lay(part, cell.replyName!, cell.replyNameStyle, width)
-      case .replyText: return try lay(part, cell.replyText!, cell.replyTextStyle, width)
-      case .name: return try lay(part, cell.senderName!, cell.senderNameStyle, width)
-      case .text: return try lay(part, cell.text, Self.scaled(cell.style, by: cell.textScale), width)
-      case .timestamp: return try lay(part, cell.timestamp!, cell.timestampTextStyle, width)
+      case .replyName: return try layOut(part, cell.replyName!, cell.replyNameStyle, width)
+      case .replyText: return try layOut(part, cell.replyText!, cell.replyTextStyle, width)
+      case .name: return try layOut(part, cell.senderName!, cell.senderNameStyle, width)
+      case .text: return try layOut(part, cell.text, Self.scaled(cell.style, by: cell.textScale), width)
+      case .timestamp: return try layOut(part, cell.timestamp!, cell.timestampTextStyle, width)
       }
     }
   }
 
   /// The bubble rule's widths: which width each part a bubble `has` is laid out at (the reply's
-  /// texts inside the reply box, the others at the text width), in order, by `lay`.
+  /// texts inside the reply box, the others at the text width), in order, by `layOut`.
   @inline(__always)
   static func bubbleParts<T>(
     _ g: BubbleGeometry, containerWidth: Double, has: (BubblePart) -> Bool,
-    lay: (BubblePart, Double) throws -> T
+    layOut: (BubblePart, Double) throws -> T
   ) rethrows -> (text: T, reply: (name: T?, text: T)?, name: T?, timestamp: T?) {
     let textWidth = g.textWidth(containerWidth)
     var reply: (name: T?, text: T)? = nil
     if has(.replyText) {
       let inner = g.replyWidth(textWidth)
-      let name = has(.replyName) ? try lay(.replyName, inner) : nil
-      reply = (name, try lay(.replyText, inner))
+      let name = has(.replyName) ? try layOut(.replyName, inner) : nil
+      reply = (name, try layOut(.replyText, inner))
     }
-    let name = has(.name) ? try lay(.name, textWidth) : nil
-    let text = try lay(.text, textWidth)
-    let timestamp = has(.timestamp) ? try lay(.timestamp, textWidth) : nil
+    let name = has(.name) ? try layOut(.name, textWidth) : nil
+    let text = try layOut(.text, textWidth)
+    let timestamp = has(.timestamp) ? try layOut(.timestamp, textWidth) : nil
     return (text, reply, name, timestamp)
   }
 
   func size(_ cell: BubbleCell) throws -> CellMeasurement {
     try cell.validate()
     let g = BubbleGeometry(cell)
-    let parts = try bubbleParts(cell, g) { try lay($0, $1, width: $2) }
+    let parts = try bubbleParts(cell, g) { try layOut($0, $1, width: $2) }
     let placed = g.place(
       text: parts.text, reply: parts.reply, name: parts.name, timestamp: parts.timestamp,
       containerWidth: cell.containerWidth)
@@ -200,24 +200,24 @@ public final class CellSizer: @unchecked Sendable {
       missingCharacters: missing)
   }
 
-  /// A product card's texts, each laid out by `lay` in its style at the card's content width.
+  /// A product card's texts, each laid out by `layOut` in its style at the card's content width.
   func cardParts<T>(
-    _ g: ProductCardGeometry, lay: (String, TextStyle, Double) throws -> T
+    _ g: ProductCardGeometry, layOut: (String, TextStyle, Double) throws -> T
   ) throws -> (title: T, price: T?, originalPrice: T?, badge: T?) {
     let cw = g.contentWidth
     let cell = g.cell
-    let title = try lay(cell.title, g.titleStyle, cw)
-    let price = try cell.price.map { try lay($0, g.priceStyle, cw) }
+    let title = try layOut(cell.title, g.titleStyle, cw)
+    let price = try cell.price.map { try layOut($0, g.priceStyle, cw) }
     let original =
-      cell.price == nil ? nil : try cell.originalPrice.map { try lay($0, g.originalPriceStyle, cw) }
-    let badge = try cell.badge.map { try lay($0, g.badgeStyle, cw) }
+      cell.price == nil ? nil : try cell.originalPrice.map { try layOut($0, g.originalPriceStyle, cw) }
+    let badge = try cell.badge.map { try layOut($0, g.badgeStyle, cw) }
     return (title, price, original, badge)
   }
 
   func size(_ cell: ProductCardCell) throws -> CellMeasurement {
     try cell.validate()
     let g = ProductCardGeometry(cell: cell)
-    let parts = try cardParts(g) { try lay($0, $1, width: $2) }
+    let parts = try cardParts(g) { try layOut($0, $1, width: $2) }
     let placed = g.place(
       title: parts.title, price: parts.price, originalPrice: parts.originalPrice,
       badge: parts.badge)

@@ -25,7 +25,7 @@ final class EstimatorWidthTests: XCTestCase {
       let c = try TextCase(json: o, library: Fixtures.library)
       // (One paragraph: a text's widest line is then its width.)
       guard !c.text.isEmpty, !c.text.contains(where: { $0.isNewline }) else { continue }
-      let measured = try CellSizer.shared.lay(c.text, c.style, width: 1e7).widest
+      let measured = try CellSizer.shared.layOut(c.text, c.style, width: 1e7).widest
       guard measured > 0 else { continue }
       let estimated = estimator.block(c.text, c.style, width: 1e7).widest
       errors[ScriptGroup.of(c.text), default: []].append(100 * abs(estimated / measured - 1))
