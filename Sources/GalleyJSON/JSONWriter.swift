@@ -166,6 +166,7 @@ package struct JSONWriter {
   }
 
   /// `[a, b, …]`, each element written by `element`.
+  @inline(__always)
   package mutating func list<T>(_ values: [T], _ element: (inout JSONWriter, T) -> Void) {
     raw(UInt8(ascii: "["))
     for (k, v) in values.enumerated() {
@@ -175,23 +176,8 @@ package struct JSONWriter {
     raw(UInt8(ascii: "]"))
   }
 
-  package mutating func numbers(_ values: [Double]) {
-    raw(UInt8(ascii: "["))
-    for (k, v) in values.enumerated() {
-      if k > 0 { raw(", " as StaticString) }
-      number(v)
-    }
-    raw(UInt8(ascii: "]"))
-  }
-
-  package mutating func ints(_ values: [Int]) {
-    raw(UInt8(ascii: "["))
-    for (k, v) in values.enumerated() {
-      if k > 0 { raw(", " as StaticString) }
-      int(v)
-    }
-    raw(UInt8(ascii: "]"))
-  }
+  package mutating func numbers(_ values: [Double]) { list(values) { $0.number($1) } }
+  package mutating func ints(_ values: [Int]) { list(values) { $0.int($1) } }
 
   // Values as text, for code that assembles records from parts.
 
