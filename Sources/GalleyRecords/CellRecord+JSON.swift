@@ -127,7 +127,7 @@ extension CellRecord {
 
 func defaultFonts(_ library: FontLibrary) throws -> FontStack {
   do { return try library.defaultStack() } catch let e as TypesettingError {
-    throw CellError.text(e.description)
+    throw CellError.text(e)
   }
 }
 
@@ -196,7 +196,7 @@ struct Fields {
       case .wrongType(let f, let t): throw CellError.wrongType(name(k) + "." + f, t)
       case .invalidValue(let f, let why): throw CellError.invalidValue(name(k) + "." + f, why)
       case .missingField(let f): throw CellError.missingField(name(k) + "." + f)
-      case .font(let m): throw CellError.invalidValue(name(k) + ".fonts", m)
+      case .font(let e): throw CellError.invalidValue(name(k) + ".fonts", e.description)
       case .invalidStyle(let m): throw CellError.invalidValue(name(k), m)
       }
     }

@@ -86,7 +86,7 @@ package struct TextCase: Sendable {
       guard !names.isEmpty else { throw CaseError.invalidValue("fonts", "an empty list") }
       return try library.stack(names)
     } catch let e as TypesettingError {
-      throw CaseError.font(e.description)
+      throw CaseError.font(e)
     }
   }
 
@@ -152,7 +152,8 @@ package enum CaseError: Error, Equatable, Sendable, CustomStringConvertible {
   case missingField(String)
   case wrongType(String, String)
   case invalidValue(String, String)
-  case font(String)
+  /// The font stack named cannot be used: the engine's error, with its case.
+  case font(TypesettingError)
   /// A style whose values are each well formed but together or in range invalid.
   case invalidStyle(String)
 
@@ -163,7 +164,7 @@ package enum CaseError: Error, Equatable, Sendable, CustomStringConvertible {
     case .missingField(let f): return "missing field \"\(f)\""
     case .wrongType(let f, let expected): return "field \"\(f)\" must be \(expected)"
     case .invalidValue(let f, let got): return "field \"\(f)\" has an invalid value: \(got)"
-    case .font(let message): return message
+    case .font(let e): return e.description
     case .invalidStyle(let message): return message
     }
   }

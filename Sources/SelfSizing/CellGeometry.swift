@@ -1,3 +1,4 @@
+import Typesetting
 import CompositionalLayout
 
 /// Insets of a cell's content, in points (the layout model's insets: top, leading, bottom, trailing).
@@ -47,7 +48,9 @@ public enum CellError: Error, Equatable, Sendable, CustomStringConvertible {
   case wrongType(String, String)
   case invalidValue(String, String)
   case unknownTemplate(String)
-  case text(String)
+  /// The text engine's error for one of the cell's texts (a font not found, a style out of
+  /// range, a text too long), with its case.
+  case text(TypesettingError)
 
   /// The error as one line of text.
   public var description: String {
@@ -58,7 +61,7 @@ public enum CellError: Error, Equatable, Sendable, CustomStringConvertible {
     case .invalidValue(let f, let why): return "field \"\(f)\": \(why)"
     case .unknownTemplate(let t):
       return "unknown template \"\(t)\" (expected \"bubble\" or \"productCard\")"
-    case .text(let m): return m
+    case .text(let e): return e.description
     }
   }
 }

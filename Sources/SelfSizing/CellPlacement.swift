@@ -53,7 +53,7 @@ extension CellSizer {
       let p = try typesetter.prepare(text, style: style)
       return (p, try p.layout(width: width))
     } catch let e as TypesettingError {
-      throw CellError.text(e.description)
+      throw CellError.text(e)
     }
   }
 

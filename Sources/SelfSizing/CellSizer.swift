@@ -113,7 +113,7 @@ public final class CellSizer: @unchecked Sendable {
     do {
       return try Self.box(typesetter.prepare(text, style: style), width: width)
     } catch let e as TypesettingError {
-      throw CellError.text(e.description)
+      throw CellError.text(e)
     }
   }
 

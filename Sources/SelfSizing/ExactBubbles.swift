@@ -33,7 +33,7 @@ public final class ExactBubbles: Sendable {
         do {
           return try CellSizer.box(prepared[part.rawValue]!, width: width, missing: false)
         } catch let e as TypesettingError {
-          throw CellError.text(e.description)
+          throw CellError.text(e)
         }
       }
       return g.place(
@@ -61,7 +61,7 @@ extension CellSizer {
         do {
           prepared[part.rawValue] = try typesetter.prepare(text, style: style)
         } catch let e as TypesettingError {
-          throw CellError.text(e.description)
+          throw CellError.text(e)
         }
         return 0
       }

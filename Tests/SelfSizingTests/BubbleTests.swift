@@ -118,6 +118,13 @@ final class BubbleTests: XCTestCase {
     ) { e in
       XCTAssertEqual(e as? CellError, .missingField("text"))
     }
+    // The text engine's error keeps its case inside the cell's.
+    var wide = style
+    wide.letterSpacing = 1e9
+    XCTAssertThrowsError(try CellSizer.shared.measure(BubbleCell(text: "x", style: wide, containerWidth: 300))) { e in
+      guard case .text(.invalidStyle(let why))? = e as? CellError else { return XCTFail("\(e)") }
+      XCTAssertTrue(why.contains("letterSpacing"), why)
+    }
   }
 
   func testPrecomputeForDeviceWidthsMatchesSingleMeasurements() throws {
