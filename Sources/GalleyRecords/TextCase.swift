@@ -124,16 +124,16 @@ package struct TextCase: Sendable {
       guard case .object(let dict) = v else {
         throw CaseError.wrongType("features", "an object of tag: number")
       }
-      var features: [String: UInt32] = [:]
+      var features: [FeatureTag: UInt32] = [:]
       for field in dict {
         let k = field.key
-        guard k.utf8.count == 4, let n = field.value.number, n >= 0, n == n.rounded(),
-          n <= Double(UInt32.max)
+        guard k.utf8.count == 4, let tag = FeatureTag(validating: k), let n = field.value.number, n >= 0,
+          n == n.rounded(), n <= Double(UInt32.max)
         else {
           throw CaseError.invalidValue(
             "features.\(k)", "a 4-letter tag with a whole number from 0 to \(UInt32.max)")
         }
-        features[k] = UInt32(n)
+        features[tag] = UInt32(n)
       }
       style.features = features
     }

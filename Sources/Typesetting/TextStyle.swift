@@ -89,7 +89,7 @@ public struct TextStyle: Sendable, Hashable {
   /// `tab-size: 0`).
   public var tabSize: Int = 8
   /// OpenType features, e.g. `["liga": 0, "ss01": 1]`; kerning and ligatures are on by default.
-  public var features: [String: UInt32] = [:]
+  public var features: [FeatureTag: UInt32] = [:]
   /// At most this many lines (nil: no limit); the rest is truncated with an ellipsis.
   public var maxLines: Int? = nil
   /// Where the ellipsis goes when `maxLines` cuts the text.
@@ -140,9 +140,7 @@ public struct TextStyle: Sendable, Hashable {
         "letterSpacing must be a number from -\(Int(most)) to \(Int(most)) (got \(letterSpacing))")
     }
     guard tabSize >= 0 else { throw TypesettingError.invalidStyle("tabSize must be >= 0") }
-    for tag in features.keys
-    where !((1...4).contains(tag.utf8.count) && tag.utf8.allSatisfy({ (0x20...0x7E).contains($0) }))
-    {
+    for tag in features.keys where !tag.isValid {
       throw TypesettingError.invalidStyle(
         "feature tags are 1 to 4 printable ASCII characters (got \"\(tag)\")")
     }

@@ -218,7 +218,7 @@ final class WordCacheTests: XCTestCase {
       "x " + long + long + " y 가나 다라", "a  b   c\u{00A0}d", "مرحبا hello مرحبا",
       "श्री मान् x", "🙂 a 🙂 b", String(repeating: "word ", count: 200),
     ]
-    for features: [String: UInt32] in [[:], ["liga": 0], ["kern": 0, "ss01": 1]] {
+    for features: [FeatureTag: UInt32] in [[:], ["liga": 0], ["kern": 0, "ss01": 1]] {
       var style = TextStyle(fonts: stack, size: 16)
       style.features = features
       for _ in 0..<2 {

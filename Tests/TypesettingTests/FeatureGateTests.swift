@@ -155,7 +155,7 @@ final class FeatureGateTests: XCTestCase {
     for name in ["frac.ttf", "rvrn.ttf", "alt.ttf", "fraction.ttf"] {
       let font = try Font(contentsOf: Fixtures.url("gates/\(name)").path)
       for text in ["a", "ab", "x a", "a x", "1\u{2044}2 a", "b c d", "1\u{2044}x", "1x", "2x 1"] {
-        for features in [[:], ["salt": 2], ["salt": 1], ["numr": 1]] as [[String: UInt32]] {
+        for features in [[:], ["salt": 2], ["salt": 1], ["numr": 1]] as [[FeatureTag: UInt32]] {
           runs.append(
             .init(
               text: text.unicodeScalars.map(\.value), font: font, rtl: false,

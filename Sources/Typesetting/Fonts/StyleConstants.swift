@@ -16,7 +16,7 @@ struct StyleConstants {
     var size: Double
     var profile: TextStyle.Profile
     var language: String
-    var features: [String: UInt32]
+    var features: [FeatureTag: UInt32]
 
     init(_ style: TextStyle) {
       fonts = style.fonts

@@ -712,12 +712,9 @@ final class Shaper: ShapingEngine {
   }
 
   /// Parses `["kern": 0, "ss01": 1]` into HarfBuzz features over the whole buffer.
-  static func features(_ map: [String: UInt32]) -> [hb_feature_t] {
+  static func features(_ map: [FeatureTag: UInt32]) -> [hb_feature_t] {
     map.sorted { $0.key < $1.key }.map { key, value in
-      var tag: UInt32 = 0
-      for b in key.utf8.prefix(4) { tag = (tag << 8) | UInt32(b) }
-      for _ in min(key.utf8.count, 4)..<4 { tag = (tag << 8) | 0x20 }
-      return hb_feature_t(tag: tag, value: value, start: 0, end: UInt32.max)
+      hb_feature_t(tag: key.value, value: value, start: 0, end: UInt32.max)
     }
   }
 }
