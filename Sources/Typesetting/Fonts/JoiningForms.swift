@@ -8,7 +8,7 @@ import CICUShims
 /// Each form is shaped once, in the font, with zero width joiners standing in for neighbours
 /// (`ZWJ c ZWJ` for the medial form, and so on); which letters join, and on which sides, is the
 /// Unicode joining type (from ICU). The lam–alef ligatures are shaped the same way. Made on first
-/// use per font (part of ``Font/estimationTables()``), about 1 ms for a font that covers Arabic.
+/// use per font (part of ``Font/estimationTables()``).
 package final class JoiningForms: @unchecked Sendable {
   // @unchecked: `letters` is written once in `init` and only read afterwards.
   /// A joining letter's advances in em.

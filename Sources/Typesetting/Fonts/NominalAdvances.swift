@@ -65,8 +65,8 @@ final class FontLazy<Value: Sendable>: @unchecked Sendable {
 }
 
 extension Font {
-  /// The nominal advance of every BMP code point the font covers (made on first call, ~1 µs per
-  /// covered code point, then shared): see ``NominalAdvances``.
+  /// The nominal advance of every BMP code point the font covers (made on first call, then
+  /// shared): see ``NominalAdvances``.
   public func nominalAdvances() -> NominalAdvances {
     nominalCache.get {
       var bmp = [Float](repeating: -1, count: 0x10000)

@@ -220,7 +220,7 @@ extension PreparedText {
         // (No spacing, no line limit.)
         height += Shape.simple || tall == 0 ? strut : boxHeight(fonts: tallFonts(line))
         last = line.width
-        // (Not `max`, whose care for NaN costs four instructions a line: widths are numbers.)
+        // (Not `max`, whose care for NaN costs a few instructions a line: widths are numbers.)
         widest = last > widest ? last : widest
         count &+= 1
         return true

@@ -1,9 +1,9 @@
 extension Array where Element: BitwiseCopyable {
   // `Array(repeating:count:)` and `Array(unsafeUninitializedCapacity:initializingWith:)`
   // allocate through a standard-library function that is not specialized for the element type:
-  // it looks the type's storage class up at run time, ~350 instructions per array on this
-  // toolchain (callgrind). Copying from a buffer allocates through code specialized here; a
-  // prepared text makes about fifteen arrays, so they are made this way.
+  // it looks the type's storage class up at run time. Copying from a buffer allocates through
+  // code specialized here; a prepared text makes about fifteen arrays, so they are made this
+  // way (the cost: docs/PERFORMANCE.md).
 
   /// An array of at most `capacity` elements that `body` initializes in place (in the
   /// uninitialized buffer it gets, from the start) and counts: as

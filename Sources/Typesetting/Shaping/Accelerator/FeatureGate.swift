@@ -35,9 +35,8 @@ import Foundation
 ///   each combination used, in both GSUB and GPOS).
 ///
 /// Made once per font and plan properties, shared by all threads (`Font.featureGates`); each
-/// shaper keeps what each character it has met blocks. On the conformance corpus `prepare` is
-/// ~3% faster (HarfBuzz's instructions −20%); on its Latin-only texts ~14% (`galley bench --only
-/// prepare` prints both, with and without gates, from the same run).
+/// shaper keeps what each character it has met blocks. What it saves is measured by `galley
+/// bench --only prepare` (docs/PERFORMANCE.md).
 /// (A class: runs read it through their plan's entry, and a copy would retain every table.)
 final class FeatureGate: Sendable {
   /// The features a run may leave off, by bit: ccmp, locl, rlig, calt, clig, liga, rclt.

@@ -44,8 +44,8 @@ final class CharacterMemo {
 }
 
 /// A table keyed by shape plans (their addresses): open addressing with linear probing and a
-/// multiplicative hash of the address, where a dictionary hashed each key with SipHash (~90
-/// instructions a lookup, ~10 lookups per prepared bubble).
+/// multiplicative hash of the address, so that no lookup hashes its key with SipHash (see
+/// docs/PERFORMANCE.md, "Measurements that were in the code").
 struct PlanTable<Value> {
   /// Addresses (0: empty slot) and values, a power of two of them; at most half full.
   private var keys: [UInt] = []
