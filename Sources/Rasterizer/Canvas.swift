@@ -231,10 +231,7 @@ public final class Canvas {
     let py0 = max(0, Int((region.minY * scale).rounded(.down)))
     let px1 = min(pixelWidth, Int((region.maxX * scale).rounded(.up)))
     let py1 = min(pixelHeight, Int((region.maxY * scale).rounded(.up)))
-    var minX = Int.max
-    var minY = Int.max
-    var maxX = Int.min
-    var maxY = Int.min
+    var bounds = PixelBounds()
     guard px1 > px0, py1 > py0 else { return nil }
     for py in py0..<py1 {
       for px in px0..<px1 {
@@ -242,16 +239,10 @@ public final class Canvas {
         if storage[i] != bg.0 || storage[i + 1] != bg.1 || storage[i + 2] != bg.2
           || storage[i + 3] != bg.3
         {
-          minX = min(minX, px)
-          maxX = max(maxX, px)
-          minY = min(minY, py)
-          maxY = max(maxY, py)
+          bounds.add(px, py)
         }
       }
     }
-    guard minX <= maxX else { return nil }
-    return Rect(
-      x: Double(minX) / scale, y: Double(minY) / scale, width: Double(maxX - minX + 1) / scale,
-      height: Double(maxY - minY + 1) / scale)
+    return bounds.rect(scale: scale)
   }
 }

@@ -120,10 +120,7 @@ public final class TextRenderer {
     let pr = Double(color.r) * a / 255
     let pg = Double(color.g) * a / 255
     let pb = Double(color.b) * a / 255
-    var minX = Int.max
-    var minY = Int.max
-    var maxX = Int.min
-    var maxY = Int.min
+    var bounds = PixelBounds()
     for row in 0..<Int(bm.rows) {
       let line = buffer + row * Int(bm.pitch)
       for col in 0..<Int(bm.width) {
@@ -132,16 +129,10 @@ public final class TextRenderer {
         let px = ox + col
         let py = oy + row
         canvas.blend(px, py, pr, pg, pb, a, coverage: Double(v) / 255)
-        minX = min(minX, px)
-        maxX = max(maxX, px)
-        minY = min(minY, py)
-        maxY = max(maxY, py)
+        bounds.add(px, py)
       }
     }
-    guard minX <= maxX else { return nil }
-    return Rect(
-      x: Double(minX) / s, y: Double(minY) / s, width: Double(maxX - minX + 1) / s,
-      height: Double(maxY - minY + 1) / s)
+    return bounds.rect(scale: s)
   }
 
   /// A colour bitmap glyph (BGRA, premultiplied) scaled from the strike to `pixelSize` per em:
@@ -171,10 +162,7 @@ public final class TextRenderer {
     let n = max(2, Int((1 / k).rounded(.up)))
     let sw = Int(bm.width)
     let sh = Int(bm.rows)
-    var minX = Int.max
-    var minY = Int.max
-    var maxX = Int.min
-    var maxY = Int.min
+    var bounds = PixelBounds()
     for py in py0..<py1 {
       for px in px0..<px1 {
         var sb = 0.0
@@ -202,16 +190,9 @@ public final class TextRenderer {
         let m = Double(n * n)
         guard sa > 0 else { continue }
         canvas.blend(px, py, sr / m, sg / m, sb / m, sa / m, coverage: 1)
-        minX = min(minX, px)
-        maxX = max(maxX, px)
-        minY = min(minY, py)
-        maxY = max(maxY, py)
+        bounds.add(px, py)
       }
     }
-    guard minX <= maxX else { return nil }
-    let s = canvas.scale
-    return Rect(
-      x: Double(minX) / s, y: Double(minY) / s, width: Double(maxX - minX + 1) / s,
-      height: Double(maxY - minY + 1) / s)
+    return bounds.rect(scale: canvas.scale)
   }
 }
