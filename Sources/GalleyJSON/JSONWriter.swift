@@ -1,6 +1,6 @@
 /// Writes Galley's JSON output as UTF-8 bytes: keys in the order given, strings escaped one
 /// way, numbers in the shortest form that reads back (float noise below 1e-9 dropped, so that
-/// sums like 0.1 + 0.2 print as written).
+/// sums like 0.1 + 0.2 print as written). A writer is used in place: copies share its buffer.
 package struct JSONWriter {
   private let buffer = ByteBuffer()
 

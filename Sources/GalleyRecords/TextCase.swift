@@ -247,7 +247,10 @@ struct CaseFields {
   private var values: [JSONValue] = []
   private var seenKeys: UInt64 = 0
 
-  init() { values.reserveCapacity(16) }
+  init() {
+    assert(CaseKey.allCases.count <= 32, "CaseFields keeps a slot per key in 32 lanes")
+    values.reserveCapacity(16)
+  }
 
   /// The fields of `object`; its first key not in `allowed` is an error.
   init(_ object: JSONObject, allowed: JSONKeySet) throws {
