@@ -118,6 +118,14 @@ int32_t galley_joining_type(uint32_t codepoint) {
   return u_getIntPropertyValue((UChar32)codepoint, UCHAR_JOINING_TYPE);
 }
 
+int32_t galley_is_default_ignorable(uint32_t codepoint) {
+  return u_hasBinaryProperty((UChar32)codepoint, UCHAR_DEFAULT_IGNORABLE_CODE_POINT) ? 1 : 0;
+}
+
+int32_t galley_is_white_space(uint32_t codepoint) {
+  return u_hasBinaryProperty((UChar32)codepoint, UCHAR_WHITE_SPACE) ? 1 : 0;
+}
+
 int32_t galley_pair_breaks(uint32_t first, uint32_t second) {
   UErrorCode status = U_ZERO_ERROR;
   int owned = 0;

@@ -83,3 +83,17 @@ final class CharacterTablesTests: XCTestCase {
     XCTAssertFalse(Bidi.needsResolution([]))
   }
 }
+
+/// The white space that line widths leave out, from Unicode's data: exactly CSS's breakable
+/// spaces and separators (worked out by hand from White_Space, less the no-break spaces and NEL).
+final class ReportWhitespaceTests: XCTestCase {
+  func testReportWhitespaceIsTheBreakableWhiteSpace() {
+    var expected = Set<UInt32>([0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0x1680, 0x2028, 0x2029, 0x205F, 0x3000, 0x200B])
+    expected.formUnion(0x2000...0x2006)
+    expected.formUnion(0x2008...0x200A)
+    XCTAssertEqual(galley_line_break_class(0xA0), CharacterTable.glue)
+    XCTAssertEqual(galley_line_break_class(0x85), CharacterTable.nextLine)
+    let found = Set((UInt32(0)...0x10FFFF).filter { CharacterTable.isReportWhitespace($0) })
+    XCTAssertEqual(found.sorted(), expected.sorted())
+  }
+}

@@ -26,6 +26,12 @@ int32_t galley_char_type(uint32_t codepoint);
 /// causing, 2 dual joining, 3 left joining, 4 right joining, 5 transparent).
 int32_t galley_joining_type(uint32_t codepoint);
 
+/// Whether a code point has Unicode's Default_Ignorable_Code_Point property (1) or not (0).
+int32_t galley_is_default_ignorable(uint32_t codepoint);
+
+/// Whether a code point has Unicode's White_Space property (1) or not (0).
+int32_t galley_is_white_space(uint32_t codepoint);
+
 /// Whether ICU's line iterator for "en" reports a break between the two code points when they
 /// stand alone as a two-character string. Returns 1, 0, or a negative error.
 int32_t galley_pair_breaks(uint32_t first, uint32_t second);

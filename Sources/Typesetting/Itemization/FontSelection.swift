@@ -1,3 +1,5 @@
+import CICUShims
+
 /// Chooses a font of the stack for each grapheme cluster, as Chromium's font fallback does: the
 /// first font that has every visible code point of the cluster; an emoji in emoji presentation
 /// tries the colour fonts of the stack first.
@@ -9,15 +11,15 @@ enum FontSelection {
     c >= 0xAD && CharacterTable.has(c, CharacterTable.ignorable)
   }
 
-  /// Whether `c` needs no glyph of its own: Unicode's Default_Ignorable_Code_Point (as the
-  /// standard library's Unicode data has it), which HarfBuzz hides — except the Hangul fillers
+  /// Whether `c` needs no glyph of its own: Unicode's Default_Ignorable_Code_Point (ICU's
+  /// data), which HarfBuzz hides — except the Hangul fillers
   /// and the shorthand format controls, which it keeps visible (U+115F, U+1160, U+3164, U+FFA0,
   /// U+1BCA0–U+1BCA3) — and the line and paragraph separators, which end lines before shaping.
   static func needsNoGlyph(_ c: UInt32) -> Bool {
     switch c {
     case 0x115F, 0x1160, 0x3164, 0xFFA0, 0x1BCA0...0x1BCA3: return false
     case 0x2028, 0x2029: return true
-    default: return Unicode.Scalar(c)?.properties.isDefaultIgnorableCodePoint ?? false
+    default: return galley_is_default_ignorable(c) != 0
     }
   }
 

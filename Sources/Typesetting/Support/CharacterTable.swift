@@ -1,3 +1,5 @@
+import CICUShims
+
 /// General-category facts about the Basic Multilingual Plane in one byte per code point, made
 /// once: asking Swift's `Unicode.Scalar.Properties` costs tens of nanoseconds a character, which
 /// preparing text would otherwise pay several times per character.
@@ -8,16 +10,20 @@ enum CharacterTable {
     c >= 0x300 && CharacterTable.has(c, CharacterTable.combiningMark)
   }
 
-  /// White space that measured line widths leave out at the end of a line.
-  @inline(__always)
+  /// White space that measured line widths leave out at the end of a line: Unicode's
+  /// White_Space characters that a line may break after — not the no-break spaces (line-break
+  /// class GL: U+00A0, U+2007, U+202F) nor NEXT LINE (class NL) — and the zero width space.
+  /// Read from ICU's Unicode data (made once into the table).
   static func isReportWhitespace(_ c: UInt32) -> Bool {
-    switch c {
-    case 0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C, 0x2028, 0x2029, 0x3000, 0x200B, 0x1680,
-      0x2000...0x2006, 0x2008...0x200A, 0x205F:
-      return true
-    default: return false
-    }
+    if c == 0x200B { return true }
+    guard galley_is_white_space(c) != 0 else { return false }
+    let lineBreak = galley_line_break_class(c)
+    return lineBreak != CharacterTable.glue && lineBreak != CharacterTable.nextLine
   }
+
+  /// ICU's line-break classes GL (glue: no break on either side) and NL (next line).
+  static let glue: Int32 = 12
+  static let nextLine: Int32 = 29
 
   /// Nonspacing, spacing or enclosing mark (Mn, Mc, Me).
   static let combiningMark: UInt8 = 1
