@@ -35,6 +35,22 @@ final class EstimatorWidthTests: XCTestCase {
     print("estimated / measured width − 1, one line, no calibration:\n" + table)
   }
 
+  /// Characters drawn with no advance are those the engine draws so (marks, characters that
+  /// need no glyph), and the rest have width: a Hebrew maqaf is a visible hyphen, a soft hyphen
+  /// inside a word and a combining mark of any script add nothing.
+  func testZeroWidthCharactersAreTheEnginesOnes() throws {
+    let estimator = BubbleEstimator()
+    let fonts = try Fixtures.library.stack([
+      "NotoSansHebrew-Regular.ttf", "NotoSans-Regular.ttf", "DejaVuSans.ttf",
+    ])
+    let style = TextStyle(fonts: fonts, size: 17)
+    for text in ["שלום־עולם", "extra\u{AD}ordinary", "ba\u{1AB0}d", "ta\u{1DC0}b"] {
+      let measured = try CellSizer.shared.layOut(text, style, width: 1e7).widest
+      let estimated = estimator.block(text, style, width: 1e7).widest
+      XCTAssertEqual(estimated, measured, accuracy: measured * 0.02, text.debugDescription)
+    }
+  }
+
   /// Thai (a dictionary script) breaks where the engine breaks it: every opportunity between
   /// two Thai characters of the corpus's Thai texts is the engine's, and no other.
   func testThaiBreaksAreTheEngines() throws {

@@ -3,11 +3,18 @@ import CICUShims
 /// General-category facts about the Basic Multilingual Plane in one byte per code point, made
 /// once: asking Swift's `Unicode.Scalar.Properties` costs tens of nanoseconds a character, which
 /// preparing text would otherwise pay several times per character.
-enum CharacterTable {
+package enum CharacterTable {
   /// Nonspacing, spacing and enclosing marks (general categories Mn, Mc, Me).
   @inline(__always)
   static func isCombiningMark(_ c: UInt32) -> Bool {
     c >= 0x300 && CharacterTable.has(c, CharacterTable.combiningMark)
+  }
+
+  /// Whether the engine draws `c` with no advance of its own: a nonspacing or enclosing mark
+  /// (general category Mn, Me), or a character that needs no glyph
+  /// (``FontSelection/needsNoGlyph(_:)``). For readers that guess widths without shaping.
+  package static func takesNoAdvance(_ c: UInt32) -> Bool {
+    has(c, nonspacingMark) || FontSelection.isIgnorable(c)
   }
 
   /// White space that measured line widths leave out at the end of a line: Unicode's
