@@ -157,13 +157,13 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByFloatLiteral,
 }
 
 /// The keys a record allows, for the check that names an unknown field and for finding a
-/// key's place in the record's own list: a sorted list of key fingerprints searched in two
-/// steps, then one comparison of the key (no hashing per key).
+/// key's place in the record's own list: an open-addressing table by key fingerprint, then one
+/// comparison of the key (no hashing per key).
 package struct JSONKeySet: Sendable {
   private let entries: [(fingerprint: UInt64, key: String, position: Int)]
   /// Each entry's key as UTF-8 bytes, for keys read as bytes.
   private let keyBytes: [[UInt8]]
-  /// An open-addressing table of entry indices by fingerprint (-1: empty), at most half full.
+  /// Entry indices by fingerprint (-1: empty), at most half full.
   private let slots: [Int16]
 
   /// The set of `keys`; a key's position is its index in `keys` (the first, if repeated).
@@ -179,57 +179,44 @@ package struct JSONKeySet: Sendable {
       guard let key, seen.insert(key).inserted else { continue }
       list.append((JSONObject.fingerprint(key), key, k))
     }
-    entries = list.sorted { $0.0 < $1.0 }
-    keyBytes = entries.map { Array($0.key.utf8) }
+    entries = list
+    keyBytes = list.map { Array($0.1.utf8) }
     var size = 8
-    while size < 2 * entries.count { size *= 2 }
+    while size < 2 * list.count { size *= 2 }
     var table = [Int16](repeating: -1, count: size)
-    for (e, entry) in entries.enumerated() {
-      var slot = JSONKeySet.slot(entry.fingerprint, mask: size - 1)
+    for (e, entry) in list.enumerated() {
+      var slot = JSONKeySet.slot(entry.0, mask: size - 1)
       while table[slot] >= 0 { slot = (slot + 1) & (size - 1) }
       table[slot] = Int16(e)
     }
     slots = table
   }
 
-  /// The first entry with `fingerprint`, if any.
-  private func first(_ fingerprint: UInt64) -> Int {
-    var lo = 0
-    var hi = entries.count
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      if entries[mid].fingerprint < fingerprint { lo = mid + 1 } else { hi = mid }
+  /// The position of the first entry with `fingerprint` for which `same` holds, if any.
+  @inline(__always)
+  private func find(_ fingerprint: UInt64, _ same: (Int) -> Bool) -> Int? {
+    var slot = JSONKeySet.slot(fingerprint, mask: slots.count - 1)
+    while true {
+      let e = Int(slots[slot])
+      if e < 0 { return nil }
+      if entries[e].fingerprint == fingerprint && same(e) { return entries[e].position }
+      slot = (slot + 1) & (slots.count - 1)
     }
-    return lo
   }
 
   /// The position of `field`'s key, nil when the set does not hold it.
   package func position(of field: JSONObject.Field) -> Int? {
-    var k = first(field.fingerprint)
-    while k < entries.count && entries[k].fingerprint == field.fingerprint {
-      if entries[k].key == field.key { return entries[k].position }
-      k += 1
-    }
-    return nil
+    find(field.fingerprint) { entries[$0].key == field.key }
   }
 
   /// The position of the key written as `bytes` (UTF-8, no escapes), nil when not in the set.
   package func position(ofBytes bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-    let f = JSONObject.fingerprint(bytes)
-    var slot = JSONKeySet.slot(f, mask: slots.count - 1)
-    while true {
-      let e = Int(slots[slot])
-      if e < 0 { return nil }
-      if entries[e].fingerprint == f {
-        // (Equal fingerprints: equal lengths and first seven bytes.)
-        let same =
-          bytes.count <= 7
-          || keyBytes[e].withUnsafeBufferPointer {
-            memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-          }
-        if same { return entries[e].position }
-      }
-      slot = (slot + 1) & (slots.count - 1)
+    // (Equal fingerprints: equal lengths and first seven bytes.)
+    find(JSONObject.fingerprint(bytes)) { e in
+      bytes.count <= 7
+        || keyBytes[e].withUnsafeBufferPointer {
+          memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+        }
     }
   }
 
