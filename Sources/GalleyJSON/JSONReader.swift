@@ -412,14 +412,7 @@ package struct JSONReader {
   /// are none of these).
   @inline(__always)
   static func hasSpecialByte(_ w: UInt64) -> Bool {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    func zeroByte(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
-    let quote = zeroByte(w ^ (ones &* 0x22))
-    let backslash = zeroByte(w ^ (ones &* 0x5C))
-    // Bytes below 0x20 (ASCII ones only: a byte with its high bit set is not below 0x20).
-    let control = (w &- ones &* 0x20) & ~w & highs
-    return quote | backslash | control != 0
+    ByteWord.has(0x22, in: w) || ByteWord.has(0x5C, in: w) || ByteWord.hasByte(below: 0x20, in: w)
   }
 
   /// `\uXXXX` (a pair for characters beyond the BMP) at `i`; moves past it.

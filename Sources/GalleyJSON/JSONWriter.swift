@@ -34,9 +34,7 @@ package struct JSONWriter {
       if let base = u.baseAddress {
         while k + 8 <= n {
           let w = UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self)
-          let e2 = w ^ 0xE2E2_E2E2_E2E2_E2E2
-          let hasE2 = (e2 &- 0x0101_0101_0101_0101) & ~e2 & 0x8080_8080_8080_8080 != 0
-          if hasE2 || JSONReader.hasSpecialByte(w) { break }
+          if JSONReader.hasSpecialByte(w) || ByteWord.has(0xE2, in: w) { break }
           k += 8
         }
       }

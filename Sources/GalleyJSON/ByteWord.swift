@@ -1,0 +1,19 @@
+/// Tests on eight bytes at once (a little-endian word of a buffer), for the reader's and the
+/// writer's scans of strings: exact answers to "does any byte…", no per-byte loop.
+enum ByteWord {
+  private static let ones: UInt64 = 0x0101_0101_0101_0101
+  private static let highs: UInt64 = 0x8080_8080_8080_8080
+
+  /// Whether any byte of `w` equals `b`.
+  @inline(__always)
+  static func has(_ b: UInt8, in w: UInt64) -> Bool {
+    let x = w ^ (ones &* UInt64(b))
+    return (x &- ones) & ~x & highs != 0
+  }
+
+  /// Whether any byte of `w` is below `n` (at most 0x80).
+  @inline(__always)
+  static func hasByte(below n: UInt8, in w: UInt64) -> Bool {
+    (w &- ones &* UInt64(n)) & ~w & highs != 0
+  }
+}
