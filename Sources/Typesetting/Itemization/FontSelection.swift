@@ -4,11 +4,12 @@ import CICUShims
 /// first font that has every visible code point of the cluster; an emoji in emoji presentation
 /// tries the colour fonts of the stack first.
 enum FontSelection {
-  /// Code points that need no glyph of their own (read from ``CharacterTable``; see
-  /// ``needsNoGlyph(_:)``).
+  /// Code points that need no glyph of their own (``needsNoGlyph(_:)``, read from
+  /// ``CharacterTable`` in the BMP; beyond it asked directly, not through every flag the table
+  /// would work out for it).
   @inline(__always)
   static func isIgnorable(_ c: UInt32) -> Bool {
-    c >= 0xAD && CharacterTable.has(c, CharacterTable.ignorable)
+    c < 0x10000 ? c >= 0xAD && CharacterTable.has(c, CharacterTable.ignorable) : needsNoGlyph(c)
   }
 
   /// Whether `c` needs no glyph of its own: Unicode's Default_Ignorable_Code_Point (ICU's
