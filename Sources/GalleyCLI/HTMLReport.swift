@@ -67,13 +67,13 @@ enum HTMLReport {
     }
     switch record.cell {
     case .bubble(let b):
-      let p = try sizer.place(b)
+      let placement = try sizer.place(b)
       let guess = BubbleEstimator().estimate(b)
       let ew = record.estimatedWidth ?? guess.width
-      let w = max(p.size.width, ew) + 16
-      let h1 = max(estimated, p.size.height) + 16
+      let w = max(placement.size.width, ew) + 16
+      let h1 = max(estimated, placement.size.height) + 16
       let est = Canvas(width: w, height: h1, scale: scale)
-      var forced = p
+      var forced = placement
       forced.size = CellSize(width: ew, height: estimated)
       // What a reader would see with the estimate: the bubble at that size, text clipped.
       est.clip = Rect(x: 8, y: 8, width: ew, height: estimated)
@@ -83,20 +83,20 @@ enum HTMLReport {
         Rect(x: 8, y: 8, width: ew, height: estimated), CellPainter.estimatedOutline,
         lineWidth: 1, dash: (4, 3))
       let act = Canvas(width: w, height: h1, scale: scale)
-      _ = try painter.drawBubble(b, p, x: 8, y: 8, on: act)
+      _ = try painter.drawBubble(b, placement, x: 8, y: 8, on: act)
       return (try uri(est), try uri(act))
     case .productCard(let c):
-      let p = try sizer.place(c)
-      let h1 = max(estimated, p.size.height) + 16
-      let est = Canvas(width: p.size.width + 16, height: h1, scale: scale)
-      est.clip = Rect(x: 8, y: 8, width: p.size.width, height: estimated)
-      _ = try painter.drawCard(p, x: 8, y: 8, on: est)
+      let placement = try sizer.place(c)
+      let h1 = max(estimated, placement.size.height) + 16
+      let est = Canvas(width: placement.size.width + 16, height: h1, scale: scale)
+      est.clip = Rect(x: 8, y: 8, width: placement.size.width, height: estimated)
+      _ = try painter.drawCard(placement, x: 8, y: 8, on: est)
       est.clip = nil
       est.strokeRect(
-        Rect(x: 8, y: 8, width: p.size.width, height: estimated),
+        Rect(x: 8, y: 8, width: placement.size.width, height: estimated),
         CellPainter.estimatedOutline, lineWidth: 1, dash: (4, 3))
-      let act = Canvas(width: p.size.width + 16, height: h1, scale: scale)
-      _ = try painter.drawCard(p, x: 8, y: 8, on: act)
+      let act = Canvas(width: placement.size.width + 16, height: h1, scale: scale)
+      _ = try painter.drawCard(placement, x: 8, y: 8, on: act)
       return (try uri(est), try uri(act))
     }
   }

@@ -153,9 +153,9 @@ enum Pictures {
             let drawn: CellPainter.Drawn
             switch record.cell {
             case .bubble(let b):
-              let p = try sizer.place(b)
-              let x = b.sender == .me ? f.maxX - p.size.width : f.minX
-              drawn = try painter.drawBubble(b, p, x: x, y: f.minY, on: canvas)
+              let placement = try sizer.place(b)
+              let x = b.sender == .me ? f.maxX - placement.size.width : f.minX
+              drawn = try painter.drawBubble(b, placement, x: x, y: f.minY, on: canvas)
             case .productCard(let c):
               drawn = try painter.drawCard(try sizer.place(c), x: f.minX, y: f.minY, on: canvas)
             }

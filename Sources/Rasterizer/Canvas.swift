@@ -98,8 +98,8 @@ public final class Canvas {
   ) {
     guard px >= 0, py >= 0, px < pixelWidth, py < pixelHeight, coverage > 0 else { return }
     if let c = clipPixels, px < c.0 || py < c.1 || px >= c.2 || py >= c.3 { return }
-    let k = coverage >= 1 ? 1 : coverage
-    let sa = a * k
+    let share = coverage >= 1 ? 1 : coverage
+    let sa = a * share
     guard sa > 0 else { return }
     let i = (py * pixelWidth + px) * 4
     let inv = 1 - sa / 255
@@ -111,9 +111,9 @@ public final class Canvas {
       px[3] = 255
       return
     }
-    px[0] = UInt8(min(255, (r * k + Double(px[0]) * inv).rounded()))
-    px[1] = UInt8(min(255, (g * k + Double(px[1]) * inv).rounded()))
-    px[2] = UInt8(min(255, (b * k + Double(px[2]) * inv).rounded()))
+    px[0] = UInt8(min(255, (r * share + Double(px[0]) * inv).rounded()))
+    px[1] = UInt8(min(255, (g * share + Double(px[1]) * inv).rounded()))
+    px[2] = UInt8(min(255, (b * share + Double(px[2]) * inv).rounded()))
     px[3] = UInt8(min(255, (sa + Double(px[3]) * inv).rounded()))
   }
 

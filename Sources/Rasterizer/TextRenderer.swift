@@ -150,16 +150,16 @@ public final class TextRenderer {
     guard bm.width > 0, bm.rows > 0, let buffer = bm.buffer,
       bm.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue)
     else { return nil }
-    let k = pixelSize / face.strikePPEM
-    let left = penX + Double(slot.pointee.bitmap_left) * k
-    let top = penY - Double(slot.pointee.bitmap_top) * k
-    let w = Double(bm.width) * k
-    let h = Double(bm.rows) * k
+    let scale = pixelSize / face.strikePPEM
+    let left = penX + Double(slot.pointee.bitmap_left) * scale
+    let top = penY - Double(slot.pointee.bitmap_top) * scale
+    let w = Double(bm.width) * scale
+    let h = Double(bm.rows) * scale
     let px0 = Int(left.rounded(.down))
     let py0 = Int(top.rounded(.down))
     let px1 = Int((left + w).rounded(.up))
     let py1 = Int((top + h).rounded(.up))
-    let n = max(2, Int((1 / k).rounded(.up)))
+    let n = max(2, Int((1 / scale).rounded(.up)))
     let sw = Int(bm.width)
     let sh = Int(bm.rows)
     var bounds = PixelBounds()
@@ -170,13 +170,13 @@ public final class TextRenderer {
         var sr = 0.0
         var sa = 0.0
         for j in 0..<n {
-          let dy = (Double(py) + (Double(j) + 0.5) / Double(n) - top) / k
+          let dy = (Double(py) + (Double(j) + 0.5) / Double(n) - top) / scale
           guard dy >= 0 else { continue }
           let syi = Int(dy)
           guard syi < sh else { continue }
           let line = buffer + syi * Int(bm.pitch)
           for i in 0..<n {
-            let dx = (Double(px) + (Double(i) + 0.5) / Double(n) - left) / k
+            let dx = (Double(px) + (Double(i) + 0.5) / Double(n) - left) / scale
             guard dx >= 0 else { continue }
             let sxi = Int(dx)
             guard sxi < sw else { continue }

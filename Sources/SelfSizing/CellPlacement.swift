@@ -50,19 +50,19 @@ extension CellSizer {
     PreparedText, TextLayout
   ) {
     do {
-      let p = try typesetter.prepare(text, style: style)
-      return (p, try p.layout(width: width))
+      let prepared = try typesetter.prepare(text, style: style)
+      return (prepared, try prepared.layout(width: width))
     } catch let e as TypesettingError {
       throw CellError.text(e)
     }
   }
 
   private static func box(_ laid: (PreparedText, TextLayout)) -> TextBox {
-    let (p, l) = laid
+    let (prepared, layout) = laid
     return TextBox(
-      lineCount: l.lineCount, height: l.height, widest: l.widest,
-      lastLineWidth: l.lines.last?.width ?? 0, isTruncated: l.isTruncated,
-      isRightToLeft: p.isRightToLeft)
+      lineCount: layout.lineCount, height: layout.height, widest: layout.widest,
+      lastLineWidth: layout.lines.last?.width ?? 0, isTruncated: layout.isTruncated,
+      isRightToLeft: prepared.isRightToLeft)
   }
 
   private static func text(

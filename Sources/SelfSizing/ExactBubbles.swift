@@ -27,7 +27,7 @@ public final class ExactBubbles: Sendable {
     // (Only the geometry and the prepared texts are read: the cell itself is not copied.)
     try parts[i].withUnsafeBufferPointer { prepared in
       let g = geometries[i]
-      let p = try CellSizer.bubbleParts(
+      let sized = try CellSizer.bubbleParts(
         g, containerWidth: containerWidth, has: { prepared[$0.rawValue] != nil }
       ) { part, width -> TextBox in
         do {
@@ -37,7 +37,7 @@ public final class ExactBubbles: Sendable {
         }
       }
       return g.place(
-        text: p.text, reply: p.reply, name: p.name, timestamp: p.timestamp,
+        text: sized.text, reply: sized.reply, name: sized.name, timestamp: sized.timestamp,
         containerWidth: containerWidth
       ).size
     }

@@ -121,10 +121,10 @@ struct FastIndex: @unchecked Sendable {
     var maxLines = 0
   }
 
-  /// The index of `p`, whose one-line numbers are written to `oneLine` and the rest to `side`
+  /// The index of `text`, whose one-line numbers are written to `oneLine` and the rest to `side`
   /// (nil when the text needs the segment walk; `oneLine` and `side` are then left as they are).
-  init?(_ p: PreparedText, oneLine: inout OneLine, side: inout Side) {
-    let n = p.segmentEnd.count
+  init?(_ text: PreparedText, oneLine: inout OneLine, side: inout Side) {
+    let n = text.segmentEnd.count
     // (The count is kept in 32 bits: a text of 2^32 segments, 20 GB or more, takes the walk.)
     guard n <= 0xffff_ffff else { return nil }
     // (Index k + 1 for segment k: the first span is a sentinel.)
@@ -141,33 +141,33 @@ struct FastIndex: @unchecked Sendable {
     var mask: UInt64 = 0
     var lastIsContentEnd = true
     var firstIsStart = true
-    let whiteSpace = p.style.whiteSpace
+    let whiteSpace = text.style.whiteSpace
     let collapse = whiteSpace == .normal || whiteSpace == .nowrap
     // Breaking a word between graphemes walks their advances, which the segment walk clamps
     // in ways a prefix sum cannot follow when some are negative (negative letter spacing).
-    if p.style.overflowWrap != .normal && p.graphemeAdvance.contains(where: { $0 < 0 }) {
+    if text.style.overflowWrap != .normal && text.graphemeAdvance.contains(where: { $0 < 0 }) {
       return nil
     }
     for s in 0..<n {
-      let flags = p.segmentFlags[s]
+      let flags = text.segmentFlags[s]
       // A tab's width depends on where it falls: the segment walk places it.
       if flags & PreparedText.SegmentFlag.hasTab != 0 { return nil }
       // The search needs x to grow along the text; negative letter spacing can make a segment
       // narrower than nothing.
-      if p.segmentContent[s] < 0 || p.segmentTrailing[s] < 0 { return nil }
+      if text.segmentContent[s] < 0 || text.segmentTrailing[s] < 0 { return nil }
       // (A stack of more than 32 fonts takes the segment walk.)
-      guard p.segmentFonts[s] >> 32 == 0 else { return nil }
+      guard text.segmentFonts[s] >> 32 == 0 else { return nil }
       let start = x
-      let contentEnd = x + p.segmentContent[s]
-      let a = Int(s == 0 ? 0 : p.segmentEnd[s - 1])
-      let t = Int(p.segmentContentEnd[s])
+      let contentEnd = x + text.segmentContent[s]
+      let a = Int(s == 0 ? 0 : text.segmentEnd[s - 1])
+      let t = Int(text.segmentContentEnd[s])
       // The visible part of the content, as the segment walk finds it: white space of the trim
       // set at either end of it is left out of reported widths.
       var first = Double.infinity
       if a < t && flags & PreparedText.SegmentFlag.plain != 0 {
         first = start
         last = contentEnd
-      } else if a < t, let visible = p.visiblePart(a, t, from: start, to: contentEnd) {
+      } else if a < t, let visible = text.visiblePart(a, t, from: start, to: contentEnd) {
         first = visible.startX
         last = visible.endX
       }
@@ -187,9 +187,9 @@ struct FastIndex: @unchecked Sendable {
         if !firstIsStart { firstVisible.append(first) }
       }
       firstSeen = min(firstSeen, first)
-      x = contentEnd + p.segmentTrailing[s]
+      x = contentEnd + text.segmentTrailing[s]
       spans.append(Span(contentEnd: contentEnd, end: x))
-      mask |= p.segmentFonts[s]
+      mask |= text.segmentFonts[s]
     }
     // firstVisible[s]: the first visible start at or after segment s.
     var next = Double.infinity
@@ -197,7 +197,7 @@ struct FastIndex: @unchecked Sendable {
       if firstVisible[s] < next { next = firstVisible[s] }
       firstVisible[s] = next
     }
-    let noForcedBreak = !p.segmentFlags.contains {
+    let noForcedBreak = !text.segmentFlags.contains {
       $0 & PreparedText.SegmentFlag.forcedBreak != 0
     }
     var nextForced: [Int32] = []
@@ -205,7 +205,7 @@ struct FastIndex: @unchecked Sendable {
       nextForced = [Int32](filling: Int32(n), count: n)
       var next = Int32(n)
       for s in stride(from: n - 1, through: 0, by: -1) {
-        if p.segmentFlags[s] & PreparedText.SegmentFlag.forcedBreak != 0 { next = Int32(s) }
+        if text.segmentFlags[s] & PreparedText.SegmentFlag.forcedBreak != 0 { next = Int32(s) }
         nextForced[s] = next
       }
     }
@@ -217,27 +217,27 @@ struct FastIndex: @unchecked Sendable {
     // visible content end, -1 before any.)
     let reportStart = collapse && n > 0 ? firstSeen : 0
     let singleLineWidth = max(0, (n > 0 ? last : 0) - reportStart)
-    let strut = p.lineBox(fonts: 0)
-    let all = p.lineBox(fonts: mask)
+    let strut = text.lineBox(fonts: 0)
+    let all = text.lineBox(fonts: mask)
     let uniformBox = strut == all
     var tall: UInt32 = 0
     if !uniformBox {
-      for f in 0..<min(32, p.fontAscent.count) where p.raisesLineBox(font: f) { tall |= 1 << f }
+      for f in 0..<min(32, text.fontAscent.count) where text.raisesLineBox(font: f) { tall |= 1 << f }
     }
     boxHeight = strut.height
     let wraps = whiteSpace == .normal || whiteSpace == .preWrap
-    let spacing = p.style.profile == .apple ? p.style.lineSpacing : 0
-    let snapsWidths = p.style.profile == .browser
-    let maxLines = max(0, p.style.maxLines ?? 0)
+    let spacing = text.style.profile == .apple ? text.style.lineSpacing : 0
+    let snapsWidths = text.style.profile == .browser
+    let maxLines = max(0, text.style.maxLines ?? 0)
     segmentsPerPoint = lastContentEnd > 0 ? Double(n) / lastContentEnd : 0
     var bits = UInt64(n)
     if noForcedBreak { bits |= Flag.noForcedBreak }
     if snapsWidths { bits |= Flag.snapsWidths }
     if uniformBox { bits |= Flag.uniformBox }
     if wraps { bits |= Flag.wraps }
-    if p.style.overflowWrap != .normal { bits |= Flag.breakWords }
+    if text.style.overflowWrap != .normal { bits |= Flag.breakWords }
     if collapse { bits |= Flag.collapses }
-    if p.hasSoftHyphens { bits |= Flag.hasSoftHyphens }
+    if text.hasSoftHyphens { bits |= Flag.hasSoftHyphens }
     if maxLines > 0 { bits |= Flag.limitsLines }
     if !lastContent.isEmpty { bits |= Flag.hasLastContent }
     if !firstVisible.isEmpty { bits |= Flag.hasFirstVisible }
@@ -255,21 +255,21 @@ struct FastIndex: @unchecked Sendable {
       width: snap(singleLineWidth), height: all.height)
   }
 
-  /// ``PreparedText/measure(width:)`` of `p` at `limit` (the width plus the fit tolerance),
+  /// ``PreparedText/measure(width:)`` of `text` at `limit` (the width plus the fit tolerance),
   /// through the greedy rule compiled for the shape of the text: nil when `maxLines` truncates.
   @inline(__always)
-  func measure(_ p: PreparedText, limit: Double) -> (
+  func measure(_ text: PreparedText, limit: Double) -> (
     lines: Int, height: Double, widest: Double, lastLineWidth: Double, isTruncated: Bool
   )? {
     if isPlain {
       // Most texts (see ``TextShape``).
       if noForcedBreak {
-        if uniformBox && !hasSoftHyphens { return p.measure(self, limit: limit, SimpleShape.self) }
-        return p.measure(self, limit: limit, UnbrokenShape.self)
+        if uniformBox && !hasSoftHyphens { return text.measure(self, limit: limit, SimpleShape.self) }
+        return text.measure(self, limit: limit, UnbrokenShape.self)
       }
-      return p.measure(self, limit: limit, PlainShape.self)
+      return text.measure(self, limit: limit, PlainShape.self)
     }
-    return p.measure(self, limit: limit, AnyShape.self)
+    return text.measure(self, limit: limit, AnyShape.self)
   }
 
   /// The greedy rule's options for this text at `limit` (from the index: no style is read),
@@ -356,8 +356,8 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
 
   /// Valid only inside `index.withSums`, which lends `e`.
   @inline(__always)
-  init(_ p: PreparedText, _ index: FastIndex, _ e: UnsafePointer<FastIndex.Span>, limit: Double) {
-    lent = .passUnretained(p)
+  init(_ text: PreparedText, _ index: FastIndex, _ e: UnsafePointer<FastIndex.Span>, limit: Double) {
+    lent = .passUnretained(text)
     self.e = e
     count = index.count
     span = Int(max(0, min(Double(index.count), limit * index.segmentsPerPoint - 1)))
@@ -445,44 +445,44 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
   // index in registers, not on the stack for a call).
 
   @inline(never)
-  static func endsWithSoftHyphen(_ p: PreparedText, _ s: Int) -> Bool {
-    p.segmentFlags[s] & PreparedText.SegmentFlag.softHyphen != 0
+  static func endsWithSoftHyphen(_ text: PreparedText, _ s: Int) -> Bool {
+    text.segmentFlags[s] & PreparedText.SegmentFlag.softHyphen != 0
   }
   @inline(never)
-  static func nextForced(_ p: PreparedText, _ a: Int) -> Int { Int(p.fastSide.nextForced[a]) }
+  static func nextForced(_ text: PreparedText, _ a: Int) -> Int { Int(text.fastSide.nextForced[a]) }
   @inline(never)
-  static func lastContent(_ p: PreparedText, _ s: Int) -> Double { p.fastSide.lastContent[s] }
+  static func lastContent(_ text: PreparedText, _ s: Int) -> Double { text.fastSide.lastContent[s] }
   @inline(never)
-  static func firstVisible(_ p: PreparedText, _ s: Int) -> Double {
-    p.fastSide.firstVisible[s]
+  static func firstVisible(_ text: PreparedText, _ s: Int) -> Double {
+    text.fastSide.firstVisible[s]
   }
 
   /// Where the reported width of a line starts when it begins inside segment `s`, at grapheme
   /// `from` and x `x` (lines that collapse white space start it at their first visible content).
   @inline(never)
   static func visibleStart(
-    _ p: PreparedText, _ e: UnsafePointer<FastIndex.Span>, segment s: Int, from: Int,
+    _ text: PreparedText, _ e: UnsafePointer<FastIndex.Span>, segment s: Int, from: Int,
     at x: Double, _ hasFirstVisible: Bool
   ) -> Double {
-    let t = Int(p.segmentContentEnd[s])
+    let t = Int(text.segmentContentEnd[s])
     var g = from
     var x = x
-    while g < t && p.graphemeFlags[g] & PreparedText.GraphemeFlag.reportWhitespace != 0 {
-      x += p.graphemeAdvance[g]
+    while g < t && text.graphemeFlags[g] & PreparedText.GraphemeFlag.reportWhitespace != 0 {
+      x += text.graphemeAdvance[g]
       g += 1
     }
     if g < t { return x }
-    if s + 1 >= p.segmentEnd.count { return .infinity }
-    return hasFirstVisible ? firstVisible(p, s + 1) : e[s].end
+    if s + 1 >= text.segmentEnd.count { return .infinity }
+    return hasFirstVisible ? firstVisible(text, s + 1) : e[s].end
   }
 
   @inline(never)
   static func brokenLine(
-    _ p: PreparedText, _ e: UnsafePointer<FastIndex.Span>, segment a: Int, limit: Double,
+    _ text: PreparedText, _ e: UnsafePointer<FastIndex.Span>, segment a: Int, limit: Double,
     _ collapses: Bool, base: Double, resume: Int
   ) -> (part: BrokenPart?, base: Double, resume: Int) {
     guard
-      let part = p.breakInside(
+      let part = text.breakInside(
         segment: a, resume: resume, limit: limit, collapses: collapses, nonNegative: true)
     else { return (nil, base, resume) }
     if !part.isRest {

@@ -211,11 +211,11 @@ extension GreedyLines {
   }
 
   /// The rules of a prepared text's style at `width`.
-  init(_ p: PreparedText, width: Double) {
-    let ws = p.style.whiteSpace
+  init(_ text: PreparedText, width: Double) {
+    let ws = text.style.whiteSpace
     self.init(
       limit: min(width + PreparedText.fitTolerance, 0x1p900), wraps: ws == .normal || ws == .preWrap,
-      breakWords: p.style.overflowWrap != .normal, hasSoftHyphens: p.hasSoftHyphens,
-      hyphenAdvance: p.hyphenAdvance)
+      breakWords: text.style.overflowWrap != .normal, hasSoftHyphens: text.hasSoftHyphens,
+      hyphenAdvance: text.hyphenAdvance)
   }
 }

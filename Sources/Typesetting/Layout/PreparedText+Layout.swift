@@ -163,29 +163,29 @@ extension PreparedText {
     /// The text's segment fonts while it is measured (empty: read through the text).
     var fonts = UnsafeBufferPointer<UInt64>(start: nil, count: 0)
 
-    init(_ p: PreparedText) {
-      lent = .passUnretained(p)
+    init(_ text: PreparedText) {
+      lent = .passUnretained(text)
       var tall: UInt64 = 0
-      for f in 0..<min(64, p.fontAscent.count) where p.raisesLineBox(font: f) { tall |= 1 << f }
+      for f in 0..<min(64, text.fontAscent.count) where text.raisesLineBox(font: f) { tall |= 1 << f }
       self.tall = tall
-      strut = p.lineBox(fonts: 0).height
+      strut = text.lineBox(fonts: 0).height
       box = strut
-      spacing = p.style.profile == .apple ? p.style.lineSpacing : 0
-      let maxLines = max(0, p.style.maxLines ?? 0)
+      spacing = text.style.profile == .apple ? text.style.lineSpacing : 0
+      let maxLines = max(0, text.style.maxLines ?? 0)
       lineLimit = maxLines > 0 ? maxLines : .max
     }
 
     /// The same numbers as the fast index keeps them (nothing to work out per measure).
     @inline(__always)
-    init(_ p: PreparedText, _ index: FastIndex) {
-      lent = .passUnretained(p)
+    init(_ text: PreparedText, _ index: FastIndex) {
+      lent = .passUnretained(text)
       // (The side numbers read only where the flags say they matter.)
-      tall = Shape.simple || index.uniformBox ? 0 : UInt64(p.fastSide.tallFonts)
+      tall = Shape.simple || index.uniformBox ? 0 : UInt64(text.fastSide.tallFonts)
       strut = index.boxHeight
       box = strut
       // (Plain texts have neither line spacing nor `maxLines`.)
-      spacing = !Shape.plain && index.spacesLines ? p.fastSide.spacing : 0
-      lineLimit = !Shape.plain && index.limitsLines ? p.fastSide.maxLines : .max
+      spacing = !Shape.plain && index.spacesLines ? text.fastSide.spacing : 0
+      lineLimit = !Shape.plain && index.limitsLines ? text.fastSide.maxLines : .max
     }
 
     /// The height of the box of a line whose fonts that raise it are `m` (lines mostly share
@@ -240,27 +240,27 @@ extension PreparedText {
 
   /// Collects lines as ``RawLine``s: their graphemes, fonts and visible ends.
   struct LineCollector: FoundLineSink {
-    let p: PreparedText
+    let text: PreparedText
     let collapses: Bool
     var lines: [RawLine] = []
 
-    init(_ p: PreparedText) {
-      self.p = p
-      let ws = p.style.whiteSpace
+    init(_ text: PreparedText) {
+      self.text = text
+      let ws = text.style.whiteSpace
       collapses = ws == .normal || ws == .nowrap
     }
 
     mutating func add(_ line: FoundLine) -> Bool {
-      let start = line.resume >= 0 ? line.resume : p.segmentStart(line.first)
-      let end = line.breakEnd >= 0 ? line.breakEnd : Int(p.segmentEnd[line.last])
+      let start = line.resume >= 0 ? line.resume : text.segmentStart(line.first)
+      let end = line.breakEnd >= 0 ? line.breakEnd : Int(text.segmentEnd[line.last])
       // The first and last visible graphemes of the segments' contents (without white space
       // collapsing, the line's report starts with its first segment, visible or not).
       var reportStart = -1
       var visibleEnd = start
       for s in line.first...line.last {
-        let a = s == line.first ? start : p.segmentStart(s)
-        let t = line.breakEnd >= 0 ? line.breakEnd : Int(p.segmentContentEnd[s])
-        if a < t, let v = p.visiblePart(a, t, from: 0, to: 0) {
+        let a = s == line.first ? start : text.segmentStart(s)
+        let t = line.breakEnd >= 0 ? line.breakEnd : Int(text.segmentContentEnd[s])
+        if a < t, let v = text.visiblePart(a, t, from: 0, to: 0) {
           if reportStart < 0 { reportStart = v.start }
           visibleEnd = v.end
         }
@@ -268,7 +268,7 @@ extension PreparedText {
       }
       lines.append(
         RawLine(
-          start: start, end: end, width: line.width, fonts: p.lineFonts(line),
+          start: start, end: end, width: line.width, fonts: text.lineFonts(line),
           reportStart: reportStart >= 0 ? reportStart : start, visibleEnd: visibleEnd,
           hyphenated: line.hyphenated))
       return true

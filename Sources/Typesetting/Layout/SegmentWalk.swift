@@ -3,7 +3,7 @@
 /// tab's width follows from where it falls on its line, and negative widths (negative letter
 /// spacing) stop a line at the first segment that does not fit, as a walk does.
 struct SegmentWalk: SegmentIndex {
-  let p: PreparedText
+  let text: PreparedText
   let collapses: Bool
   /// Per segment on the current line: x at its content's end and at its end.
   private var contentEnds: [Double]
@@ -20,15 +20,15 @@ struct SegmentWalk: SegmentIndex {
   private var forcedFrom = -1
   private var forced = 0
 
-  init(_ p: PreparedText) {
-    self.p = p
-    let ws = p.style.whiteSpace
+  init(_ text: PreparedText) {
+    self.text = text
+    let ws = text.style.whiteSpace
     collapses = ws == .normal || ws == .nowrap
-    contentEnds = [Double](repeating: 0, count: p.segmentEnd.count)
+    contentEnds = [Double](repeating: 0, count: text.segmentEnd.count)
     ends = contentEnds
   }
 
-  var count: Int { p.segmentEnd.count }
+  var count: Int { text.segmentEnd.count }
 
   mutating func startLine(at a: Int) -> Double {
     if a != first {
@@ -43,13 +43,13 @@ struct SegmentWalk: SegmentIndex {
 
   /// Sets the positions of segment `s`, whose content starts at `x`.
   private mutating func place(_ s: Int, at x: Double) {
-    let content = s == first ? (firstContent ?? p.segmentContent[s]) : p.segmentContent[s]
+    let content = s == first ? (firstContent ?? text.segmentContent[s]) : text.segmentContent[s]
     let contentEnd = x + content
     contentEnds[s] = contentEnd
-    if p.segmentFlags[s] & PreparedText.SegmentFlag.hasTab != 0 {
-      ends[s] = contentEnd + p.trailingWithTabs(segment: s, position: contentEnd)
+    if text.segmentFlags[s] & PreparedText.SegmentFlag.hasTab != 0 {
+      ends[s] = contentEnd + text.trailingWithTabs(segment: s, position: contentEnd)
     } else {
-      ends[s] = contentEnd + p.segmentTrailing[s]
+      ends[s] = contentEnd + text.segmentTrailing[s]
     }
   }
 
@@ -67,7 +67,7 @@ struct SegmentWalk: SegmentIndex {
   mutating func lastBeforeForcedBreak(from a: Int) -> Int {
     if forcedFrom < 0 || a > forced {
       var s = a
-      while s < count - 1 && p.segmentFlags[s] & PreparedText.SegmentFlag.forcedBreak == 0 {
+      while s < count - 1 && text.segmentFlags[s] & PreparedText.SegmentFlag.forcedBreak == 0 {
         s += 1
       }
       forced = s
@@ -77,19 +77,19 @@ struct SegmentWalk: SegmentIndex {
   }
 
   func endsWithSoftHyphen(_ s: Int) -> Bool {
-    p.segmentFlags[s] & PreparedText.SegmentFlag.softHyphen != 0
+    text.segmentFlags[s] & PreparedText.SegmentFlag.softHyphen != 0
   }
 
   /// The visible part of segment `s`'s content on the current line (x from the line's start).
   private func visible(_ s: Int) -> (startX: Double, endX: Double)? {
-    let a = s == first && resumedAt >= 0 ? resumedAt : p.segmentStart(s)
-    let t = Int(p.segmentContentEnd[s])
+    let a = s == first && resumedAt >= 0 ? resumedAt : text.segmentStart(s)
+    let t = Int(text.segmentContentEnd[s])
     guard a < t else { return nil }
     let start = s == first ? 0 : ends[s - 1]
-    if p.segmentFlags[s] & PreparedText.SegmentFlag.plain != 0 {
+    if text.segmentFlags[s] & PreparedText.SegmentFlag.plain != 0 {
       return (start, contentEnds[s])
     }
-    guard let v = p.visiblePart(a, t, from: start, to: contentEnds[s]) else { return nil }
+    guard let v = text.visiblePart(a, t, from: start, to: contentEnds[s]) else { return nil }
     return (v.startX, v.endX)
   }
 
@@ -118,7 +118,7 @@ struct SegmentWalk: SegmentIndex {
     -> BrokenPart?
   {
     guard
-      let part = p.breakInside(
+      let part = text.breakInside(
         segment: a, resume: resume, limit: limit, collapses: collapses, nonNegative: false)
     else { return nil }
     if !part.isRest {
@@ -126,7 +126,7 @@ struct SegmentWalk: SegmentIndex {
       consumed += part.advance
       resume = part.end
       resumedAt = part.end
-      firstContent = max(0, p.segmentContent[a] - consumed)
+      firstContent = max(0, text.segmentContent[a] - consumed)
       place(a, at: 0)
       return BrokenPart(end: part.end, width: part.width)
     }
