@@ -6,6 +6,7 @@
 #include <unicode/ubidi.h>
 #include <unicode/ubrk.h>
 #include <unicode/uloc.h>
+#include <unicode/uscript.h>
 #include <unicode/uchar.h>
 #include <unicode/utf16.h>
 #include <unicode/uversion.h>
@@ -124,6 +125,32 @@ int32_t galley_is_default_ignorable(uint32_t codepoint) {
 
 int32_t galley_is_white_space(uint32_t codepoint) {
   return u_hasBinaryProperty((UChar32)codepoint, UCHAR_WHITE_SPACE) ? 1 : 0;
+}
+
+int32_t galley_is_wide(uint32_t codepoint) {
+  int32_t w = u_getIntPropertyValue((UChar32)codepoint, UCHAR_EAST_ASIAN_WIDTH);
+  return (w == U_EA_WIDE || w == U_EA_FULLWIDTH) ? 1 : 0;
+}
+
+int32_t galley_hangul_syllable_type(uint32_t codepoint) {
+  return u_getIntPropertyValue((UChar32)codepoint, UCHAR_HANGUL_SYLLABLE_TYPE);
+}
+
+int32_t galley_is_hangul_script(uint32_t codepoint) {
+  UErrorCode status = U_ZERO_ERROR;
+  return uscript_getScript((UChar32)codepoint, &status) == USCRIPT_HANGUL ? 1 : 0;
+}
+
+int32_t galley_is_emoji_presentation(uint32_t codepoint) {
+  return u_hasBinaryProperty((UChar32)codepoint, UCHAR_EMOJI_PRESENTATION) ? 1 : 0;
+}
+
+int32_t galley_is_extended_pictographic(uint32_t codepoint) {
+  return u_hasBinaryProperty((UChar32)codepoint, UCHAR_EXTENDED_PICTOGRAPHIC) ? 1 : 0;
+}
+
+int32_t galley_is_emoji_modifier(uint32_t codepoint) {
+  return u_hasBinaryProperty((UChar32)codepoint, UCHAR_EMOJI_MODIFIER) ? 1 : 0;
 }
 
 int32_t galley_pair_breaks(uint32_t first, uint32_t second) {

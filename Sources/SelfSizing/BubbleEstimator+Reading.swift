@@ -264,8 +264,11 @@ extension BubbleEstimator {
     // (found at the first such character: most texts have none).
     var dictionaryBreaks: [Bool]? = nil
     var index = -1
-    for s in text.unicodeScalars {
-      var v = s.value
+    var scalars = text.unicodeScalars.makeIterator()
+    var following = scalars.next()?.value
+    while let scalar = following {
+      following = scalars.next()?.value
+      var v = scalar
       index &+= 1
       defer { (scalarBeforeLast, lastScalar) = (lastScalar, v) }
       if afterCR {
@@ -280,7 +283,7 @@ extension BubbleEstimator {
         continue
       }
       if v == 0x2028 || v == 0x2029 { v = 0x20 }
-      let (c, keycap) = classifier.next(v)
+      let (c, keycap) = classifier.next(v, before: following ?? 0)
       if keycap, let ci = f.color, let a = f.fonts[ci].nominalAdvance(0x23) {
         // "#", "*" or a digit before VS16 + U+20E3: one emoji instead of a character.
         word += a * entries[ci].factor * size - lastAdvance

@@ -37,48 +37,60 @@ public struct BubbleEstimator: Sendable, Hashable {
   /// An estimator with nominal advances (call ``calibrate(_:sizer:)`` to fit the factors).
   public init() {}
 
-  /// The class of a code point.
-  @inline(__always)
+  /// The class of a code point alone, from Unicode's properties (ICU's data): a skin tone
+  /// (Emoji_Modifier) is drawn on its base; Emoji_Presentation is an emoji; what the engine draws with no advance is a mark, and so are
+  /// conjoining Hangul vowels and finals (Hangul_Syllable_Type V, T), which ride on their
+  /// leading consonant; other Hangul and every other East_Asian_Width Wide or Fullwidth
+  /// character takes a full em, a break possible before it.
   static func classify(_ cp: UInt32) -> CharacterClass {
     switch cp {
     case 0x20, 0x09, 0x3000: return .space
-    case 0x1F3FB...0x1F3FF: return .mark  // skin tones: drawn on their base
-    case 0x2600...0x27BF, 0x2B00...0x2BFF, 0x1F000...0x1FAFF: return .emoji
-    case 0x20000...0x3FFFF: return .cjk
-    // What the engine draws with no advance of its own: marks, characters that need no glyph.
-    case _ where CharacterTable.takesNoAdvance(cp): return .mark
-    case 0x21..<0x250: return .narrow
-    // Conjoining vowels and finals (NFD Hangul) ride on their leading consonant.
-    case 0x1160...0x11FF, 0xD7B0...0xD7FF: return .mark
-    case 0x1100...0x115F, 0xA960...0xA97F, 0x3130...0x318F, 0xAC00...0xD7AF: return .hangul
-    case 0x2E80...0x312F, 0x3190...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFF60: return .cjk
-    default: return .other
+    case 0x21..<0x250: return CharacterTable.takesNoAdvance(cp) ? .mark : .narrow
+    default: break
     }
+    if UnicodeProperties.isEmojiModifier(cp) { return .mark }
+    if UnicodeProperties.isEmojiPresentation(cp) { return .emoji }
+    if CharacterTable.takesNoAdvance(cp) { return .mark }
+    switch UnicodeProperties.hangulSyllableType(cp) {
+    case .vowelJamo, .trailingJamo: return .mark
+    case .leadingJamo, .lvSyllable, .lvtSyllable: return .hangul
+    case .notApplicable: break
+    }
+    guard UnicodeProperties.isWide(cp) else { return .other }
+    return UnicodeProperties.isHangul(cp) ? .hangul : .cjk
   }
 
-  /// Classifies code points in context: a regional-indicator pair, a ZWJ sequence and a keycap
-  /// make one emoji; a skin tone rides on its base (except after VS16, where it is drawn apart).
-  /// ``classify(_:)`` of every code point of the Basic Multilingual Plane (64 KiB, made once):
-  /// a load instead of a switch of ranges in the reading loop.
-  nonisolated(unsafe) static let bmpClasses: UnsafeMutablePointer<CharacterClass> = {
-    let table = UnsafeMutablePointer<CharacterClass>.allocate(capacity: 0x10000)
+  /// ``classify(_:)`` of every code point of the Basic Multilingual Plane and of the emoji
+  /// blocks (U+1F000–U+1FAFF), made once: a load instead of a look-up of several properties in
+  /// the reading loop.
+  nonisolated(unsafe) static let classTable: UnsafeMutablePointer<CharacterClass> = {
+    let table = UnsafeMutablePointer<CharacterClass>.allocate(capacity: 0x10000 + emojiBlocks.count)
     for v in 0..<0x10000 { (table + v).initialize(to: classify(UInt32(v))) }
+    for (k, v) in emojiBlocks.enumerated() { (table + 0x10000 + k).initialize(to: classify(v)) }
     return table
   }()
 
+  /// The emoji blocks, whose classes follow the BMP's in ``classTable``.
+  static let emojiBlocks: Range<UInt32> = 0x1F000..<0x1FB00
+
+  /// Classifies code points in context: a regional-indicator pair, a ZWJ sequence and a keycap
+  /// make one emoji; a skin tone rides on its base (except after VS16, where it is drawn apart);
+  /// a pictograph of text presentation is an emoji before VS16, a joiner or a skin tone, and
+  /// inside a ZWJ sequence, as the engine's font fallback decides.
   struct Classifier {
     var pendingRegional = false
     var afterZWJ = false
     var afterVS16 = false
     var lastWasKeycapBase = false
-    /// ``BubbleEstimator/bmpClasses`` (read once: each read of a static costs a check).
-    let bmp = BubbleEstimator.bmpClasses
+    /// ``BubbleEstimator/classTable`` (read once: each read of a static costs a check).
+    let table = BubbleEstimator.classTable
 
-    /// The class of `v`; `keycap` is true when `v` (U+20E3) turns the previous character into an emoji.
+    /// The class of `v`, followed by `w` (0 at the end); `keycap` is true when `v` (U+20E3)
+    /// turns the previous character into an emoji.
     // (Inlined into the reading loop, by force: a call there spills all its floating-point
     // state, and the optimizer leaves it a call.)
     @_transparent
-    mutating func next(_ v: UInt32) -> (cls: CharacterClass, keycap: Bool) {
+    mutating func next(_ v: UInt32, before w: UInt32) -> (cls: CharacterClass, keycap: Bool) {
       let zwj = afterZWJ
       let vs16 = afterVS16
       let keycapBase = lastWasKeycapBase
@@ -92,7 +104,17 @@ public struct BubbleEstimator: Sendable, Hashable {
       }
       pendingRegional = false
       if (0x1F3FB...0x1F3FF).contains(v) { return (vs16 ? .emoji : .mark, false) }
-      let c = v < 0x10000 ? bmp[Int(v)] : BubbleEstimator.classify(v)
+      var c =
+        v < 0x10000
+        ? table[Int(v)]
+        : BubbleEstimator.emojiBlocks.contains(v)
+          ? table[0x10000 &+ Int(v &- BubbleEstimator.emojiBlocks.lowerBound)]
+          : BubbleEstimator.classify(v)
+      if c != .emoji && (zwj || w == 0xFE0F || w == 0x200D || (0x1F3FB...0x1F3FF).contains(w))
+        && UnicodeProperties.isExtendedPictographic(v)
+      {
+        c = .emoji
+      }
       if c == .emoji && zwj { return (.mark, false) }
       return (c, false)
     }
@@ -142,8 +164,12 @@ public struct BubbleEstimator: Sendable, Hashable {
   public static func count(_ text: String) -> [Int] {
     var counts = [Int](repeating: 0, count: classCount)
     var k = Classifier()
-    for s in text.unicodeScalars where s.value != 0x0A {
-      let (c, keycap) = k.next(s.value)
+    let scalars = text.unicodeScalars.lazy.map(\.value).filter { $0 != 0x0A }
+    var rest = scalars.makeIterator()
+    var following = rest.next()
+    while let v = following {
+      following = rest.next()
+      let (c, keycap) = k.next(v, before: following ?? 0)
       if keycap {
         counts[CharacterClass.narrow.rawValue] -= 1
         counts[CharacterClass.emoji.rawValue] += 1

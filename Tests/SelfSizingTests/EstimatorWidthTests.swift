@@ -51,6 +51,27 @@ final class EstimatorWidthTests: XCTestCase {
     }
   }
 
+  /// A pictograph is drawn as a colour emoji where the engine's font fallback decides so: with
+  /// Emoji_Presentation, before VS16, a joiner or a skin tone, or inside a ZWJ sequence; alone and
+  /// of text presentation (a sun, a check mark) it comes from a text font, and a break comes
+  /// before it only where the line-breaking rules allow. Estimated bubble heights equal measured
+  /// ones (default fonts, 17 pt, a 390 pt container).
+  func testPictographsAreEmojiWhereTheEngineDrawsThemSo() throws {
+    let style = TextStyle(fonts: try Fixtures.library.defaultStack(), size: 17)
+    let texts = [
+      String(repeating: "☀", count: 40), "ok " + String(repeating: "✔✔✖", count: 20),
+      String(repeating: "☀️", count: 30), String(repeating: "⌚", count: 40),
+      String(repeating: "🏴‍☠️👁️‍🗨️❤️‍🔥🏃‍♀️‍➡️", count: 10), String(repeating: "☝🏽©️", count: 20),
+    ]
+    for text in texts {
+      let cell = BubbleCell(text: text, style: style, containerWidth: 390)
+      let measured = try CellSizer.shared.measure(cell).size
+      let estimated = BubbleEstimator().estimate(cell)
+      XCTAssertEqual(estimated.height, measured.height, text.debugDescription)
+      XCTAssertEqual(estimated.width, measured.width, accuracy: 2, text.debugDescription)
+    }
+  }
+
   /// Thai (a dictionary script) breaks where the engine breaks it: every opportunity between
   /// two Thai characters of the corpus's Thai texts is the engine's, and no other.
   func testThaiBreaksAreTheEngines() throws {

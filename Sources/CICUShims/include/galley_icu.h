@@ -32,6 +32,25 @@ int32_t galley_is_default_ignorable(uint32_t codepoint);
 /// Whether a code point has Unicode's White_Space property (1) or not (0).
 int32_t galley_is_white_space(uint32_t codepoint);
 
+/// Whether a code point's East_Asian_Width is Wide or Fullwidth (1) or not (0).
+int32_t galley_is_wide(uint32_t codepoint);
+
+/// A code point's Hangul_Syllable_Type (ICU's UHangulSyllableType value: 0 not applicable,
+/// 1 leading jamo, 2 vowel jamo, 3 trailing jamo, 4 LV syllable, 5 LVT syllable).
+int32_t galley_hangul_syllable_type(uint32_t codepoint);
+
+/// Whether a code point is of the Hangul script (1) or not (0).
+int32_t galley_is_hangul_script(uint32_t codepoint);
+
+/// Whether a code point has Unicode's Emoji_Presentation property (1) or not (0).
+int32_t galley_is_emoji_presentation(uint32_t codepoint);
+
+/// Whether a code point has Unicode's Extended_Pictographic property (1) or not (0).
+int32_t galley_is_extended_pictographic(uint32_t codepoint);
+
+/// Whether a code point has Unicode's Emoji_Modifier property (a skin tone) (1) or not (0).
+int32_t galley_is_emoji_modifier(uint32_t codepoint);
+
 /// Whether ICU's line iterator for "en" reports a break between the two code points when they
 /// stand alone as a two-character string. Returns 1, 0, or a negative error.
 int32_t galley_pair_breaks(uint32_t first, uint32_t second);

@@ -1,0 +1,35 @@
+import CICUShims
+
+/// Unicode character properties from ICU's data, for readers that model text without shaping it
+/// (the estimator's character classes): the same data the engine's line breaking and
+/// bidi read, so that no reader keeps its own list of ranges.
+package enum UnicodeProperties {
+  /// East_Asian_Width Wide or Fullwidth: drawn on a full em (ideographs, kana, Hangul,
+  /// fullwidth forms, emoji with emoji presentation).
+  package static func isWide(_ c: UInt32) -> Bool { galley_is_wide(c) != 0 }
+
+  /// The Hangul script (syllables, jamo, compatibility jamo).
+  package static func isHangul(_ c: UInt32) -> Bool { galley_is_hangul_script(c) != 0 }
+
+  /// Hangul_Syllable_Type: how a Hangul character joins into a syllable.
+  package enum HangulSyllableType: Int32 {
+    case notApplicable = 0, leadingJamo, vowelJamo, trailingJamo, lvSyllable, lvtSyllable
+  }
+
+  package static func hangulSyllableType(_ c: UInt32) -> HangulSyllableType {
+    HangulSyllableType(rawValue: galley_hangul_syllable_type(c)) ?? .notApplicable
+  }
+
+  /// Emoji_Presentation: shown as a colour emoji without a variation selector.
+  package static func isEmojiPresentation(_ c: UInt32) -> Bool {
+    galley_is_emoji_presentation(c) != 0
+  }
+
+  /// Extended_Pictographic: a pictograph, emoji or not yet (what emoji sequences are made of).
+  package static func isExtendedPictographic(_ c: UInt32) -> Bool {
+    galley_is_extended_pictographic(c) != 0
+  }
+
+  /// Emoji_Modifier: a skin tone, drawn on the emoji before it.
+  package static func isEmojiModifier(_ c: UInt32) -> Bool { galley_is_emoji_modifier(c) != 0 }
+}
