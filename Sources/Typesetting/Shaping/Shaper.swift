@@ -1,4 +1,5 @@
 import CHarfBuzz
+import CICUShims
 
 #if canImport(Glibc)
   import Glibc
@@ -436,17 +437,13 @@ final class Shaper: ShapingEngine {
     return safe
   }
 
-  /// Whether a character next to a run can change how the run is shaped: joining scripts (Arabic,
-  /// Syriac, N'Ko, Mongolian, Phags-pa, Manichaean, Psalter Pahlavi, Adlam…), joiners, and marks
-  /// (which are transparent, so what decides lies further away).
+  /// Whether a character next to a run can change how the run is shaped: a character that
+  /// joins (Unicode's Joining_Type, which HarfBuzz's joining shapers read: Arabic, Syriac, N'Ko,
+  /// Mongolian, Phags-pa, Manichaean, Psalter Pahlavi, Adlam…, and the join-causing ZWJ and
+  /// tatweel), the zero width non-joiner, which stops joining, and marks (transparent, so what
+  /// decides lies further away).
   static func joinsAcross(_ c: UInt32) -> Bool {
-    switch c {
-    case 0x0600...0x08FF, 0x1800...0x18AF, 0x200C...0x200D, 0xA840...0xA87F, 0x10AC0...0x10B2F,
-      0x10D00...0x10D3F, 0x10F30...0x10FFF, 0x1E900...0x1E95F:
-      return true
-    default:
-      return CharacterTable.isCombiningMark(c)
-    }
+    CharacterTable.isCombiningMark(c) || c == 0x200C || galley_joining_type(c) != 0
   }
 
   /// Fills the buffer with `text[start..<end]` (the rest of `text` is context) and shapes it
