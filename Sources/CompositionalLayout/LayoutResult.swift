@@ -17,12 +17,15 @@ public struct LayoutResult: Sendable {
   public package(set) var cellErrors: [CellError] = []
 
   /// A cell that could not be measured, and why.
-  public struct CellError: Sendable, Hashable {
+  public struct CellError: Sendable {
     public var indexPath: ItemPath
-    public var message: String
-    package init(indexPath: ItemPath, message: String) {
+    /// What the measurer threw, as it threw it (match on its cases).
+    public var error: any Error
+    /// The error's description.
+    public var message: String { String(describing: error) }
+    package init(indexPath: ItemPath, error: any Error) {
       self.indexPath = indexPath
-      self.message = message
+      self.error = error
     }
   }
   /// Each section's frame (full width across the scroll axis, headers, insets and footers included).

@@ -44,7 +44,7 @@ public struct LayoutSpec: Sendable {
     var result = layout.layout(
       itemCounts: sections.map(\.itemCount), environment: environment, sizing: source)
     result.cellErrors = source.failures.sorted { $0.key < $1.key }.map {
-      LayoutResult.CellError(indexPath: $0.key, message: $0.value)
+      LayoutResult.CellError(indexPath: $0.key, error: $0.value)
     }
     // Cells that overlap: a measured size larger than the slot the layout gives it.
     let overlaps = result.overlappingCells()

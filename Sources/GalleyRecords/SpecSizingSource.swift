@@ -10,7 +10,7 @@ final class SpecSizingSource: SizingSource {
   let sections: [LayoutSpec.SpecSection]
   let measure: ((CellRequest) throws -> Size)?
   /// Cells whose measurer threw: they take their estimated size (nil here), the rest go on.
-  var failures: [ItemPath: String] = [:]
+  var failures: [ItemPath: any Error] = [:]
   /// Which axes were estimated for the items that have `itemSizes`.
   var asked: [ItemPath: (width: Bool, height: Bool)] = [:]
 
@@ -28,7 +28,7 @@ final class SpecSizingSource: SizingSource {
     guard failures[indexPath] == nil, let cell = s.cells[indexPath.item], let measure else {
       return nil
     }
-    let template = cell["template"]?.string ?? ""
+    let template = cell["template"]?.string.flatMap(CellTemplate.init(rawValue:))
     do {
       return try measure(
         CellRequest(
@@ -36,7 +36,7 @@ final class SpecSizingSource: SizingSource {
           template: template,
           cell: cell))
     } catch {
-      failures[indexPath] = "\(error)"
+      failures[indexPath] = error
       return nil
     }
   }

@@ -89,7 +89,7 @@ final class LayoutSpecTests: XCTestCase {
         width: request.proposedWidth, height: 20 * ((Double(text.count) / 10).rounded(.up)))
     }
     XCTAssertEqual(requests.map(\.indexPath.item), [0, 1])
-    XCTAssertEqual(requests.map(\.template), ["bubble", "bubble"])
+    XCTAssertEqual(requests.map(\.template), [.bubble, .bubble])
     XCTAssertEqual(requests.first?.proposedWidth, 390)
     XCTAssertEqual(requests.first?.proposedHeight, 44)
     let text = String(decoding: out, as: UTF8.self)
@@ -109,8 +109,9 @@ final class LayoutSpecTests: XCTestCase {
       if request.indexPath.item == 1 { throw Boom() }
       return Size(width: request.proposedWidth, height: 20)
     }
-    XCTAssertEqual(
-      result.cellErrors, [.init(indexPath: ItemPath(section: 0, item: 1), message: "boom")])
+    XCTAssertEqual(result.cellErrors.map(\.indexPath), [ItemPath(section: 0, item: 1)])
+    XCTAssertEqual(result.cellErrors.map(\.message), ["boom"])
+    XCTAssertTrue(result.cellErrors.first?.error is Boom)
     XCTAssertEqual(result.cells.map(\.frame.minY), [0, 24, 72])
     XCTAssertEqual(result.cells.map(\.frame.height), [20, 44, 30])
     XCTAssertEqual(result.contentSize.height, 102)
