@@ -51,7 +51,7 @@ enum CalibrateCommand {
         continue
       }
       do {
-        let r = try CellRecord(json: o, library: library, defaultTemplate: "bubble")
+        let r = try CellRecord(json: o, library: library, defaultTemplate: .bubble)
         guard case .bubble(let b) = r.cell else {
           unusable.append("line \(line): not a bubble (the estimator sizes bubbles)")
           continue

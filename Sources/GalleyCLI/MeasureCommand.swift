@@ -69,10 +69,7 @@ package enum MeasureCommand {
     var anyError = false
     let typesetter = try ShapingOption.typesetter(opts, cacheCapacity: 0)
     let explain = opts.flags.contains("explain")
-    let template = opts.values["template"]
-    if let t = template, t != "bubble" && t != "productCard" {
-      throw CLIError.usage("--template must be bubble or productCard (got \(t))")
-    }
+    let template = try opts.choice("template", CellTemplate.self)
     let sizer = CellSizer(typesetter: typesetter, cacheCapacity: 0)
     let progress = ProgressBar(
       label: "measure", input: input.fileDescriptor, quiet: opts.flags.contains("quiet"))
@@ -108,7 +105,7 @@ package enum MeasureCommand {
   /// One input line → one output line (never throws: errors become records).
   package static func measureRecord(
     _ data: some Collection<UInt8>, line: Int, library: FontLibrary, typesetter: Typesetter, sizer: CellSizer,
-    template: String?, explain: Bool = false, strictGlyphs: Bool = false,
+    template: CellTemplate?, explain: Bool = false, strictGlyphs: Bool = false,
     missing: MissingGlyphs? = nil
   ) -> (String, Bool) {
     var id: String? = nil
@@ -178,7 +175,7 @@ package enum MeasureCommand {
 
   /// One input line → the estimator's guess (never throws: errors become records).
   static func estimateRecord(
-    _ data: [UInt8], line: Int, library: FontLibrary, estimator: BubbleEstimator, template: String?
+    _ data: [UInt8], line: Int, library: FontLibrary, estimator: BubbleEstimator, template: CellTemplate?
   ) -> (String, Bool) {
     func failure(_ id: String?, _ message: String) -> (String, Bool) {
       (Records.errorRecord(id: id, line: line, message: message), true)

@@ -63,6 +63,17 @@ struct Options {
     return n
   }
 
+  /// The value of `--name`, one of the names of `E` (an error lists them).
+  func choice<E: RawRepresentable & CaseIterable>(_ name: String, _: E.Type) throws -> E?
+  where E.RawValue == String {
+    guard let v = values[name] else { return nil }
+    guard let e = E(rawValue: v) else {
+      let names = E.allCases.map(\.rawValue).joined(separator: " or ")
+      throw CLIError.usage("--\(name) must be \(names) (got \(v))")
+    }
+    return e
+  }
+
   func double(_ name: String) throws -> Double? {
     guard let v = values[name] else { return nil }
     guard let n = Double(v), n.isFinite else {

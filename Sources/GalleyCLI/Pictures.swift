@@ -54,7 +54,7 @@ enum Pictures {
       let id = object["id"]?.string
       do {
         let record = try CellRecord(
-          json: object, library: library, defaultTemplate: "bubble", proposedWidth: columnWidth)
+          json: object, library: library, defaultTemplate: .bubble, proposedWidth: columnWidth)
         guard case .bubble(var b) = record.cell else {
           failures.append(Failure(line: line, id: id, message: "not a bubble cell"))
           continue

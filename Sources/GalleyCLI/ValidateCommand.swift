@@ -82,7 +82,7 @@ enum ValidateCommand {
     // (Opened first: an output that cannot be written is said before any work.)
     let output = try Streams.output(opts.values["output"])
     let jobs = try opts.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
-    let template = opts.values["template"]
+    let template = try opts.choice("template", CellTemplate.self)
     let sizer = CellSizer(
       typesetter: try ShapingOption.typesetter(opts, cacheCapacity: 0), cacheCapacity: 0)
     let reader = LineReader(handle: input)
@@ -174,7 +174,7 @@ enum ValidateCommand {
   }
 
   static func validateRecord(
-    _ data: [UInt8], line: Int, library: FontLibrary, sizer: CellSizer, template: String?,
+    _ data: [UInt8], line: Int, library: FontLibrary, sizer: CellSizer, template: CellTemplate?,
     estimator: BubbleEstimator? = nil, byScript: Bool = false
   ) -> Outcome {
     let object: JSONObject

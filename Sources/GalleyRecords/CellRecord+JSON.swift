@@ -29,19 +29,22 @@ extension CellRecord {
   /// `proposedWidth` stands in for a missing `containerWidth` (bubble) or `width` (card): the
   /// width a layout offers the cell.
   package init(
-    json o: JSONObject, library: FontLibrary, defaultTemplate: String? = nil,
+    json o: JSONObject, library: FontLibrary, defaultTemplate: CellTemplate? = nil,
     proposedWidth: Double? = nil
   ) throws {
     let r = Fields(o)
     let id = try r.string("id") ?? ""
-    guard let template = try r.string("template") ?? defaultTemplate else {
+    guard let name = try r.string("template") ?? defaultTemplate?.rawValue else {
       throw CellError.missingField("template")
+    }
+    guard let template = CellTemplate(rawValue: name) else {
+      throw CellError.unknownTemplate(name)
     }
     let estimatedHeight = try r.number("estimatedHeight")
     let estimatedWidth = try r.number("estimatedWidth")
     let cell: Cell
     switch template {
-    case "bubble":
+    case .bubble:
       if let unknown = CellRecord.bubbleKeys.firstUnknown(in: o) {
         throw CellError.unknownField(unknown)
       }
@@ -90,7 +93,7 @@ extension CellRecord {
       b.category = try r.string("category")
       try b.validate()
       cell = .bubble(b)
-    case "productCard":
+    case .productCard:
       if let unknown = CellRecord.cardKeys.firstUnknown(in: o) {
         throw CellError.unknownField(unknown)
       }
@@ -117,8 +120,6 @@ extension CellRecord {
       c.category = try r.string("category")
       try c.validate()
       cell = .productCard(c)
-    default:
-      throw CellError.unknownTemplate(template)
     }
     self.init(
       id: id, cell: cell, estimatedHeight: estimatedHeight, estimatedWidth: estimatedWidth)

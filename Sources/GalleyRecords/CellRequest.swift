@@ -13,13 +13,14 @@ public struct CellRequest: Sendable {
   public var proposedWidth: Double
   /// The height the layout offers (its resolved height, or its estimate).
   public var proposedHeight: Double
-  /// The cell's `template` field.
-  public var template: String
+  /// The kind of cell the spec names (nil: a `template` this version does not know, which
+  /// ``cellRecord(library:)`` reports).
+  public var template: CellTemplate?
   /// The cell object as read from the spec, for the measurer to decode.
   package var cell: JSONObject
   /// Creates a request.
   package init(
-    indexPath: ItemPath, proposedWidth: Double, proposedHeight: Double, template: String,
+    indexPath: ItemPath, proposedWidth: Double, proposedHeight: Double, template: CellTemplate?,
     cell: JSONObject
   ) {
     self.indexPath = indexPath

@@ -1,9 +1,22 @@
 import Typesetting
 
+/// The kinds of cell, by the names the record formats give them (a record's `"template"`).
+public enum CellTemplate: String, CaseIterable, Sendable {
+  case bubble, productCard
+}
+
 /// A cell to size: a chat bubble or a product card.
 public enum Cell: Sendable, Hashable {
   case bubble(BubbleCell)
   case productCard(ProductCardCell)
+
+  /// Its kind.
+  public var template: CellTemplate {
+    switch self {
+    case .bubble: return .bubble
+    case .productCard: return .productCard
+    }
+  }
 
   /// The label for reports (`category`), if any.
   public var category: String? {

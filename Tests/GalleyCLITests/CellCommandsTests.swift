@@ -28,6 +28,20 @@ final class CellCommandsTests: XCTestCase {
     XCTAssertEqual(lines[5]["lines"] as? Int, 2)
   }
 
+  /// `--template` names a kind of cell, in every command that takes it: anything else is a
+  /// usage error (exit 64) that lists the kinds, before any record is read.
+  func testTemplateOptionIsAKindOfCell() throws {
+    let record = Data(#"{"id":"a","text":"hi","containerWidth":390}"#.utf8)
+    for command in ["measure", "validate"] {
+      let r = try cli.run([command, "--template", "sticker", "-"], stdin: record)
+      XCTAssertEqual(r.status, 64, command)
+      XCTAssertTrue(
+        r.stderr.contains("--template must be bubble or productCard (got sticker)"),
+        command + ": " + r.stderr)
+      XCTAssertEqual(r.lines.count, 0, command)
+    }
+  }
+
   /// A bubble record without `maxWidthFraction` takes the library's default, 0.75 of the
   /// container (`BubbleCell`), so the command line and the library size it alike; `null` lifts
   /// the limit. 60 words wrap at either width: the bubble is as wide as its text box allows.

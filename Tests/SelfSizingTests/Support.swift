@@ -60,7 +60,7 @@ extension TextCase {
 
 extension CellRecord {
   init(
-    json foundation: [String: Any], library: FontLibrary, defaultTemplate: String? = nil,
+    json foundation: [String: Any], library: FontLibrary, defaultTemplate: CellTemplate? = nil,
     proposedWidth: Double? = nil
   ) throws {
     try self.init(
