@@ -136,6 +136,14 @@ int32_t galley_hangul_syllable_type(uint32_t codepoint) {
   return u_getIntPropertyValue((UChar32)codepoint, UCHAR_HANGUL_SYLLABLE_TYPE);
 }
 
+int32_t galley_is_jamo(uint32_t codepoint) {
+  int32_t type = u_getIntPropertyValue((UChar32)codepoint, UCHAR_HANGUL_SYLLABLE_TYPE);
+  if (type == U_HST_LEADING_JAMO || type == U_HST_VOWEL_JAMO || type == U_HST_TRAILING_JAMO) {
+    return 1;
+  }
+  return ublock_getCode((UChar32)codepoint) == UBLOCK_HANGUL_COMPATIBILITY_JAMO ? 1 : 0;
+}
+
 int32_t galley_is_hangul_script(uint32_t codepoint) {
   UErrorCode status = U_ZERO_ERROR;
   return uscript_getScript((UChar32)codepoint, &status) == USCRIPT_HANGUL ? 1 : 0;

@@ -39,6 +39,10 @@ int32_t galley_is_wide(uint32_t codepoint);
 /// 1 leading jamo, 2 vowel jamo, 3 trailing jamo, 4 LV syllable, 5 LVT syllable).
 int32_t galley_hangul_syllable_type(uint32_t codepoint);
 
+/// Whether a code point is a Hangul jamo (1) or not (0): a conjoining one (Hangul_Syllable_Type
+/// L, V or T) or one of the Hangul Compatibility Jamo block.
+int32_t galley_is_jamo(uint32_t codepoint);
+
 /// Whether a code point is of the Hangul script (1) or not (0).
 int32_t galley_is_hangul_script(uint32_t codepoint);
 

@@ -1,4 +1,5 @@
 import CHarfBuzz
+import CICUShims
 import Foundation
 
 extension FeatureGate {
@@ -29,19 +30,14 @@ extension FeatureGate {
   ]
 
   /// Whether HarfBuzz hands `c` to the substitutions as its nominal glyph whatever surrounds it
-  /// (given that the run holds no marks): not a mark, jamo, control or default-ignorable
-  /// character, nor the Thai and Lao SARA AM (which the Thai shaper splits), and not changed by
-  /// the normalizer — a canonical decomposition must compose back to `c` step by step through
-  /// glyphs the font has.
+  /// (given that the run holds no marks): not a mark, control or format character, nor one that
+  /// HarfBuzz hides or rewrites first — a default ignorable (Unicode's property), a Hangul jamo
+  /// (which its Hangul shaper composes), the Thai and Lao SARA AM (which its Thai shaper splits)
+  /// — and not changed by the normalizer: a canonical decomposition must compose back to `c`
+  /// step by step through glyphs the font has.
   static func reachesShapingAsItself(_ c: UInt32, font: Font) -> Bool {
-    switch c {
-    case 0..<0x20, 0x7F...0x9F, 0xAD, 0x34F, 0x61C, 0xE33, 0xEB3, 0x1100...0x11FF, 0x115F...0x1160,
-      0x17B4...0x17B5, 0x180B...0x180F, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x206F,
-      0x3130...0x318F, 0xA960...0xA97F, 0xD7B0...0xD7FF, 0xD800...0xDFFF, 0xFE00...0xFE0F,
-      0xFEFF, 0xFFA0, 0xFFF0...0xFFF8:
+    if c == 0xE33 || c == 0xEB3 || galley_is_default_ignorable(c) != 0 || galley_is_jamo(c) != 0 {
       return false
-    default:
-      break
     }
     let funcs = hb_unicode_funcs_get_default()
     switch hb_unicode_general_category(funcs, c) {
