@@ -61,14 +61,14 @@ final class CellPainter {
     for t in placement.texts {
       let color: Color
       switch t.role {
-      case "timestamp": color = me ? Color(hex: 0xFFFFFF, alpha: 0.75) : Color(hex: 0x8E8E93)
-      case "name", "replyName":
+      case .timestamp: color = me ? Color(hex: 0xFFFFFF, alpha: 0.75) : Color(hex: 0x8E8E93)
+      case .name, .replyName:
         color = me ? Color(hex: 0xFFFFFF, alpha: 0.85) : Color(hex: 0x6E6E73)
       default: color = me ? .white : .black
       }
       let lines = try draw(t, x: x, y: y, color: color, on: canvas)
       ink += lines.ink
-      if t.role == "text" { widths = lines.widths }
+      if t.role == .text { widths = lines.widths }
     }
     return Drawn(frame: frame, ink: ink, lineWidths: widths)
   }
@@ -82,7 +82,7 @@ final class CellPainter {
     var widths: [Double] = []
     for box in placement.boxes {
       let r = Rect(x: x + box.x, y: y + box.y, width: box.width, height: box.height)
-      if box.role == "image" {
+      if box.role == .image {
         canvas.fillRoundedRect(r, radius: 8, Color(hex: 0xE5E5EA))
       } else {
         canvas.fillRoundedRect(r, radius: 3, Color(hex: 0xFFE5E3))
@@ -91,14 +91,14 @@ final class CellPainter {
     for t in placement.texts {
       let color: Color
       switch t.role {
-      case "price": color = .black
-      case "originalPrice": color = Color(hex: 0x8E8E93)
-      case "badge": color = Color(hex: 0xD70015)
+      case .price: color = .black
+      case .originalPrice: color = Color(hex: 0x8E8E93)
+      case .badge: color = Color(hex: 0xD70015)
       default: color = Color(hex: 0x1C1C1E)
       }
       let lines = try draw(t, x: x, y: y, color: color, on: canvas)
       ink += lines.ink
-      if t.role == "title" { widths = lines.widths }
+      if t.role == .title { widths = lines.widths }
     }
     return Drawn(frame: frame, ink: ink, lineWidths: widths)
   }

@@ -7,9 +7,17 @@ import Typesetting
 public struct CellPlacement: Sendable {
   /// A laid-out text and its box.
   public struct Text: Sendable {
-    /// What the text is: `text`, `name`, `timestamp`, `replyName`, `replyText`, `title`,
-    /// `price`, `originalPrice` or `badge`.
-    public var role: String
+    /// What a text is in its cell.
+    public enum Role: String, CaseIterable, Sendable {
+      /// A bubble's message, the sender's name, the time, and the quoted message's sender
+      /// and text.
+      case text, name, timestamp, replyName, replyText
+      /// A product card's title, price, original (struck) price and badge.
+      case title, price, originalPrice, badge
+    }
+
+    /// What the text is.
+    public var role: Role
     /// The shaped text (draw it with `PreparedText.glyphRuns(_:)`).
     public var prepared: PreparedText
     /// Its lines at the width the cell gave it.
@@ -24,8 +32,14 @@ public struct CellPlacement: Sendable {
 
   /// A filled area: `reply` (the quoted message's box), `image` (a card's picture), `badge`.
   public struct Box: Sendable {
-    /// What the area is: `reply`, `image` or `badge`.
-    public var role: String
+    /// What an area is in its cell.
+    public enum Role: String, CaseIterable, Sendable {
+      /// The quoted message's box (a bubble), the picture and the badge's box (a card).
+      case reply, image, badge
+    }
+
+    /// What the area is.
+    public var role: Role
     /// Left edge.
     public var x: Double
     /// Top edge.
@@ -66,12 +80,12 @@ extension CellSizer {
   }
 
   private static func text(
-    _ role: String, _ laid: (PreparedText, TextLayout), _ frame: Rect
+    _ role: CellPlacement.Text.Role, _ laid: (PreparedText, TextLayout), _ frame: Rect
   ) -> CellPlacement.Text {
     .init(role: role, prepared: laid.0, layout: laid.1, x: frame.minX, y: frame.minY, width: frame.width)
   }
 
-  private static func box(_ role: String, _ f: Rect) -> CellPlacement.Box {
+  private static func box(_ role: CellPlacement.Box.Role, _ f: Rect) -> CellPlacement.Box {
     .init(role: role, x: f.minX, y: f.minY, width: f.width, height: f.height)
   }
 
@@ -88,16 +102,16 @@ extension CellSizer {
       containerWidth: cell.containerWidth)
     var out = CellPlacement(size: placed.size)
     if let reply = parts.reply, let box = placed.replyBox, let frame = placed.replyText {
-      out.boxes.append(Self.box("reply", box))
+      out.boxes.append(Self.box(.reply, box))
       if let name = reply.name, let f = placed.replyName {
-        out.texts.append(Self.text("replyName", name, f))
+        out.texts.append(Self.text(.replyName, name, f))
       }
-      out.texts.append(Self.text("replyText", reply.text, frame))
+      out.texts.append(Self.text(.replyText, reply.text, frame))
     }
-    if let name = parts.name, let f = placed.name { out.texts.append(Self.text("name", name, f)) }
-    out.texts.append(Self.text("text", parts.text, placed.text))
+    if let name = parts.name, let f = placed.name { out.texts.append(Self.text(.name, name, f)) }
+    out.texts.append(Self.text(.text, parts.text, placed.text))
     if let t = parts.timestamp, let f = placed.timestamp {
-      out.texts.append(Self.text("timestamp", t, f))
+      out.texts.append(Self.text(.timestamp, t, f))
     }
     return out
   }
@@ -113,15 +127,15 @@ extension CellSizer {
       title: Self.box(parts.title), price: parts.price.map(Self.box),
       originalPrice: parts.originalPrice.map(Self.box), badge: parts.badge.map(Self.box))
     var out = CellPlacement(size: placed.size)
-    out.boxes.append(Self.box("image", placed.image))
-    out.texts.append(Self.text("title", parts.title, placed.title))
-    if let p = parts.price, let f = placed.price { out.texts.append(Self.text("price", p, f)) }
+    out.boxes.append(Self.box(.image, placed.image))
+    out.texts.append(Self.text(.title, parts.title, placed.title))
+    if let p = parts.price, let f = placed.price { out.texts.append(Self.text(.price, p, f)) }
     if let o = parts.originalPrice, let f = placed.originalPrice {
-      out.texts.append(Self.text("originalPrice", o, f))
+      out.texts.append(Self.text(.originalPrice, o, f))
     }
     if let b = parts.badge, let box = placed.badgeBox, let f = placed.badge {
-      out.boxes.append(Self.box("badge", box))
-      out.texts.append(Self.text("badge", b, f))
+      out.boxes.append(Self.box(.badge, box))
+      out.texts.append(Self.text(.badge, b, f))
     }
     return out
   }

@@ -27,8 +27,8 @@ final class PlacementTests: XCTestCase {
           t.x + t.layout.widest, m.size.width - cell.padding.trailing + 1e-6,
           "cell \(i) \(t.role)")
       }
-      XCTAssertEqual(p.texts.filter { $0.role == "text" }.count, 1)
-      XCTAssertEqual(p.texts.contains { $0.role == "timestamp" }, cell.timestamp != nil)
+      XCTAssertEqual(p.texts.filter { $0.role == .text }.count, 1)
+      XCTAssertEqual(p.texts.contains { $0.role == .timestamp }, cell.timestamp != nil)
     }
   }
 
@@ -44,8 +44,8 @@ final class PlacementTests: XCTestCase {
       b.timestamp = "19:02"
       let p = try sizer.place(b)
       XCTAssertEqual(try sizer.measure(b).timestampPlacement, .inline)
-      let body = try XCTUnwrap(p.texts.first { $0.role == "text" })
-      let ts = try XCTUnwrap(p.texts.first { $0.role == "timestamp" })
+      let body = try XCTUnwrap(p.texts.first { $0.role == .text })
+      let ts = try XCTUnwrap(p.texts.first { $0.role == .timestamp })
       let lineWidth = body.layout.lines.last!.width
       if body.prepared.isRightToLeft {
         // The line is right-aligned; the timestamp sits to its left without touching it.
@@ -67,11 +67,11 @@ final class PlacementTests: XCTestCase {
     let sizer = CellSizer(cacheCapacity: 0)
     let p = try sizer.place(card)
     XCTAssertEqual(p.size, try sizer.measure(card).size)
-    XCTAssertEqual(Set(p.texts.map(\.role)), ["title", "price", "originalPrice", "badge"])
+    XCTAssertEqual(Set(p.texts.map(\.role)), [.title, .price, .originalPrice, .badge])
     var previousBottom = 0.0
-    for role in ["title", "price", "badge"] {
+    for role: CellPlacement.Text.Role in [.title, .price, .badge] {
       let t = try XCTUnwrap(p.texts.first { $0.role == role })
-      XCTAssertGreaterThanOrEqual(t.y, previousBottom, role)
+      XCTAssertGreaterThanOrEqual(t.y, previousBottom, role.rawValue)
       previousBottom = t.y + t.layout.height
     }
     XCTAssertLessThanOrEqual(previousBottom, p.size.height)
