@@ -175,7 +175,8 @@ package enum MeasureCommand {
 
   /// One input line → the estimator's guess (never throws: errors become records).
   static func estimateRecord(
-    _ data: [UInt8], line: Int, library: FontLibrary, estimator: BubbleEstimator, template: CellTemplate?
+    _ data: [UInt8], line: Int, library: FontLibrary, estimator: BubbleEstimator,
+    template: CellTemplate?
   ) -> (String, Bool) {
     func failure(_ id: String?, _ message: String) -> (String, Bool) {
       (Records.errorRecord(id: id, line: line, message: message), true)

@@ -38,10 +38,11 @@ public struct BubbleEstimator: Sendable, Hashable {
   public init() {}
 
   /// The class of a code point alone, from Unicode's properties (ICU's data): a skin tone
-  /// (Emoji_Modifier) is drawn on its base; Emoji_Presentation is an emoji; what the engine draws with no advance is a mark, and so are
-  /// conjoining Hangul vowels and finals (Hangul_Syllable_Type V, T), which ride on their
-  /// leading consonant; other Hangul and every other East_Asian_Width Wide or Fullwidth
-  /// character takes a full em, a break possible before it.
+  /// (Emoji_Modifier) is drawn on its base; Emoji_Presentation is an emoji; what the engine
+  /// draws with no advance is a mark, and so are conjoining Hangul vowels and finals
+  /// (Hangul_Syllable_Type V, T), which ride on their leading consonant; other Hangul and every
+  /// other East_Asian_Width Wide or Fullwidth character takes a full em, a break possible
+  /// before it.
   static func classify(_ cp: UInt32) -> CharacterClass {
     switch cp {
     case 0x20, 0x09, 0x3000: return .space
@@ -64,7 +65,8 @@ public struct BubbleEstimator: Sendable, Hashable {
   /// blocks (U+1F000–U+1FAFF), made once: a load instead of a look-up of several properties in
   /// the reading loop.
   nonisolated(unsafe) static let classTable: UnsafeMutablePointer<CharacterClass> = {
-    let table = UnsafeMutablePointer<CharacterClass>.allocate(capacity: 0x10000 + emojiBlocks.count)
+    let table = UnsafeMutablePointer<CharacterClass>.allocate(
+      capacity: 0x10000 + emojiBlocks.count)
     for v in 0..<0x10000 { (table + v).initialize(to: classify(UInt32(v))) }
     for (k, v) in emojiBlocks.enumerated() { (table + 0x10000 + k).initialize(to: classify(v)) }
     return table

@@ -72,7 +72,9 @@ final class CharacterTablesTests: XCTestCase {
   /// a Psalter Pahlavi letter joins (dual joining), a Thaana letter or an Arabic-Indic digit
   /// does not.
   func testCharactersThatJoinAcrossRunsAreUnicodesJoiningOnes() {
-    let joining: [UInt32] = [0x0628, 0x0710, 0x07CA, 0x1820, 0xA840, 0x10B80, 0x1E900, 0x0640, 0x200D]
+    let joining: [UInt32] = [
+      0x0628, 0x0710, 0x07CA, 0x1820, 0xA840, 0x10B80, 0x1E900, 0x0640, 0x200D,
+    ]
     let notJoining: [UInt32] = [0x0780, 0x0660, 0x060C, 0x0041, 0x05D0, 0x0E01]
     for c in joining { XCTAssertTrue(Shaper.joinsAcross(c), "U+\(String(c, radix: 16))") }
     for c in notJoining { XCTAssertFalse(Shaper.joinsAcross(c), "U+\(String(c, radix: 16))") }

@@ -222,7 +222,9 @@ struct FastIndex: @unchecked Sendable {
     let uniformBox = strut == all
     var tall: UInt32 = 0
     if !uniformBox {
-      for f in 0..<min(32, text.fontAscent.count) where text.raisesLineBox(font: f) { tall |= 1 << f }
+      for f in 0..<min(32, text.fontAscent.count) where text.raisesLineBox(font: f) {
+        tall |= 1 << f
+      }
     }
     boxHeight = strut.height
     let wraps = whiteSpace == .normal || whiteSpace == .preWrap
@@ -264,7 +266,9 @@ struct FastIndex: @unchecked Sendable {
     if isPlain {
       // Most texts (see ``TextShape``).
       if noForcedBreak {
-        if uniformBox && !hasSoftHyphens { return text.measure(self, limit: limit, SimpleShape.self) }
+        if uniformBox && !hasSoftHyphens {
+          return text.measure(self, limit: limit, SimpleShape.self)
+        }
         return text.measure(self, limit: limit, UnbrokenShape.self)
       }
       return text.measure(self, limit: limit, PlainShape.self)
@@ -356,7 +360,9 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
 
   /// Valid only inside `index.withSums`, which lends `e`.
   @inline(__always)
-  init(_ text: PreparedText, _ index: FastIndex, _ e: UnsafePointer<FastIndex.Span>, limit: Double) {
+  init(
+    _ text: PreparedText, _ index: FastIndex, _ e: UnsafePointer<FastIndex.Span>, limit: Double
+  ) {
     lent = .passUnretained(text)
     self.e = e
     count = index.count

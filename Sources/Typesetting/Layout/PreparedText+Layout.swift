@@ -166,7 +166,9 @@ extension PreparedText {
     init(_ text: PreparedText) {
       lent = .passUnretained(text)
       var tall: UInt64 = 0
-      for f in 0..<min(64, text.fontAscent.count) where text.raisesLineBox(font: f) { tall |= 1 << f }
+      for f in 0..<min(64, text.fontAscent.count) where text.raisesLineBox(font: f) {
+        tall |= 1 << f
+      }
       self.tall = tall
       strut = text.lineBox(fonts: 0).height
       box = strut
