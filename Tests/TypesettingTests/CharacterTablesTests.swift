@@ -98,6 +98,25 @@ final class CharacterTablesTests: XCTestCase {
     XCTAssertEqual(differ, [])
     XCTAssertFalse(Bidi.needsResolution([]))
   }
+
+  /// The ranges hold every code point that ICU's bidi algorithm sets apart: after a Latin
+  /// letter in a left-to-right paragraph, any code point whose levels are not all 0 (a
+  /// right-to-left letter, an Arabic number, a directional control) asks for resolution. (They
+  /// hold more — whole blocks, marks and all — which costs a resolution and changes nothing.)
+  func testBidiRangesHoldEveryCodePointICUSetsApart() {
+    var missed: [UInt32] = []
+    var levels = [UInt8](repeating: 0, count: 4)
+    for c in UInt32(0)...0x10FFFF where !(0xD800...0xDFFF).contains(c) {
+      let units = Array(String(Character(Unicode.Scalar(c)!)).utf16)
+      let text = [UInt16(0x61)] + units
+      let paragraph = galley_bidi_levels(text, Int32(text.count), 0, &levels)
+      XCTAssertGreaterThanOrEqual(paragraph, 0)
+      if levels.prefix(text.count).contains(where: { $0 != 0 }) && !Bidi.needsResolution([0x61, c]) {
+        missed.append(c)
+      }
+    }
+    XCTAssertEqual(missed.prefix(10).map { String($0, radix: 16) }, [])
+  }
 }
 
 /// The white space that line widths leave out, from Unicode's data: exactly CSS's breakable
