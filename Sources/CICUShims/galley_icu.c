@@ -144,6 +144,16 @@ int32_t galley_is_jamo(uint32_t codepoint) {
   return ublock_getCode((UChar32)codepoint) == UBLOCK_HANGUL_COMPATIBILITY_JAMO ? 1 : 0;
 }
 
+int32_t galley_script(uint32_t codepoint) {
+  UErrorCode status = U_ZERO_ERROR;
+  UScriptCode script = uscript_getScript((UChar32)codepoint, &status);
+  return U_SUCCESS(status) ? (int32_t)script : USCRIPT_INVALID_CODE;
+}
+
+int32_t galley_is_regional_indicator(uint32_t codepoint) {
+  return u_hasBinaryProperty((UChar32)codepoint, UCHAR_REGIONAL_INDICATOR) ? 1 : 0;
+}
+
 int32_t galley_is_hangul_script(uint32_t codepoint) {
   UErrorCode status = U_ZERO_ERROR;
   return uscript_getScript((UChar32)codepoint, &status) == USCRIPT_HANGUL ? 1 : 0;

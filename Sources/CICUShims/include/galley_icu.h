@@ -43,6 +43,12 @@ int32_t galley_hangul_syllable_type(uint32_t codepoint);
 /// L, V or T) or one of the Hangul Compatibility Jamo block.
 int32_t galley_is_jamo(uint32_t codepoint);
 
+/// A code point's Script property (ICU's UScriptCode value: 0 Common, 1 Inherited, 25 Latin…).
+int32_t galley_script(uint32_t codepoint);
+
+/// Whether a code point has Unicode's Regional_Indicator property (1) or not (0).
+int32_t galley_is_regional_indicator(uint32_t codepoint);
+
 /// Whether a code point is of the Hangul script (1) or not (0).
 int32_t galley_is_hangul_script(uint32_t codepoint);
 

@@ -8,6 +8,25 @@ package enum UnicodeProperties {
   /// fullwidth forms, emoji with emoji presentation).
   package static func isWide(_ c: UInt32) -> Bool { galley_is_wide(c) != 0 }
 
+  /// The scripts that readers group texts by, with ICU's UScriptCode numbers.
+  package enum Script: Int32, Sendable {
+    case common = 0, inherited = 1, arabic = 2, cyrillic = 8, devanagari = 10, han = 17
+    case hangul = 18, hebrew = 19, hiragana = 20, katakana = 22, latin = 25, thai = 38
+  }
+
+  /// Unicode's Script of `c`, when it is one of ``Script``'s (nil: another script).
+  package static func script(_ c: UInt32) -> Script? { Script(rawValue: galley_script(c)) }
+
+  /// Default_Ignorable_Code_Point: drawn as nothing (joiners, variation selectors, …).
+  package static func isDefaultIgnorable(_ c: UInt32) -> Bool {
+    galley_is_default_ignorable(c) != 0
+  }
+
+  /// Regional_Indicator: a letter of a flag's pair.
+  package static func isRegionalIndicator(_ c: UInt32) -> Bool {
+    galley_is_regional_indicator(c) != 0
+  }
+
   /// The Hangul script (syllables, jamo, compatibility jamo).
   package static func isHangul(_ c: UInt32) -> Bool { galley_is_hangul_script(c) != 0 }
 
