@@ -7,8 +7,9 @@ import Typesetting
 /// `galley validate ESTIMATES.jsonl`: how far an app's estimated sizes are from the real ones.
 enum ValidateCommand {
   static let help = """
-    usage: galley validate ESTIMATES.jsonl|- [--max-error PT] [--json] [-o OUT] [--template T]
-                           [--fonts-dir DIR] [--jobs N] [--html REPORT.html] [--quiet]
+    usage: galley validate ESTIMATES.jsonl|- [--max-error PT] [--json] [-o OUT]
+                           [--template bubble|productCard] [--fonts-dir DIR] [--jobs N]
+                           [--html REPORT.html] [--quiet]
                            [--shaping harfbuzz|accelerated] [--group-by category|script]
                            [--against estimator [--calibration FILE]]
 
@@ -19,6 +20,7 @@ enum ValidateCommand {
     items, and all of it by "category". --json writes the report as one JSON object; -o OUT
     writes the report to OUT instead of standard output. Records that cannot be measured are
     listed in the report ("failures", with their line and id) and counted on standard error.
+    --template gives the kind of the records that have no "template" field.
 
     --group-by script groups the statistics by the script of each cell's text (latin, korean,
     japaneseChinese, arabic, hebrew, thai, devanagari, cyrillic, emoji, mixed) instead of its
