@@ -154,11 +154,6 @@ int32_t galley_is_regional_indicator(uint32_t codepoint) {
   return u_hasBinaryProperty((UChar32)codepoint, UCHAR_REGIONAL_INDICATOR) ? 1 : 0;
 }
 
-int32_t galley_is_hangul_script(uint32_t codepoint) {
-  UErrorCode status = U_ZERO_ERROR;
-  return uscript_getScript((UChar32)codepoint, &status) == USCRIPT_HANGUL ? 1 : 0;
-}
-
 int32_t galley_is_emoji_presentation(uint32_t codepoint) {
   return u_hasBinaryProperty((UChar32)codepoint, UCHAR_EMOJI_PRESENTATION) ? 1 : 0;
 }

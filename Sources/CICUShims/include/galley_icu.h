@@ -49,9 +49,6 @@ int32_t galley_script(uint32_t codepoint);
 /// Whether a code point has Unicode's Regional_Indicator property (1) or not (0).
 int32_t galley_is_regional_indicator(uint32_t codepoint);
 
-/// Whether a code point is of the Hangul script (1) or not (0).
-int32_t galley_is_hangul_script(uint32_t codepoint);
-
 /// Whether a code point has Unicode's Emoji_Presentation property (1) or not (0).
 int32_t galley_is_emoji_presentation(uint32_t codepoint);
 

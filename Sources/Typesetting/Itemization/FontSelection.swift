@@ -1,5 +1,3 @@
-import CICUShims
-
 /// Chooses a font of the stack for each grapheme cluster, as Chromium's font fallback does: the
 /// first font that has every visible code point of the cluster; an emoji in emoji presentation
 /// tries the colour fonts of the stack first.
@@ -20,7 +18,7 @@ enum FontSelection {
     switch c {
     case 0x115F, 0x1160, 0x3164, 0xFFA0, 0x1BCA0...0x1BCA3: return false
     case 0x2028, 0x2029: return true
-    default: return galley_is_default_ignorable(c) != 0
+    default: return UnicodeProperties.isDefaultIgnorable(c)
     }
   }
 

@@ -28,7 +28,11 @@ package enum UnicodeProperties {
   }
 
   /// The Hangul script (syllables, jamo, compatibility jamo).
-  package static func isHangul(_ c: UInt32) -> Bool { galley_is_hangul_script(c) != 0 }
+  package static func isHangul(_ c: UInt32) -> Bool { script(c) == .hangul }
+
+  /// A Hangul jamo: conjoining (Hangul_Syllable_Type L, V or T) or of the Compatibility Jamo
+  /// block.
+  package static func isJamo(_ c: UInt32) -> Bool { galley_is_jamo(c) != 0 }
 
   /// Hangul_Syllable_Type: how a Hangul character joins into a syllable.
   package enum HangulSyllableType: Int32 {

@@ -1,5 +1,4 @@
 import CHarfBuzz
-import CICUShims
 import Foundation
 
 extension FeatureGate {
@@ -36,7 +35,9 @@ extension FeatureGate {
   /// — and not changed by the normalizer: a canonical decomposition must compose back to `c`
   /// step by step through glyphs the font has.
   static func reachesShapingAsItself(_ c: UInt32, font: Font) -> Bool {
-    if c == 0xE33 || c == 0xEB3 || galley_is_default_ignorable(c) != 0 || galley_is_jamo(c) != 0 {
+    if c == 0xE33 || c == 0xEB3 || UnicodeProperties.isDefaultIgnorable(c)
+      || UnicodeProperties.isJamo(c)
+    {
       return false
     }
     let funcs = hb_unicode_funcs_get_default()
