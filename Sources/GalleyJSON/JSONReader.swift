@@ -323,7 +323,8 @@ package struct JSONReader {
 
   /// Reads the object that fills `bytes` field by field without building it: `field` gets each
   /// key's bytes and the reader at its value, which it must consume with ``fieldValue()`` or
-  /// ``skipFieldValue()``. Returns false — nothing decided — when the line is not such an object,
+  /// ``skipFieldValue()``. Key bytes are not checked for UTF-8: `field` matches them against
+  /// the keys it knows (all valid) and returns false for any other. Returns false — nothing decided — when the line is not such an object,
   /// a key holds an escape, a string would need a repair, or `field` returns false: the caller
   /// then reads the line whole (``readObject(_:repairingSurrogates:)``), which gives the answer
   /// or the error. Records are read this way when nothing in them needs more.
@@ -347,8 +348,7 @@ package struct JSONReader {
     }
     while true {
       r.skipSpace()
-      guard r.i < bytes.count, bytes[r.i] == UInt8(ascii: "\""),
-        let key = try? r.plainString(), UTF8Check.firstInvalid(key) == nil
+      guard r.i < bytes.count, bytes[r.i] == UInt8(ascii: "\""), let key = try? r.plainString()
       else { return false }
       r.skipSpace()
       guard r.i < bytes.count, bytes[r.i] == UInt8(ascii: ":") else { return false }
@@ -393,6 +393,37 @@ package struct JSONReader {
       i = quote
     }
     return (try? value()) != nil
+  }
+
+  /// The bytes of the value at the reader, `[` to `]`, when it is a list of strings without
+  /// escapes (valid UTF-8), moving past it: for ``readFields(_:_:)``'s callers that recognise a
+  /// list by how it is written. Nil, the reader unmoved, for anything else.
+  package mutating func plainStringList() -> UnsafeBufferPointer<UInt8>? {
+    let start = i
+    guard bytes[i] == UInt8(ascii: "[") else { return nil }
+    i += 1
+    skipSpace()
+    if i < bytes.count && bytes[i] == UInt8(ascii: "]") {
+      i += 1
+      return UnsafeBufferPointer(rebasing: bytes[start..<i])
+    }
+    while true {
+      guard i < bytes.count, bytes[i] == UInt8(ascii: "\""), let s = try? plainString(),
+        UTF8Check.firstInvalid(s) == nil
+      else { break }
+      skipSpace()
+      guard i < bytes.count else { break }
+      if bytes[i] == UInt8(ascii: ",") {
+        i += 1
+        skipSpace()
+        continue
+      }
+      guard bytes[i] == UInt8(ascii: "]") else { break }
+      i += 1
+      return UnsafeBufferPointer(rebasing: bytes[start..<i])
+    }
+    i = start
+    return nil
   }
 
   /// Whether `s`, decoded from `bytes`, holds them as they are: `bytes` were valid UTF-8.

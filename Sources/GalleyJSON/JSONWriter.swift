@@ -17,6 +17,7 @@ package struct JSONWriter {
     var s = s
     s.withUTF8 { buffer.append($0) }
   }
+  @inline(__always)
   package mutating func raw(_ s: StaticString) {
     buffer.append(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
   }
@@ -80,28 +81,32 @@ package struct JSONWriter {
 
   package mutating func number(_ v: Double) {
     guard v.isFinite else { return raw("null" as StaticString) }
-    if v == v.rounded() && abs(v) < 1e15 { return int(Int(v)) }
+    // (Whole numbers and sixty-fourths tested by a round trip through Int: `rounded()` is a
+    // call into libm.)
+    if abs(v) < 1e15 && Double(Int(v)) == v { return int(Int(v)) }
     // Sixty-fourths (glyph positions in 26.6 fixed point, and most sums of them) print exactly
     // in at most six decimals, which is also their shortest form: written without going
-    // through `description` (below a million, where the rounding below is exact as well).
+    // through `description` (below a million, where the product below is exact as well).
     let sixtyFourths = v * 64
-    if sixtyFourths == sixtyFourths.rounded() && abs(v) < 1e6 {
+    if abs(v) < 1e6 && Double(Int(sixtyFourths)) == sixtyFourths {
       let k = Int(sixtyFourths)
       if k < 0 { buffer.append(UInt8(ascii: "-")) }
       let m = k.magnitude
       int(Int(m / 64))
-      var fraction = Int(m % 64) * 15625  // millionths
-      buffer.append(UInt8(ascii: "."))
-      var divisor = 100_000
-      while fraction > 0 {
-        buffer.append(UInt8(ascii: "0") + UInt8(fraction / divisor))
-        fraction %= divisor
-        divisor /= 10
-      }
+      JSONWriter.fractions[Int(m % 64)].withUnsafeBufferPointer { buffer.append($0) }
       return
     }
     let r = (v * 1e9).rounded() / 1e9
     raw(r.description)
+  }
+
+  /// `.015625`, `.03125`, … `.984375`: the decimals of each sixty-fourth (empty for 0/64).
+  private static let fractions: [[UInt8]] = (0..<64).map { k in
+    guard k > 0 else { return [] }
+    var digits = Array(String(k * 15625).utf8)
+    digits.insert(contentsOf: repeatElement(UInt8(ascii: "0"), count: 6 - digits.count), at: 0)
+    while digits.last == UInt8(ascii: "0") { digits.removeLast() }
+    return [UInt8(ascii: ".")] + digits
   }
 
   package mutating func int(_ n: Int) {
@@ -234,14 +239,28 @@ final class ByteBuffer {
   @inline(__always)
   func append(_ p: UnsafeBufferPointer<UInt8>) {
     guard let base = p.baseAddress, p.count > 0 else { return }
-    if count + p.count > capacity { grow(to: count + p.count) }
-    if p.count <= 16 {
-      // (Keys and numbers: a loop costs less than a call to memmove.)
-      for k in 0..<p.count { start[count + k] = base[k] }
+    let n = p.count
+    if count + n > capacity { grow(to: count + n) }
+    let to = UnsafeMutableRawPointer(start + count)
+    let from = UnsafeRawPointer(base)
+    // (Keys and numbers are short: two overlapping word copies cost less than a call to
+    // memmove or a loop over the bytes.)
+    if n >= 8 && n <= 16 {
+      let head = from.loadUnaligned(as: UInt64.self)
+      let tail = from.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+      to.storeBytes(of: head, as: UInt64.self)
+      to.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
+    } else if n >= 4 && n < 8 {
+      let head = from.loadUnaligned(as: UInt32.self)
+      let tail = from.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+      to.storeBytes(of: head, as: UInt32.self)
+      to.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
+    } else if n < 4 {
+      for k in 0..<n { start[count + k] = base[k] }
     } else {
-      (start + count).update(from: base, count: p.count)
+      (start + count).update(from: base, count: n)
     }
-    count += p.count
+    count += n
   }
 
   private func grow(to needed: Int) {

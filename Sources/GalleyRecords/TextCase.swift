@@ -44,11 +44,25 @@ package struct TextCase: Sendable {
   /// the object; nil for anything else, which ``init(json:library:)`` then reads and names.
   package init?(plainLine line: UnsafeBufferPointer<UInt8>, library: FontLibrary) {
     var fields = CaseFields()
+    // The `fonts` list as written, when its stack is not among the recent ones by that spelling.
+    var newSpelling: UnsafeBufferPointer<UInt8>? = nil
     let read = JSONReader.readFields(line) { key, reader in
       guard let k = CaseKey.caseKeys.position(ofBytes: key).map({ CaseKey(rawValue: $0)! }),
         !fields.seen(k)
       else { return false }
       if k.isLabel { return reader.skipFieldValue() }
+      if k == .fonts, let spelling = reader.plainStringList() {
+        if let known = library.recentStack(spelledAs: spelling) {
+          fields.knownFonts = known
+          return true
+        }
+        guard let v = try? JSONReader.read(spelling, repairingSurrogates: false).value else {
+          return false
+        }
+        fields[k] = v
+        newSpelling = spelling
+        return true
+      }
       let value =
         if let known = CaseKey.knownStrings[k.rawValue] {
           reader.fieldValue(known: known.keys, values: known.values)
@@ -62,6 +76,9 @@ package struct TextCase: Sendable {
     // (A case without an id is read whole: its error records must say it has none.)
     guard read, fields[.id]?.string != nil, let c = try? TextCase(fields, library: library)
     else { return nil }
+    if let newSpelling, let names = c.fontNames {
+      library.noteSpelling(newSpelling, of: names, c.style.fonts)
+    }
     self = c
   }
 
@@ -73,8 +90,14 @@ package struct TextCase: Sendable {
     guard let width = try reader.number(.width) else { throw CaseError.missingField("width") }
     self.width = width
     let size = try reader.number(.size) ?? 17
-    fontNames = try reader.stringArray(.fonts)
-    var style = TextStyle(fonts: try TextCase.fontStack(fontNames, library: library), size: size)
+    let stack: FontStack
+    if let known = fields.knownFonts {
+      (fontNames, stack) = known
+    } else {
+      fontNames = try reader.stringArray(.fonts)
+      stack = try TextCase.fontStack(fontNames, library: library)
+    }
+    var style = TextStyle(fonts: stack, size: size)
     try TextCase.applyStyleFields(reader, to: &style)
     self.style = style
   }
@@ -246,6 +269,9 @@ struct CaseFields {
   private var slot = SIMD32<Int8>(repeating: -1)
   private var values: [JSONValue] = []
   private var seenKeys: UInt64 = 0
+  /// The names and stack of the `fonts` field when they were known without decoding it (a
+  /// spelling the library met before); the field is then not among the values.
+  var knownFonts: (names: [String], stack: FontStack)? = nil
 
   init() {
     assert(CaseKey.allCases.count <= 32, "CaseFields keeps a slot per key in 32 lanes")
@@ -270,7 +296,7 @@ struct CaseFields {
   subscript(key: CaseKey) -> JSONValue? {
     get {
       let k = slot[key.rawValue]
-      return k < 0 ? nil : values[Int(k)]
+      return k < 0 ? Optional.none : values[Int(k)]
     }
     set {
       guard let newValue else { return }
@@ -332,7 +358,9 @@ struct FieldReader {
   func enumValue<E: RawRepresentable & CaseIterable>(_ key: CaseKey, _: E.Type) throws -> E?
   where E.RawValue == String {
     guard let s = try string(key) else { return nil }
-    guard let v = E(rawValue: s) else {
+    // (Compared with each case's name: the names are short, so each comparison is of two
+    // words, where `init(rawValue:)` goes through the standard library's string switch.)
+    guard let v = E.allCases.first(where: { $0.rawValue == s }) else {
       let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
       throw CaseError.invalidValue(key.name, "\"\(s)\" (expected one of \(allowed))")
     }

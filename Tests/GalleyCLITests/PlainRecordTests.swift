@@ -86,4 +86,31 @@ final class PlainRecordTests: XCTestCase {
     }
     XCTAssertGreaterThan(answered, 1_000)
   }
+
+  /// A `fonts` list met again as the same bytes takes the stack noted for them; the same names
+  /// written otherwise, or other names, are read afresh. Each reading equals the whole one.
+  func testFontListsKnownByTheirBytesGiveTheirOwnStack() throws {
+    let library = FontLibrary(directory: FontLibrary.bundledDirectory())
+    func line(_ fonts: String) -> [UInt8] {
+      Array(#"{"id": "a", "text": "Hello 세계", "width": 100, "fonts": \#(fonts)}"#.utf8)
+    }
+    let lines = [
+      line(#"["NotoSans-Regular.ttf", "NanumGothic.ttf"]"#),
+      line(#"["NotoSans-Regular.ttf", "NanumGothic.ttf"]"#),
+      line(#"["NotoSans-Regular.ttf","NanumGothic.ttf"]"#),
+      line(#"["NanumGothic.ttf", "NotoSans-Regular.ttf"]"#),
+      line(#"["NotoSans-Regular.ttf", "NanumGothic.ttf"]"#),
+      line(#"["NanumGothic.ttf"]"#),
+    ]
+    for l in lines {
+      let p = try XCTUnwrap(l.withUnsafeBufferPointer { TextCase(plainLine: $0, library: library) })
+      let w = try TextCase(json: JSONReader.readObject(l).object, library: library)
+      assertSame(p, w, l)
+    }
+    // (Names noted under these bytes before; a library that cannot load them still says so.)
+    let missing = FontLibrary(directory: "/nonexistent")
+    let l = lines[0]
+    XCTAssertNil(l.withUnsafeBufferPointer { TextCase(plainLine: $0, library: missing) })
+    XCTAssertThrowsError(try TextCase(json: JSONReader.readObject(l).object, library: missing))
+  }
 }

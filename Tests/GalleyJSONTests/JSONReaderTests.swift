@@ -202,6 +202,7 @@ final class FieldReadingTests: XCTestCase {
       [0xFF], [0xC3], [0xE2, 0x80], [0xF0, 0x90, 0x80], [0x01], Array("}".utf8), Array(",".utf8),
       Array(":".utf8), Array(" ".utf8), Array("1e999".utf8), Array(#", "id": 2"#.utf8),
     ]
+    let known = Set(["id", "text", "n", "l", "t", "o"].map { Array($0.utf8) })
     var agreed = 0
     var declined = 0
     for round in 0..<20_000 {
@@ -221,8 +222,10 @@ final class FieldReadingTests: XCTestCase {
       var keys = Set<String>()
       let read = line.withUnsafeBufferPointer { b in
         JSONReader.readFields(b) { key, reader in
+          // (As readFields asks: keys are matched against known ones, not checked as text.)
           let name = String(decoding: key, as: UTF8.self)
-          guard keys.insert(name).inserted, let v = reader.fieldValue() else { return false }
+          guard known.contains(Array(key)), keys.insert(name).inserted, let v = reader.fieldValue()
+          else { return false }
           fields.append((name, v))
           return true
         }

@@ -17,6 +17,9 @@ public final class FontLibrary: @unchecked Sendable {
   /// The stacks asked for last, newest first: records name the same few stacks over and over,
   /// and comparing a few names costs less than hashing them.
   private var recentStacks: [(names: [String], stack: FontStack)] = []
+  /// Stacks by how a reader of records found their names written, most used first (see
+  /// ``recentStack(spelledAs:)``).
+  private var spellings: [(spelling: [UInt8], names: [String], stack: FontStack)] = []
 
   /// A library reading fonts from `directory`.
   public init(directory: String) {
@@ -103,6 +106,35 @@ public final class FontLibrary: @unchecked Sendable {
   private func remember(_ names: [String], _ stack: FontStack) {
     if recentStacks.count >= 8 { recentStacks.removeLast() }
     recentStacks.insert((names, stack), at: 0)
+  }
+
+  /// The stack whose names a reader of records found written as `spelling` (the bytes of a
+  /// field, as ``noteSpelling(_:of:_:)`` was told), with those names: a reader that meets the
+  /// same bytes again skips decoding the names. Nil when no stack was noted so spelled lately.
+  package func recentStack(spelledAs spelling: UnsafeBufferPointer<UInt8>) -> (
+    names: [String], stack: FontStack
+  )? {
+    guard let base = spelling.baseAddress else { return nil }
+    lock.lock()
+    defer { lock.unlock() }
+    for k in spellings.indices where spellings[k].spelling.count == spelling.count {
+      guard spellings[k].spelling.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base, $0.count) == 0 })
+      else { continue }
+      let hit = (spellings[k].names, spellings[k].stack)
+      if k > 0 { spellings.swapAt(k, k - 1) }
+      return hit
+    }
+    return nil
+  }
+
+  /// Notes that `names`, whose stack is `stack` (as ``stack(_:)`` gave it), were written as
+  /// `spelling` in a record, for ``recentStack(spelledAs:)``. The 64 spellings noted last are kept.
+  package func noteSpelling(_ spelling: UnsafeBufferPointer<UInt8>, of names: [String], _ stack: FontStack) {
+    guard !spelling.isEmpty else { return }
+    lock.lock()
+    defer { lock.unlock() }
+    if spellings.count >= 64 { spellings.removeLast() }
+    spellings.insert((Array(spelling), names, stack), at: 0)
   }
 
   /// The default stack: Latin, Korean, Japanese/Chinese, Arabic, Hebrew, Thai, Devanagari and emoji.
