@@ -81,8 +81,9 @@ package enum MeasureCommand {
       let estimator = try CalibrateCommand.estimator(
         calibration: opts.values["calibration"], library: library)
       try Batches.process(reader: reader, jobs: jobs, output: output, progress: progress) {
-        line, data in
-        estimateRecord(data, line: line, library: library, estimator: estimator, template: template)
+        line, data, warn in
+        estimateRecord(
+          data, line: line, library: library, estimator: estimator, template: template, warn: warn)
       } onResult: { isError in
         if isError { anyError = true }
       }
@@ -91,10 +92,10 @@ package enum MeasureCommand {
     let strict = opts.flags.contains("strict-glyphs")
     let missing = MissingGlyphs()
     try Batches.process(reader: reader, jobs: jobs, output: output, progress: progress) {
-      line, data in
+      line, data, warn in
       measureRecord(
         data, line: line, library: library, typesetter: typesetter, sizer: sizer,
-        template: template, explain: explain, strictGlyphs: strict, missing: missing)
+        template: template, explain: explain, strictGlyphs: strict, missing: missing, warn: warn)
     } onResult: { isError in
       if isError { anyError = true }
     }
@@ -106,7 +107,7 @@ package enum MeasureCommand {
   package static func measureRecord(
     _ data: some Collection<UInt8>, line: Int, library: FontLibrary, typesetter: Typesetter, sizer: CellSizer,
     template: CellTemplate?, explain: Bool = false, strictGlyphs: Bool = false,
-    missing: MissingGlyphs? = nil
+    missing: MissingGlyphs? = nil, warn: (String) -> Void = Streams.error
   ) -> (String, Bool) {
     var id: String? = nil
     func failure(_ message: String) -> (String, Bool) {
@@ -120,7 +121,10 @@ package enum MeasureCommand {
         let prepared = try typesetter.prepare(c.text, style: c.style)
         let layout = try prepared.layout(width: c.width)
         if explain {
-          FileHandle.standardError.write((c.id + "\n" + prepared.explanation).data(using: .utf8)!)
+          // (Through `warn`: in input order whatever the threads; it ends the text with a newline.)
+          var text = c.id + "\n" + prepared.explanation
+          if text.hasSuffix("\n") { text.removeLast() }
+          warn(text)
         }
         let absent = prepared.missingCharacters
         missing?.note(line: line, id: c.id, absent)
@@ -142,7 +146,7 @@ package enum MeasureCommand {
       return measure(c)
     }
     let object: JSONObject
-    switch Records.read(data, line: line, command: "measure") {
+    switch Records.read(data, line: line, command: "measure", warn: warn) {
     case .failure(let message, let readID):
       id = readID
       return failure(message)
@@ -176,13 +180,13 @@ package enum MeasureCommand {
   /// One input line → the estimator's guess (never throws: errors become records).
   static func estimateRecord(
     _ data: [UInt8], line: Int, library: FontLibrary, estimator: BubbleEstimator,
-    template: CellTemplate?
+    template: CellTemplate?, warn: (String) -> Void = Streams.error
   ) -> (String, Bool) {
     func failure(_ id: String?, _ message: String) -> (String, Bool) {
       (Records.errorRecord(id: id, line: line, message: message), true)
     }
     let object: JSONObject
-    switch Records.read(data, line: line, command: "measure") {
+    switch Records.read(data, line: line, command: "measure", warn: warn) {
     case .failure(let message, let id): return failure(id, message)
     case .success(let o): object = o
     }

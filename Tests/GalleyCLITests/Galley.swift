@@ -51,8 +51,17 @@ struct Galley {
     try p.run()
     inPipe.fileHandleForWriting.write(stdin)
     try inPipe.fileHandleForWriting.close()
+    // (Standard error read alongside: a run that says much there would otherwise block on a
+    // full pipe while this waits for the end of standard output.)
+    nonisolated(unsafe) var err = Data()
+    let errRead = DispatchSemaphore(value: 0)
+    let errHandle = errPipe.fileHandleForReading
+    DispatchQueue.global().async {
+      err = errHandle.readDataToEndOfFile()
+      errRead.signal()
+    }
     let out = outPipe.fileHandleForReading.readDataToEndOfFile()
-    let err = errPipe.fileHandleForReading.readDataToEndOfFile()
+    errRead.wait()
     p.waitUntilExit()
     return Run(
       status: p.terminationStatus, stdout: String(decoding: out, as: UTF8.self),

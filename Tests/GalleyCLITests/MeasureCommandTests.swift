@@ -55,6 +55,25 @@ final class MeasureCommandTests: XCTestCase {
     XCTAssertEqual(one.stdout, eight.stdout)
   }
 
+  /// What a run says on standard error per line (repaired escapes, `--explain`) comes in input
+  /// order on any number of threads, as the records do.
+  func testJobsDoNotChangeWarningsOrExplanations() throws {
+    var input = ""
+    for i in 0..<600 {
+      let words = String(repeating: "word ", count: 1 + (i * 7) % 40)
+      input += #"{"id":"w\#(i)","text":"\#(words)a\ud800b","width":90}"# + "\n"
+    }
+    let one = try run(["measure", "-", "--jobs", "1"], stdin: Data(input.utf8))
+    let two = try run(["measure", "-", "--jobs", "2"], stdin: Data(input.utf8))
+    XCTAssertEqual(one.status, 0, one.stderr)
+    XCTAssertEqual(one.stderr.split(separator: "\n").count, 600)
+    XCTAssertEqual(one.stdout, two.stdout)
+    XCTAssertEqual(one.stderr, two.stderr)
+    let explainedOne = try run(["measure", "-", "--jobs", "1", "--explain"], stdin: Data(input.utf8))
+    let explainedTwo = try run(["measure", "-", "--jobs", "2", "--explain"], stdin: Data(input.utf8))
+    XCTAssertEqual(explainedOne.stderr, explainedTwo.stderr)
+  }
+
   func testUnreadableInputsAndUsage() throws {
     let missing = try run(["measure", "/nonexistent/file.jsonl"])
     XCTAssertEqual(missing.status, 66)
