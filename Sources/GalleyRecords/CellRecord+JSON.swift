@@ -32,7 +32,7 @@ extension CellRecord {
     json o: JSONObject, library: FontLibrary, defaultTemplate: CellTemplate? = nil,
     proposedWidth: Double? = nil
   ) throws {
-    let r = Fields(o)
+    let r = CellFieldReader(o)
     let id = try r.string("id") ?? ""
     guard let name = try r.string("template") ?? defaultTemplate?.rawValue else {
       throw CellError.missingField("template")
@@ -66,7 +66,7 @@ extension CellRecord {
       b.maxWidth = maxWidth
       if let p = try r.padding("padding", defaults: b.padding) { b.padding = p }
       if let m = try r.object("minSize") {
-        let f = Fields(m, path: "minSize")
+        let f = CellFieldReader(m, path: "minSize")
         for field in m where field.key != "width" && field.key != "height" {
           throw CellError.unknownField("minSize.\(field.key)")
         }
@@ -132,47 +132,20 @@ func defaultFonts(_ library: FontLibrary) throws -> FontStack {
   }
 }
 
-/// Typed access to a JSON object's fields; errors carry the field's path.
-struct Fields {
-  let o: JSONObject
-  let path: String
-  init(_ o: JSONObject, path: String = "") {
-    self.o = o
-    self.path = path
-  }
+/// Typed access to a cell's fields; errors carry the field's path.
+typealias CellFieldReader = FieldReader<ObjectFields, CellError>
 
-  func name(_ k: String) -> String { path.isEmpty ? k : "\(path).\(k)" }
-
-  func raw(_ k: String) -> JSONValue? {
-    guard let v = o[k], !v.isNull else { return nil }
-    return v
-  }
-
-  func string(_ k: String) throws -> String? {
-    guard let v = raw(k) else { return nil }
-    guard case .string(let s) = v else { throw CellError.wrongType(name(k), "a string") }
-    return s
-  }
-
-  func number(_ k: String) throws -> Double? {
-    guard let v = raw(k) else { return nil }
-    guard case .number(let d) = v else { throw CellError.wrongType(name(k), "a number") }
-    guard d.isFinite else { throw CellError.invalidValue(name(k), "must be finite") }
-    return d
-  }
-
-  func object(_ k: String) throws -> JSONObject? {
-    guard let v = raw(k) else { return nil }
-    guard case .object(let d) = v else { throw CellError.wrongType(name(k), "an object") }
-    return d
+extension FieldReader where Source == ObjectFields, Failure == CellError {
+  init(_ object: JSONObject, path: String = "") {
+    self.init(ObjectFields(object, path: path), CellError.self)
   }
 
   /// A padding object; sides it leaves out keep `defaults` (the template's).
   func padding(_ k: String, defaults: Padding) throws -> Padding? {
     guard let d = try object(k) else { return nil }
-    let f = Fields(d, path: name(k))
+    let f = CellFieldReader(d, path: source.name(k))
     for field in d where !["top", "leading", "bottom", "trailing"].contains(field.key) {
-      throw CellError.unknownField(f.name(field.key))
+      throw CellError.unknownField(f.source.name(field.key))
     }
     let p = Padding(
       top: try f.number("top") ?? defaults.top, leading: try f.number("leading") ?? defaults.leading,
@@ -182,23 +155,24 @@ struct Fields {
       ("top", p.top), ("leading", p.leading), ("bottom", p.bottom), ("trailing", p.trailing),
     ]
     where v < 0 {
-      throw CellError.invalidValue(f.name(key), "must be >= 0 (got \(v))")
+      throw CellError.invalidValue(f.source.name(key), "must be >= 0 (got \(v))")
     }
     return p
   }
 
   func style(_ k: String, library: FontLibrary, defaultSize: Double) throws -> TextStyle? {
     guard let d = try object(k) else { return nil }
+    let name = source.name(k)
     do {
       return try TextCase.style(from: d, library: library, defaultSize: defaultSize)
     } catch let e as CaseError {
       switch e {
-      case .unknownField(let f): throw CellError.unknownField(name(k) + "." + f)
-      case .wrongType(let f, let t): throw CellError.wrongType(name(k) + "." + f, t)
-      case .invalidValue(let f, let why): throw CellError.invalidValue(name(k) + "." + f, why)
-      case .missingField(let f): throw CellError.missingField(name(k) + "." + f)
-      case .font(let e): throw CellError.invalidValue(name(k) + ".fonts", e.description)
-      case .invalidStyle(let m): throw CellError.invalidValue(name(k), m)
+      case .unknownField(let f): throw CellError.unknownField(name + "." + f)
+      case .wrongType(let f, let t): throw CellError.wrongType(name + "." + f, t)
+      case .invalidValue(let f, let why): throw CellError.invalidValue(name + "." + f, why)
+      case .missingField(let f): throw CellError.missingField(name + "." + f)
+      case .font(let e): throw CellError.invalidValue(name + ".fonts", e.description)
+      case .invalidStyle(let m): throw CellError.invalidValue(name, m)
       }
     }
   }

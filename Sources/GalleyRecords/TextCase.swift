@@ -83,7 +83,7 @@ package struct TextCase: Sendable {
   }
 
   private init(_ fields: CaseFields, library: FontLibrary) throws {
-    let reader = FieldReader(fields)
+    let reader = CaseFieldReader(fields, CaseError.self)
     id = try reader.string(.id) ?? ""
     guard let text = try reader.string(.text) else { throw CaseError.missingField("text") }
     self.text = text
@@ -113,7 +113,7 @@ package struct TextCase: Sendable {
     }
   }
 
-  static func applyStyleFields(_ reader: FieldReader, to style: inout TextStyle) throws {
+  static func applyStyleFields(_ reader: CaseFieldReader, to style: inout TextStyle) throws {
     if let size = try reader.number(.size) { style.size = size }
     if let v = reader.raw(.lineHeight) {
       switch v {
@@ -265,7 +265,7 @@ enum CaseKey: Int, CaseIterable {
 /// The values of a case's fields by key (`null` reads as absent), from an object checked
 /// against the keys it may have. Only the fields present are stored (a case has a dozen of
 /// the format's 28).
-struct CaseFields {
+struct CaseFields: FieldSource {
   private var slot = SIMD32<Int8>(repeating: -1)
   private var values: [JSONValue] = []
   private var seenKeys: UInt64 = 0
@@ -286,6 +286,9 @@ struct CaseFields {
       self[CaseKey(rawValue: p)!] = field.value
     }
   }
+
+  func value(_ key: CaseKey) -> JSONValue? { self[key] }
+  func name(_ key: CaseKey) -> String { key.name }
 
   /// Whether `key` was read already; marks it read.
   mutating func seen(_ key: CaseKey) -> Bool {
@@ -311,62 +314,8 @@ struct CaseFields {
   }
 }
 
-/// Typed access to a case's fields, with errors that name the field (`null` reads as absent).
-struct FieldReader {
-  let fields: CaseFields
-  init(_ fields: CaseFields) { self.fields = fields }
-
-  func raw(_ key: CaseKey) -> JSONValue? {
-    guard let v = fields[key], !v.isNull else { return nil }
-    return v
-  }
-
-  func string(_ key: CaseKey) throws -> String? {
-    guard let v = raw(key) else { return nil }
-    guard case .string(let s) = v else { throw CaseError.wrongType(key.name, "a string") }
-    return s
-  }
-
-  func number(_ key: CaseKey) throws -> Double? {
-    guard let v = raw(key) else { return nil }
-    guard case .number(let n) = v else { throw CaseError.wrongType(key.name, "a number") }
-    return n
-  }
-
-  func integer(_ key: CaseKey) throws -> Int? {
-    guard let n = try number(key) else { return nil }
-    guard n.isFinite, n == n.rounded(), abs(n) < 1e9 else {
-      throw CaseError.wrongType(key.name, "a whole number")
-    }
-    return Int(n)
-  }
-
-  func stringArray(_ key: CaseKey) throws -> [String]? {
-    guard let v = raw(key) else { return nil }
-    guard case .array(let a) = v else { throw CaseError.wrongType(key.name, "a list of strings") }
-    var out: [String] = []
-    out.reserveCapacity(a.count)
-    for e in a {
-      guard case .string(let s) = e else {
-        throw CaseError.wrongType(key.name, "a list of strings")
-      }
-      out.append(s)
-    }
-    return out
-  }
-
-  func enumValue<E: RawRepresentable & CaseIterable>(_ key: CaseKey, _: E.Type) throws -> E?
-  where E.RawValue == String {
-    guard let s = try string(key) else { return nil }
-    // (Compared with each case's name: the names are short, so each comparison is of two
-    // words, where `init(rawValue:)` goes through the standard library's string switch.)
-    guard let v = E.allCases.first(where: { $0.rawValue == s }) else {
-      let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-      throw CaseError.invalidValue(key.name, "\"\(s)\" (expected one of \(allowed))")
-    }
-    return v
-  }
-}
+/// Typed access to a case's fields.
+typealias CaseFieldReader = FieldReader<CaseFields, CaseError>
 
 extension TextCase {
   /// A style from a JSON object such as a cell's `"style"`: `fonts` resolve in `library` (absent:
@@ -374,7 +323,7 @@ extension TextCase {
   package static func style(
     from object: JSONObject, library: FontLibrary, defaultSize: Double = 17
   ) throws -> TextStyle {
-    let reader = FieldReader(try CaseFields(object, allowed: CaseKey.styleKeys))
+    let reader = CaseFieldReader(try CaseFields(object, allowed: CaseKey.styleKeys), CaseError.self)
     let stack = try fontStack(try reader.stringArray(.fonts), library: library)
     var style = TextStyle(fonts: stack, size: defaultSize)
     try applyStyleFields(reader, to: &style)
