@@ -338,33 +338,43 @@ enum BenchCommand {
     return 0
   }
 
-  /// The 10k-message transcript the bubble and estimator figures use: the corpus texts in turn,
-  /// each with a distinct tail (so that no text is ever seen twice), 75% of a 390 pt container.
   /// What `galley measure` adds to the engine, on one thread: `linesMicrosPerCase` (prepare and
   /// lay out, the lines a result record holds), `recordMicrosPerCase` (the same from the line's
   /// bytes to the result record's text: reading, checking, measuring, writing) and their ratio
-  /// `recordOverhead` (process start, file reading and writing aside).
+  /// `recordOverhead` (process start, file reading and writing aside). The two are timed in
+  /// alternating chunks of 1,000 cases, so that a shared machine's slow spells weigh on both.
   static func recordFigures(
     _ cases: [TextCase], _ records: [(line: Int, bytes: [UInt8])], library: FontLibrary,
     repeats: Int
   ) -> [(String, Double)] {
     let n = Double(cases.count)
     var sink = 0
-    let lines =
-      best(repeats) {
-        let t = Typesetter(cacheCapacity: 0)
-        for c in cases { sink &+= (try? t.prepare(c.text, style: c.style).layout(width: c.width))?.lineCount ?? 0 }
-      } / n
-    let record =
-      best(repeats) {
-        let t = Typesetter(cacheCapacity: 0)
-        let sizer = CellSizer(typesetter: t, cacheCapacity: 0)
-        for r in records {
-          let (text, _) = MeasureCommand.measureRecord(
-            r.bytes, line: r.line, library: library, typesetter: t, sizer: sizer, template: nil)
-          sink &+= text.utf8.count
+    var lines = Double.infinity
+    var record = Double.infinity
+    for _ in 0..<max(1, repeats) {
+      let t = Typesetter(cacheCapacity: 0)
+      let rt = Typesetter(cacheCapacity: 0)
+      let sizer = CellSizer(typesetter: rt, cacheCapacity: 0)
+      var linesTime = 0.0
+      var recordTime = 0.0
+      for chunk in stride(from: 0, to: min(cases.count, records.count), by: 1000) {
+        let end = min(chunk + 1000, cases.count, records.count)
+        linesTime += time {
+          for c in cases[chunk..<end] {
+            sink &+= (try? t.prepare(c.text, style: c.style).layout(width: c.width))?.lineCount ?? 0
+          }
         }
-      } / n
+        recordTime += time {
+          for r in records[chunk..<end] {
+            let (text, _) = MeasureCommand.measureRecord(
+              r.bytes, line: r.line, library: library, typesetter: rt, sizer: sizer, template: nil)
+            sink &+= text.utf8.count
+          }
+        }
+      }
+      lines = min(lines, linesTime / n)
+      record = min(record, recordTime / n)
+    }
     if sink == -1 { print("") }
     return [
       ("linesMicrosPerCase", lines), ("recordMicrosPerCase", record),
@@ -372,6 +382,15 @@ enum BenchCommand {
     ]
   }
 
+  /// The time `body` takes, µs.
+  static func time(_ body: () -> Void) -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
+  }
+
+  /// The 10k-message transcript the bubble and estimator figures use: the corpus texts in turn,
+  /// each with a distinct tail (so that no text is ever seen twice), 75% of a 390 pt container.
   static func transcript(_ cases: [TextCase]) -> [BubbleCell] {
     (0..<10_000).map { i in
       let c = cases[i % cases.count]

@@ -16,10 +16,11 @@ public final class FontLibrary: @unchecked Sendable {
   private var stacks: [[String]: FontStack] = [:]
   /// The stacks asked for last, newest first: records name the same few stacks over and over,
   /// and comparing a few names costs less than hashing them.
-  private var recentStacks: [(names: [String], stack: FontStack)] = []
-  /// Stacks by how a reader of records found their names written, most used first (see
+  private var recentStacks = RecentList<(names: [String], stack: FontStack)>(capacity: 8)
+  /// Stacks by how a reader of records found their names written (see
   /// ``recentStack(spelledAs:)``).
-  private var spellings: [(spelling: [UInt8], names: [String], stack: FontStack)] = []
+  private var spellings = RecentList<(spelling: [UInt8], names: [String], stack: FontStack)>(
+    capacity: 64)
 
   /// A library reading fonts from `directory`.
   public init(directory: String) {
@@ -82,14 +83,12 @@ public final class FontLibrary: @unchecked Sendable {
   public func stack(_ names: [String]) throws -> FontStack {
     // (Records name the same few stacks over and over: one lookup instead of one per font.)
     lock.lock()
-    if let k = recentStacks.firstIndex(where: { $0.names == names }) {
-      let s = recentStacks[k].stack
-      if k > 0 { recentStacks.swapAt(k, k - 1) }
+    if let recent = recentStacks.find({ $0.names == names }) {
       lock.unlock()
-      return s
+      return recent.stack
     }
     if let s = stacks[names] {
-      remember(names, s)
+      recentStacks.insert((names, s))
       lock.unlock()
       return s
     }
@@ -97,15 +96,9 @@ public final class FontLibrary: @unchecked Sendable {
     let s = try FontStack(names.map { try font(named: $0) })
     lock.lock()
     if stacks.count < 4096 { stacks[names] = s }
-    remember(names, s)
+    recentStacks.insert((names, s))
     lock.unlock()
     return s
-  }
-
-  /// Puts a stack among the recent ones (under `lock`).
-  private func remember(_ names: [String], _ stack: FontStack) {
-    if recentStacks.count >= 8 { recentStacks.removeLast() }
-    recentStacks.insert((names, stack), at: 0)
   }
 
   /// The stack whose names a reader of records found written as `spelling` (the bytes of a
@@ -117,14 +110,11 @@ public final class FontLibrary: @unchecked Sendable {
     guard let base = spelling.baseAddress else { return nil }
     lock.lock()
     defer { lock.unlock() }
-    for k in spellings.indices where spellings[k].spelling.count == spelling.count {
-      guard spellings[k].spelling.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base, $0.count) == 0 })
-      else { continue }
-      let hit = (spellings[k].names, spellings[k].stack)
-      if k > 0 { spellings.swapAt(k, k - 1) }
-      return hit
+    let hit = spellings.find { e in
+      e.spelling.count == spelling.count
+        && e.spelling.withUnsafeBufferPointer { memcmp($0.baseAddress!, base, $0.count) == 0 }
     }
-    return nil
+    return hit.map { ($0.names, $0.stack) }
   }
 
   /// Notes that `names`, whose stack is `stack` (as ``stack(_:)`` gave it), were written as
@@ -133,8 +123,7 @@ public final class FontLibrary: @unchecked Sendable {
     guard !spelling.isEmpty else { return }
     lock.lock()
     defer { lock.unlock() }
-    if spellings.count >= 64 { spellings.removeLast() }
-    spellings.insert((Array(spelling), names, stack), at: 0)
+    spellings.insert((Array(spelling), names, stack))
   }
 
   /// The default stack: Latin, Korean, Japanese/Chinese, Arabic, Hebrew, Thai, Devanagari and emoji.
