@@ -27,8 +27,10 @@ enum BenchCommand {
                              turn, as when a whole transcript is laid out again: cache-cold)
       layoutMicrosPerTextWarm  the same, each text at 8 widths in a row (its data in cache)
       linesMicrosPerCase     prepare + layout into lines (what a `galley measure` result holds), µs
-    recordMicrosPerCase    the same from the input line's bytes to the result record's text
-                           (reading, checking, measuring, writing), µs; recordOverhead: their ratio
+      recordMicrosPerCase    the same from the input line's bytes to the result record's text
+                             (reading, checking, measuring, writing), µs; recordOverhead: their ratio
+      pipelineMicrosPerCase  the same through measure's own line reader, batches and output (to
+                             /dev/null), µs; pipelineOverhead: its ratio to the lines
     runsShapedWithoutHarfBuzz  share of the prepared texts' runs the accelerator answered
       bytesPerPreparedText   bytes a prepared text's arrays hold (mean); ...WithoutGlyphs: the
                              same less the glyphs kept for drawing
@@ -341,8 +343,10 @@ enum BenchCommand {
   /// What `galley measure` adds to the engine, on one thread: `linesMicrosPerCase` (prepare and
   /// lay out, the lines a result record holds), `recordMicrosPerCase` (the same from the line's
   /// bytes to the result record's text: reading, checking, measuring, writing) and their ratio
-  /// `recordOverhead` (process start, file reading and writing aside). The two are timed in
-  /// alternating chunks of 1,000 cases, so that a shared machine's slow spells weigh on both.
+  /// `recordOverhead` (process start, file reading and writing aside), and the same through the
+  /// command's line reader, batches and output (`pipelineMicrosPerCase`: all of a process but its
+  /// start). They are timed in alternating chunks of 1,000 cases, so that a shared machine's
+  /// slow spells weigh on all three.
   static func recordFigures(
     _ cases: [TextCase], _ records: [(line: Int, bytes: [UInt8])], library: FontLibrary,
     repeats: Int
@@ -351,14 +355,24 @@ enum BenchCommand {
     var sink = 0
     var lines = Double.infinity
     var record = Double.infinity
+    var pipeline = Double.infinity
+    let devNull = OutputStream(fd: open("/dev/null", O_WRONLY))
     for _ in 0..<max(1, repeats) {
       let t = Typesetter(cacheCapacity: 0)
       let rt = Typesetter(cacheCapacity: 0)
       let sizer = CellSizer(typesetter: rt, cacheCapacity: 0)
+      let pt = Typesetter(cacheCapacity: 0)
+      let pipeSizer = CellSizer(typesetter: pt, cacheCapacity: 0)
       var linesTime = 0.0
       var recordTime = 0.0
+      var pipelineTime = 0.0
       for chunk in stride(from: 0, to: min(cases.count, records.count), by: 1000) {
         let end = min(chunk + 1000, cases.count, records.count)
+        var input: [UInt8] = []
+        for r in records[chunk..<end] {
+          input += r.bytes
+          input.append(0x0A)
+        }
         linesTime += time {
           for c in cases[chunk..<end] {
             sink &+= (try? t.prepare(c.text, style: c.style).layout(width: c.width))?.lineCount ?? 0
@@ -371,14 +385,24 @@ enum BenchCommand {
             sink &+= text.utf8.count
           }
         }
+        pipelineTime += time {
+          let reader = LineReader(bytes: input)
+          try? Batches.process(reader: reader, jobs: 1, output: devNull) { line, data, warn in
+            MeasureCommand.measureRecord(
+              data, line: line, library: library, typesetter: pt, sizer: pipeSizer, template: nil,
+              warn: warn)
+          } onResult: { _ in }
+        }
       }
       lines = min(lines, linesTime / n)
       record = min(record, recordTime / n)
+      pipeline = min(pipeline, pipelineTime / n)
     }
     if sink == -1 { print("") }
     return [
       ("linesMicrosPerCase", lines), ("recordMicrosPerCase", record),
-      ("recordOverhead", record / lines),
+      ("recordOverhead", record / lines), ("pipelineMicrosPerCase", pipeline),
+      ("pipelineOverhead", pipeline / lines),
     ]
   }
 
