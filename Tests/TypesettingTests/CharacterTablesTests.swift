@@ -23,6 +23,26 @@ final class CharacterTablesTests: XCTestCase {
     XCTAssertEqual(differ.prefix(5), [])
   }
 
+  /// The table's mark and letter-or-number bits are ICU's General_Category, the Unicode
+  /// version the line breaker reads (the standard library's may be newer: it knew 9,755 more
+  /// code points and called U+1171E a spacing mark).
+  func testGeneralCategoriesAreICUs() {
+    var differ: [UInt32] = []
+    for c in UInt32(0)..<0x110000 where Unicode.Scalar(c) != nil {
+      let t = galley_char_type(c)
+      let mark = t == 6 || t == 7 || t == 8
+      let nonspacing = t == 6 || t == 7
+      let letterOrNumber = (1...5).contains(t) || (9...11).contains(t)
+      if CharacterTable.has(c, CharacterTable.combiningMark) != mark
+        || CharacterTable.has(c, CharacterTable.nonspacingMark) != nonspacing
+        || CharacterTable.has(c, CharacterTable.letterOrNumber) != letterOrNumber
+      {
+        differ.append(c)
+      }
+    }
+    XCTAssertEqual(differ.prefix(5), [])
+  }
+
   func testLineBreakClassesAreICUs() {
     var differ: [UInt32] = []
     for c in UInt32(0)..<0x10000

@@ -149,8 +149,10 @@ public final class PreparedText: @unchecked Sendable {
     for g in glyphs where g.id == 0 && Int(g.cluster) != last {
       last = Int(g.cluster)
       guard last >= 0 && last < scalars.count, let c = Unicode.Scalar(scalars[last]) else { continue }
-      if c.properties.generalCategory == .control || FontSelection.isIgnorable(c.value) { continue }
-      if c.value == 0x200D || c.properties.isWhitespace { continue }
+      if UnicodeProperties.generalCategory(c.value) == .control || FontSelection.isIgnorable(c.value) {
+        continue
+      }
+      if c.value == 0x200D || UnicodeProperties.isWhiteSpace(c.value) { continue }
       out.append(c)
     }
     return out

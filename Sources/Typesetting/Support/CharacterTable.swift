@@ -23,7 +23,7 @@ package enum CharacterTable {
   /// Read from ICU's Unicode data (made once into the table).
   static func isReportWhitespace(_ c: UInt32) -> Bool {
     if c == 0x200B { return true }
-    guard galley_is_white_space(c) != 0 else { return false }
+    guard UnicodeProperties.isWhiteSpace(c) else { return false }
     let lineBreak = galley_line_break_class(c)
     return lineBreak != CharacterTable.glue && lineBreak != CharacterTable.nextLine
   }
@@ -65,7 +65,7 @@ package enum CharacterTable {
     if FontSelection.takesPrimaryFont(c) { grapheme |= primaryFontAlone }
     if isReportWhitespace(c) { grapheme |= reportWhitespace }
     if FontSelection.needsNoGlyph(c) { grapheme |= ignorable }
-    switch s.properties.generalCategory {
+    switch UnicodeProperties.generalCategory(s.value) {
     case .nonspacingMark, .enclosingMark: return grapheme | combiningMark | nonspacingMark
     case .spacingMark: return grapheme | combiningMark
     case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,

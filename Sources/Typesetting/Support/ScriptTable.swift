@@ -8,15 +8,21 @@ enum ScriptTable {
     var index = [UInt8](repeating: 0, count: 0x10000)
     var scripts: [hb_script_t] = []
     var known: [hb_script_t: UInt8] = [:]
+    // (Neighbouring code points mostly share a script: the last one is checked before hashing.)
+    var last: (script: hb_script_t, index: UInt8)? = nil
     for c in 0..<0x10000 {
       let s = hb_unicode_script(funcs, hb_codepoint_t(c))
-      if let k = known[s] {
+      if let last, last.script == s {
+        index[c] = last.index
+      } else if let k = known[s] {
         index[c] = k
+        last = (s, k)
       } else {
         // (Unicode has fewer than 256 scripts.)
         precondition(scripts.count < 256, "more scripts than a byte can index")
         known[s] = UInt8(scripts.count)
         index[c] = UInt8(scripts.count)
+        last = (s, UInt8(scripts.count))
         scripts.append(s)
       }
     }

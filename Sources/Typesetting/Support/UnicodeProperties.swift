@@ -1,8 +1,9 @@
 import CICUShims
 
-/// Unicode character properties from ICU's data, for readers that model text without shaping it
-/// (the estimator's character classes): the same data the engine's line breaking and
-/// bidi read, so that no reader keeps its own list of ranges.
+/// Unicode character properties from ICU's data, for the engine's per-character table and for
+/// readers that model text without shaping it (the estimator's character classes): the same
+/// data the engine's line breaking and bidi read, so that no reader keeps its own list of
+/// ranges or another version of Unicode.
 package enum UnicodeProperties {
   /// East_Asian_Width Wide or Fullwidth: drawn on a full em (ideographs, kana, Hangul,
   /// fullwidth forms, emoji with emoji presentation).
@@ -55,4 +56,21 @@ package enum UnicodeProperties {
 
   /// Emoji_Modifier: a skin tone, drawn on the emoji before it.
   package static func isEmojiModifier(_ c: UInt32) -> Bool { galley_is_emoji_modifier(c) != 0 }
+
+  /// General_Category, numbered as ICU numbers it (`UCharCategory`).
+  package enum GeneralCategory: Int32 {
+    case unassigned = 0, uppercaseLetter, lowercaseLetter, titlecaseLetter, modifierLetter
+    case otherLetter, nonspacingMark, enclosingMark, spacingMark, decimalNumber, letterNumber
+    case otherNumber, spaceSeparator, lineSeparator, paragraphSeparator, control, format
+    case privateUse, surrogate, dashPunctuation, openPunctuation, closePunctuation
+    case connectorPunctuation, otherPunctuation, mathSymbol, currencySymbol, modifierSymbol
+    case otherSymbol, initialPunctuation, finalPunctuation
+  }
+
+  package static func generalCategory(_ c: UInt32) -> GeneralCategory {
+    GeneralCategory(rawValue: galley_char_type(c)) ?? .unassigned
+  }
+
+  /// White_Space.
+  package static func isWhiteSpace(_ c: UInt32) -> Bool { galley_is_white_space(c) != 0 }
 }
