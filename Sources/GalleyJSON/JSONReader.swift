@@ -324,10 +324,11 @@ package struct JSONReader {
   /// Reads the object that fills `bytes` field by field without building it: `field` gets each
   /// key's bytes and the reader at its value, which it must consume with ``fieldValue()`` or
   /// ``skipFieldValue()``. Key bytes are not checked for UTF-8: `field` matches them against
-  /// the keys it knows (all valid) and returns false for any other. Returns false — nothing decided — when the line is not such an object,
-  /// a key holds an escape, a string would need a repair, or `field` returns false: the caller
-  /// then reads the line whole (``readObject(_:repairingSurrogates:)``), which gives the answer
-  /// or the error. Records are read this way when nothing in them needs more.
+  /// the keys it knows (all valid) and returns false for any other. Returns false — nothing
+  /// decided — when the line is not such an object, a key holds an escape, a string would need
+  /// a repair, or `field` returns false: the caller then reads the line whole
+  /// (``readObject(_:repairingSurrogates:)``), which gives the answer or the error. Records are
+  /// read this way when nothing in them needs more.
   package static func readFields(
     _ bytes: UnsafeBufferPointer<UInt8>,
     _ field: (UnsafeBufferPointer<UInt8>, inout JSONReader) -> Bool

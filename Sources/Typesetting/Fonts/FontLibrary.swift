@@ -119,7 +119,9 @@ public final class FontLibrary: @unchecked Sendable {
 
   /// Notes that `names`, whose stack is `stack` (as ``stack(_:)`` gave it), were written as
   /// `spelling` in a record, for ``recentStack(spelledAs:)``. The 64 spellings noted last are kept.
-  package func noteSpelling(_ spelling: UnsafeBufferPointer<UInt8>, of names: [String], _ stack: FontStack) {
+  package func noteSpelling(
+    _ spelling: UnsafeBufferPointer<UInt8>, of names: [String], _ stack: FontStack
+  ) {
     guard !spelling.isEmpty else { return }
     lock.lock()
     defer { lock.unlock() }

@@ -149,9 +149,8 @@ public final class PreparedText: @unchecked Sendable {
     for g in glyphs where g.id == 0 && Int(g.cluster) != last {
       last = Int(g.cluster)
       guard last >= 0 && last < scalars.count, let c = Unicode.Scalar(scalars[last]) else { continue }
-      if UnicodeProperties.generalCategory(c.value) == .control || FontSelection.isIgnorable(c.value) {
-        continue
-      }
+      if UnicodeProperties.generalCategory(c.value) == .control { continue }
+      if FontSelection.isIgnorable(c.value) { continue }
       if c.value == 0x200D || UnicodeProperties.isWhiteSpace(c.value) { continue }
       out.append(c)
     }
