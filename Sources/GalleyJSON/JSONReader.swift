@@ -117,6 +117,8 @@ package struct JSONReader {
   }
 
   private mutating func skipSpace() {
+    // (Most often the next byte is not a space.)
+    if i < bytes.count && bytes[i] > 0x20 { return }
     while i < bytes.count {
       switch bytes[i] {
       case 0x20, 0x09, 0x0A, 0x0D: i += 1
@@ -255,24 +257,39 @@ package struct JSONReader {
   private mutating func plainString() throws(JSONSyntaxError) -> UnsafeBufferPointer<UInt8>? {
     i += 1
     let start = i
-    // Eight bytes at a time while none is a quote, a backslash or a control character.
+    skipOrdinaryBytes()
+    guard i < bytes.count else { throw error("a closing quote") }
+    let b = bytes[i]
+    if b == UInt8(ascii: "\"") {
+      i += 1
+      return UnsafeBufferPointer(rebasing: bytes[start..<(i - 1)])
+    }
+    if b == UInt8(ascii: "\\") { return nil }
+    throw error("no control character inside a string (escape it)")
+  }
+
+  /// Moves to the next byte inside a string that is not itself: a quote, a backslash or a
+  /// control character (or the end).
+  @inline(__always)
+  private mutating func skipOrdinaryBytes() {
+    // Eight bytes at a time: the first special byte is where the lowest bit of the masks is.
     let base = bytes.baseAddress!
     while i + 8 <= bytes.count {
       let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-      if JSONReader.hasSpecialByte(w) { break }
+      let special =
+        ByteWord.firstMatch(0x22, in: w) | ByteWord.firstMatch(0x5C, in: w)
+        | ByteWord.firstByte(below: 0x20, in: w)
+      if special != 0 {
+        i += special.trailingZeroBitCount >> 3
+        return
+      }
       i += 8
     }
     while i < bytes.count {
       let b = bytes[i]
-      if b == UInt8(ascii: "\"") {
-        i += 1
-        return UnsafeBufferPointer(rebasing: bytes[start..<(i - 1)])
-      }
-      if b == UInt8(ascii: "\\") { return nil }
-      if b < 0x20 { throw error("no control character inside a string (escape it)") }
+      if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { return }
       i += 1
     }
-    throw error("a closing quote")
   }
 
   /// A string starting at the opening quote.
@@ -285,38 +302,42 @@ package struct JSONReader {
       }
       return s
     }
-    var out = Array(bytes[(quote + 1)..<i])
+    var out: [UInt8] = []
+    out.reserveCapacity(2 * (i - quote) + 16)
+    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(quote + 1)..<i]))
     while i < bytes.count {
       let b = bytes[i]
       if b == UInt8(ascii: "\"") {
         i += 1
-        if checkingStrings, out.withUnsafeBufferPointer({ UTF8Check.firstInvalid($0) }) != nil {
+        let s = String(decoding: out, as: UTF8.self)
+        if checkingStrings,
+          !out.withUnsafeBufferPointer({ JSONReader.decodedUnchanged($0, s) })
+        {
           throw JSONSyntaxError(reason: .invalidUTF8, offset: quote)
         }
-        return String(decoding: out, as: UTF8.self)
+        return s
       }
       if b < 0x20 { throw error("no control character inside a string (escape it)") }
-      guard b == UInt8(ascii: "\\") else {
-        out.append(b)
-        i += 1
-        continue
-      }
       guard i + 1 < bytes.count else { throw error("an escape") }
       let e = bytes[i + 1]
-      switch e {
-      case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
-      case UInt8(ascii: "b"): out.append(0x08)
-      case UInt8(ascii: "f"): out.append(0x0C)
-      case UInt8(ascii: "n"): out.append(0x0A)
-      case UInt8(ascii: "r"): out.append(0x0D)
-      case UInt8(ascii: "t"): out.append(0x09)
-      case UInt8(ascii: "u"):
-        let scalar = try unicodeEscape()
-        out.append(contentsOf: String(Character(scalar)).utf8)
-        continue
-      default: throw error("a valid escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)")
+      if e == UInt8(ascii: "u") {
+        UTF8.encode(try unicodeEscape()) { out.append($0) }
+      } else {
+        switch e {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+        case UInt8(ascii: "b"): out.append(0x08)
+        case UInt8(ascii: "f"): out.append(0x0C)
+        case UInt8(ascii: "n"): out.append(0x0A)
+        case UInt8(ascii: "r"): out.append(0x0D)
+        case UInt8(ascii: "t"): out.append(0x09)
+        default: throw error("a valid escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)")
+        }
+        i += 2
       }
-      i += 2
+      // The bytes up to the next special one, as they are.
+      let run = i
+      skipOrdinaryBytes()
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
     }
     throw error("a closing quote")
   }
@@ -372,15 +393,37 @@ package struct JSONReader {
   /// The value at the reader, for ``readFields(_:_:)`` (nil: not valid JSON).
   package mutating func fieldValue() -> JSONValue? { try? value() }
 
-  /// The same, where a string written as one of `known` (a key set of the strings a field
-  /// usually holds) is read as the matching element of `values` instead of being decoded.
-  package mutating func fieldValue(known: JSONKeySet, values: [JSONValue]) -> JSONValue? {
-    if bytes[i] == UInt8(ascii: "\"") {
-      let quote = i
-      if let plain = try? plainString(), let p = known.position(ofBytes: plain) { return values[p] }
-      i = quote
-    }
-    return fieldValue()
+  /// The string at the reader, for ``readFields(_:_:)`` (nil: not a string, or not a valid one).
+  package mutating func stringValue() -> String? {
+    guard bytes[i] == UInt8(ascii: "\"") else { return nil }
+    return try? string()
+  }
+
+  /// The position in `names` of the string at the reader, for ``readFields(_:_:)`` (nil: not a
+  /// string, or not one of them). A string without escapes is matched by its bytes.
+  package mutating func stringPosition(in names: JSONKeySet) -> Int? {
+    guard bytes[i] == UInt8(ascii: "\"") else { return nil }
+    let quote = i
+    if let plain = try? plainString() { return names.position(ofBytes: plain) }
+    i = quote
+    return (try? string()).flatMap { names.position(of: $0) }
+  }
+
+  /// Whether the value at the reader is `null`, moving past it if so (for ``readFields(_:_:)``).
+  package mutating func skipNull() -> Bool {
+    guard i + 4 <= bytes.count, bytes[i] == UInt8(ascii: "n"), bytes[i + 1] == UInt8(ascii: "u"),
+      bytes[i + 2] == UInt8(ascii: "l"), bytes[i + 3] == UInt8(ascii: "l")
+    else { return false }
+    i += 4
+    return true
+  }
+
+  /// The number at the reader, for ``readFields(_:_:)``; nil, the reader unmoved, when the value
+  /// is not a number, and nil when it is not a valid one.
+  package mutating func numberValue() -> Double? {
+    let b = bytes[i]
+    guard b == UInt8(ascii: "-") || b &- UInt8(ascii: "0") < 10 else { return nil }
+    return try? number()
   }
 
   /// Moves past the value at the reader without keeping it, for ``readFields(_:_:)`` (false:

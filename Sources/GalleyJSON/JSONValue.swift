@@ -86,9 +86,19 @@ package struct JSONObject: Sendable, Hashable, Sequence {
 
   /// The same from the key's bytes as written (the reader's keys without escapes).
   static func fingerprint(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let n = bytes.count
+    let length = UInt64(Swift.min(n, 255)) << 56
+    guard let p = bytes.baseAddress.map(UnsafeRawPointer.init) else { return length }
+    if n >= 8 { return p.loadUnaligned(as: UInt64.self) & 0x00FF_FFFF_FFFF_FFFF | length }
+    if n >= 4 {
+      // (Two loads of four that overlap: the shared bytes are the same in both.)
+      let low = UInt64(p.loadUnaligned(as: UInt32.self))
+      let high = UInt64(p.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self))
+      return low | high << (8 * (n - 4)) | length
+    }
     var f: UInt64 = 0
-    for k in 0..<Swift.min(7, bytes.count) { f |= UInt64(bytes[k]) << (8 * k) }
-    return f | UInt64(Swift.min(bytes.count, 255)) << 56
+    for k in 0..<n { f |= UInt64(bytes[k]) << (8 * k) }
+    return f | length
   }
 
   /// The index of `key`'s field, if any.
@@ -225,11 +235,14 @@ package struct JSONKeySet: Sendable {
     Int(truncatingIfNeeded: (fingerprint &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
   }
 
+  /// The position of `key`, nil when the set does not hold it.
+  package func position(of key: String) -> Int? {
+    position(of: JSONObject.Field(key: key, value: .null))
+  }
+
   package func contains(_ field: JSONObject.Field) -> Bool { position(of: field) != nil }
 
-  package func contains(_ key: String) -> Bool {
-    contains(JSONObject.Field(key: key, value: .null))
-  }
+  package func contains(_ key: String) -> Bool { position(of: key) != nil }
 
   /// The first field of `object` not in the set, if any.
   package func firstUnknown(in object: JSONObject) -> String? {

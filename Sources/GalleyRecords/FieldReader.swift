@@ -47,10 +47,10 @@ struct FieldReader<Source: FieldSource, Failure: FieldError> {
 
   func integer(_ key: Source.Key) throws -> Int? {
     guard let n = try number(key) else { return nil }
-    guard n.isFinite, n == n.rounded(), abs(n) < 1e9 else {
+    guard let whole = n.wholeNumber else {
       throw Failure.wrongType(source.name(key), "a whole number")
     }
-    return Int(n)
+    return whole
   }
 
   func object(_ key: Source.Key) throws -> JSONObject? {
@@ -102,4 +102,13 @@ struct ObjectFields: FieldSource {
 
   func value(_ key: String) -> JSONValue? { object[key] }
   func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+}
+
+extension Double {
+  /// The number as a whole number of the record formats (below a billion in size), nil when it
+  /// is not one.
+  var wholeNumber: Int? {
+    guard isFinite, self == rounded(), abs(self) < 1e9 else { return nil }
+    return Int(self)
+  }
 }

@@ -24,7 +24,7 @@ package struct TextCase: Sendable {
   /// uses the library's default stack.
   /// - Throws: ``CaseError`` naming the field.
   package init(json object: JSONObject, library: FontLibrary) throws {
-    try self.init(try CaseFields(object, allowed: CaseKey.caseKeys), library: library)
+    try self.init(try CaseValues(CaseFields(object, allowed: CaseKey.caseKeys)), library: library)
   }
 
   /// Decodes a case from one line of JSON (the one reader: GalleyJSON).
@@ -39,66 +39,36 @@ package struct TextCase: Sendable {
     try self.init(json: JSONReader.readObject(jsonLine).object, library: library)
   }
 
-  /// The case of a line that reads without surprises — an object of known, distinct keys
-  /// without escapes, values that make a valid case — read field by field without building
-  /// the object; nil for anything else, which ``init(json:library:)`` then reads and names.
+  /// The case of a line that reads without surprises (see
+  /// ``CaseValues/init(plainLine:library:newSpelling:)``), read straight from its bytes; nil
+  /// for anything else, which ``init(json:library:)`` then reads and names.
   package init?(plainLine line: UnsafeBufferPointer<UInt8>, library: FontLibrary) {
-    var fields = CaseFields()
-    // The `fonts` list as written, when its stack is not among the recent ones by that spelling.
     var newSpelling: UnsafeBufferPointer<UInt8>? = nil
-    let read = JSONReader.readFields(line) { key, reader in
-      guard let k = CaseKey.caseKeys.position(ofBytes: key).map({ CaseKey(rawValue: $0)! }),
-        !fields.seen(k)
-      else { return false }
-      if k.isLabel { return reader.skipFieldValue() }
-      if k == .fonts, let spelling = reader.plainStringList() {
-        if let known = library.recentStack(spelledAs: spelling) {
-          fields.knownFonts = known
-          return true
-        }
-        guard let v = try? JSONReader.read(spelling, repairingSurrogates: false).value else {
-          return false
-        }
-        fields[k] = v
-        newSpelling = spelling
-        return true
-      }
-      let value =
-        if let known = CaseKey.knownStrings[k.rawValue] {
-          reader.fieldValue(known: known.keys, values: known.values)
-        } else {
-          reader.fieldValue()
-        }
-      guard let v = value else { return false }
-      fields[k] = v
-      return true
-    }
     // (A case without an id is read whole: its error records must say it has none.)
-    guard read, fields[.id]?.string != nil, let c = try? TextCase(fields, library: library)
+    guard let values = CaseValues(plainLine: line, library: library, newSpelling: &newSpelling),
+      values.id != nil
     else { return nil }
-    if let newSpelling, let names = c.fontNames {
-      library.noteSpelling(newSpelling, of: names, c.style.fonts)
+    do { try self.init(values, library: library) } catch { return nil }
+    if let newSpelling, let fontNames {
+      library.noteSpelling(newSpelling, of: fontNames, style.fonts)
     }
-    self = c
   }
 
-  private init(_ fields: CaseFields, library: FontLibrary) throws {
-    let reader = CaseFieldReader(fields, CaseError.self)
-    id = try reader.string(.id) ?? ""
-    guard let text = try reader.string(.text) else { throw CaseError.missingField("text") }
+  private init(_ values: CaseValues, library: FontLibrary) throws {
+    id = values.id ?? ""
+    guard let text = values.text else { throw CaseError.missingField("text") }
     self.text = text
-    guard let width = try reader.number(.width) else { throw CaseError.missingField("width") }
+    guard let width = values.width else { throw CaseError.missingField("width") }
     self.width = width
-    let size = try reader.number(.size) ?? 17
     let stack: FontStack
-    if let known = fields.knownFonts {
+    if let known = values.knownFonts {
       (fontNames, stack) = known
     } else {
-      fontNames = try reader.stringArray(.fonts)
+      fontNames = values.fontNames
       stack = try TextCase.fontStack(fontNames, library: library)
     }
-    var style = TextStyle(fonts: stack, size: size)
-    try TextCase.applyStyleFields(reader, to: &style)
+    var style = TextStyle(fonts: stack, size: 17)
+    try values.apply(to: &style)
     self.style = style
   }
 
@@ -110,61 +80,6 @@ package struct TextCase: Sendable {
       return try library.stack(names)
     } catch let e as TypesettingError {
       throw CaseError.font(e)
-    }
-  }
-
-  static func applyStyleFields(_ reader: CaseFieldReader, to style: inout TextStyle) throws {
-    if let size = try reader.number(.size) { style.size = size }
-    if let v = reader.raw(.lineHeight) {
-      switch v {
-      case .string(let s):
-        guard s == "normal" else { throw CaseError.invalidValue("lineHeight", "\"\(s)\"") }
-        style.lineHeight = .normal
-      case .number(let n): style.lineHeight = .points(n)
-      default: throw CaseError.wrongType("lineHeight", "\"normal\" or a number")
-      }
-    }
-    if let v = try reader.enumValue(.whiteSpace, TextStyle.WhiteSpace.self) {
-      style.whiteSpace = v
-    }
-    if let v = try reader.enumValue(.wordBreak, TextStyle.WordBreak.self) { style.wordBreak = v }
-    if let v = try reader.enumValue(.overflowWrap, TextStyle.OverflowWrap.self) {
-      style.overflowWrap = v
-    }
-    if let v = try reader.string(.lang) { style.language = v }
-    if let v = try reader.integer(.maxLines) { style.maxLines = v }
-    if let v = try reader.enumValue(.truncation, TextStyle.Truncation.self) {
-      style.truncation = v
-    }
-    if let v = try reader.number(.letterSpacing) { style.letterSpacing = v }
-    if let v = try reader.integer(.tabSize) { style.tabSize = v }
-    if let v = try reader.enumValue(.direction, TextStyle.Direction.self) { style.direction = v }
-    if let v = try reader.enumValue(.profile, TextStyle.Profile.self) { style.profile = v }
-    if let v = try reader.number(.minimumLineHeight) { style.minimumLineHeight = v }
-    if let v = try reader.number(.maximumLineHeight) { style.maximumLineHeight = v }
-    if let v = try reader.number(.lineSpacing) { style.lineSpacing = v }
-    if let v = reader.raw(.features) {
-      guard case .object(let dict) = v else {
-        throw CaseError.wrongType("features", "an object of tag: number")
-      }
-      var features: [FeatureTag: UInt32] = [:]
-      for field in dict {
-        let k = field.key
-        guard k.utf8.count == 4, let tag = FeatureTag(validating: k), let n = field.value.number, n >= 0,
-          n == n.rounded(), n <= Double(UInt32.max)
-        else {
-          throw CaseError.invalidValue(
-            "features.\(k)", "a 4-letter tag with a whole number from 0 to \(UInt32.max)")
-        }
-        features[tag] = UInt32(n)
-      }
-      style.features = features
-    }
-    do {
-      try style.validate()
-    } catch let e as TypesettingError {
-      // (A value out of range: the style as a whole, not its fonts.)
-      throw CaseError.invalidStyle(e.description)
     }
   }
 }
@@ -239,9 +154,43 @@ enum CaseKey: Int, CaseIterable {
   /// A label: carried, never read.
   var isLabel: Bool { rawValue >= CaseKey.category.rawValue }
 
-  /// For fields whose values are names from a list (the style's enumerations): those names,
-  /// read without decoding a string each time.
-  static let knownStrings: [(keys: JSONKeySet, values: [JSONValue])?] = allCases.map { key in
+  /// The JSON a field holds.
+  enum Kind {
+    /// A string.
+    case string
+    /// A number.
+    case number
+    /// A whole number below a billion in size.
+    case integer
+    /// One of a list of names (``CaseKey/names``), a string.
+    case name
+    /// A non-empty list of font file names.
+    case fonts
+    /// `"normal"` or a number (points).
+    case lineHeight
+    /// An object of four-letter OpenType feature tags to whole numbers.
+    case features
+    /// Anything: a label, carried and never read.
+    case label
+  }
+
+  var kind: Kind {
+    switch self {
+    case .id, .text, .lang: .string
+    case .width, .size, .letterSpacing, .minimumLineHeight, .maximumLineHeight, .lineSpacing:
+      .number
+    case .maxLines, .tabSize: .integer
+    case .whiteSpace, .wordBreak, .overflowWrap, .truncation, .direction, .profile: .name
+    case .fonts: .fonts
+    case .lineHeight: .lineHeight
+    case .features: .features
+    case .category, .sub, .script, .source, .uncovered, .approx, .note, .tags: .label
+    }
+  }
+
+  /// For fields that name one of a list (the style's enumerations): those names, as strings and
+  /// as a key set to find them by their bytes.
+  static let names: [(strings: [String], set: JSONKeySet)?] = allCases.map { key in
     let names: [String]? =
       switch key {
       case .whiteSpace: TextStyle.WhiteSpace.allCases.map(\.rawValue)
@@ -252,8 +201,12 @@ enum CaseKey: Int, CaseIterable {
       case .profile: TextStyle.Profile.allCases.map(\.rawValue)
       default: nil
       }
-    return names.map { (JSONKeySet($0), $0.map { JSONValue.string($0) }) }
+    assert((names != nil) == (key.kind == .name))
+    return names.map { ($0, JSONKeySet($0)) }
   }
+
+  /// `lineHeight`'s one name.
+  static let normal = JSONKeySet(["normal"])
 
   /// Every key of a case, at its position.
   static let caseKeys = JSONKeySet(allCases.map(\.name))
@@ -268,18 +221,10 @@ enum CaseKey: Int, CaseIterable {
 struct CaseFields: FieldSource {
   private var slot = SIMD32<Int8>(repeating: -1)
   private var values: [JSONValue] = []
-  private var seenKeys: UInt64 = 0
-  /// The names and stack of the `fonts` field when they were known without decoding it (a
-  /// spelling the library met before); the field is then not among the values.
-  var knownFonts: (names: [String], stack: FontStack)? = nil
-
-  init() {
-    assert(CaseKey.allCases.count <= 32, "CaseFields keeps a slot per key in 32 lanes")
-    values.reserveCapacity(16)
-  }
 
   /// The fields of `object`; its first key not in `allowed` is an error.
   init(_ object: JSONObject, allowed: JSONKeySet) throws {
+    assert(CaseKey.allCases.count <= 32, "CaseFields keeps a slot per key in 32 lanes")
     values.reserveCapacity(object.count)
     for field in object {
       guard let p = allowed.position(of: field) else { throw CaseError.unknownField(field.key) }
@@ -289,12 +234,6 @@ struct CaseFields: FieldSource {
 
   func value(_ key: CaseKey) -> JSONValue? { self[key] }
   func name(_ key: CaseKey) -> String { key.name }
-
-  /// Whether `key` was read already; marks it read.
-  mutating func seen(_ key: CaseKey) -> Bool {
-    defer { seenKeys |= 1 << key.rawValue }
-    return seenKeys & (1 << key.rawValue) != 0
-  }
 
   subscript(key: CaseKey) -> JSONValue? {
     get {
@@ -323,10 +262,9 @@ extension TextCase {
   package static func style(
     from object: JSONObject, library: FontLibrary, defaultSize: Double = 17
   ) throws -> TextStyle {
-    let reader = CaseFieldReader(try CaseFields(object, allowed: CaseKey.styleKeys), CaseError.self)
-    let stack = try fontStack(try reader.stringArray(.fonts), library: library)
-    var style = TextStyle(fonts: stack, size: defaultSize)
-    try applyStyleFields(reader, to: &style)
+    let values = try CaseValues(CaseFields(object, allowed: CaseKey.styleKeys))
+    var style = TextStyle(fonts: try fontStack(values.fontNames, library: library), size: defaultSize)
+    try values.apply(to: &style)
     return style
   }
 }

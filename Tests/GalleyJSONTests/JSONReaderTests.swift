@@ -189,6 +189,12 @@ final class FieldReadingTests: XCTestCase {
       let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
       let expected = bytes.contains { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }
       XCTAssertEqual(JSONReader.hasSpecialByte(word), expected, "\(bytes)")
+      // Where the first one is: the lowest bit of the masks, whatever a borrow sets above it.
+      let first = bytes.firstIndex { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }
+      let mask =
+        ByteWord.firstMatch(0x22, in: word) | ByteWord.firstMatch(0x5C, in: word)
+        | ByteWord.firstByte(below: 0x20, in: word)
+      XCTAssertEqual(mask == 0 ? nil : mask.trailingZeroBitCount >> 3, first, "\(bytes)")
     }
   }
 
@@ -224,8 +230,15 @@ final class FieldReadingTests: XCTestCase {
         JSONReader.readFields(b) { key, reader in
           // (As readFields asks: keys are matched against known ones, not checked as text.)
           let name = String(decoding: key, as: UTF8.self)
-          guard known.contains(Array(key)), keys.insert(name).inserted, let v = reader.fieldValue()
-          else { return false }
+          guard known.contains(Array(key)), keys.insert(name).inserted else { return false }
+          // (The typed readings where a record reader would use them.)
+          let value: JSONValue? =
+            switch name {
+            case "id", "text": reader.stringValue().map(JSONValue.string)
+            case "n": reader.numberValue().map(JSONValue.number)
+            default: reader.fieldValue()
+            }
+          guard let v = value else { return false }
           fields.append((name, v))
           return true
         }
@@ -255,6 +268,36 @@ final class FieldReadingTests: XCTestCase {
       let text = JSONWriter.string(s)
       XCTAssertFalse(text.contains("\u{2028}") || text.contains("\u{2029}"), text)
       XCTAssertEqual(try JSONReader.read(Array(text.utf8)).value, .string(s))
+    }
+  }
+}
+
+final class KeySetTests: XCTestCase {
+  /// A key set finds a key by its bytes exactly when it holds it, at its position, for keys of
+  /// every length around the fingerprint's seven bytes and its word loads, on keys that differ
+  /// in one byte anywhere.
+  func testKeysAreFoundByTheirBytesExactly() {
+    var rng = SystemRandomNumberGenerator()
+    let alphabet = Array("abAB".utf8)
+    func randomKey() -> [UInt8] {
+      (0..<Int.random(in: 0...20, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
+    }
+    for _ in 0..<2_000 {
+      let keys = (0..<Int.random(in: 1...12, using: &rng)).map { _ in randomKey() }
+      let set = JSONKeySet(keys.map { String(decoding: $0, as: UTF8.self) })
+      var probes = keys + (0..<12).map { _ in randomKey() }
+      // Each key with one byte changed, and one byte longer.
+      for k in keys where !k.isEmpty {
+        var changed = k
+        let at = Int.random(in: 0..<k.count, using: &rng)
+        changed[at] = changed[at] == alphabet[0] ? alphabet[1] : alphabet[0]
+        probes.append(changed)
+        probes.append(k + [alphabet[2]])
+      }
+      for probe in probes {
+        let found = probe.withUnsafeBufferPointer { set.position(ofBytes: $0) }
+        XCTAssertEqual(found, keys.firstIndex(of: probe), "\(String(decoding: probe, as: UTF8.self)) in \(keys)")
+      }
     }
   }
 }
