@@ -26,11 +26,18 @@ final class Engine {
 
 /// A copy of `text` in memory from malloc (NUL-terminated), for the caller to free.
 func mallocString(_ text: String, length: UnsafeMutablePointer<Int>? = nil) -> UnsafeMutablePointer<CChar>? {
-  var utf8 = Array(text.utf8)
+  var text = text
+  return text.withUTF8 { mallocString($0, length: length) }
+}
+
+/// The same from UTF-8 bytes.
+func mallocString(
+  _ utf8: UnsafeBufferPointer<UInt8>, length: UnsafeMutablePointer<Int>? = nil
+) -> UnsafeMutablePointer<CChar>? {
   length?.pointee = utf8.count
-  utf8.append(0)
-  guard let raw = malloc(utf8.count) else { return nil }
-  utf8.withUnsafeBytes { raw.copyMemory(from: $0.baseAddress!, byteCount: utf8.count) }
+  guard let raw = malloc(utf8.count + 1) else { return nil }
+  if let base = utf8.baseAddress { raw.copyMemory(from: base, byteCount: utf8.count) }
+  raw.storeBytes(of: 0, toByteOffset: utf8.count, as: UInt8.self)
   return raw.assumingMemoryBound(to: CChar.self)
 }
 
@@ -64,15 +71,14 @@ public func galley_measure_jsonl(
   let e = Unmanaged<Engine>.fromOpaque(UnsafeRawPointer(engine)).takeUnretainedValue()
   // Lines exactly as `galley measure` reads them, by its own reader.
   let reader = LineReader(bytes: Array(UnsafeRawBufferPointer(start: jsonl, count: length)))
-  var out = ""
+  var out = JSONWriter()
   while let data = reader.next() {
-    let (record, _) = MeasureCommand.measureRecord(
+    _ = MeasureCommand.measureRecord(
       data, line: reader.lineNumber, library: e.library, typesetter: e.typesetter, sizer: e.sizer,
-      template: nil)
-    out += record
-    out += "\n"
+      template: nil, into: &out)
+    out.raw(UInt8(ascii: "\n"))
   }
-  return mallocString(out, length: outLength)
+  return out.withBytes { mallocString($0, length: outLength) }
 }
 
 @_cdecl("galley_free")

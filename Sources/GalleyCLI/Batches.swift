@@ -1,4 +1,5 @@
 import Foundation
+import GalleyJSON
 import Typesetting
 
 /// Runs a per-line function over a stream on several threads, writing results in input order
@@ -6,45 +7,48 @@ import Typesetting
 /// error in input order too, whatever the number of threads.
 enum Batches {
   static let batchSize = 512
+  /// Lines one thread takes in a row, writing their records into one buffer.
+  static let runLength = 64
 
-  struct Item: Sendable {
-    var line: Int
-    var data: [UInt8]
-  }
-
+  /// `work` gets a line's number and bytes, a function for its warnings and the writer its
+  /// record goes to (one line, without the newline); it returns whether the record is an error.
   static func process(
     reader: LineReader, jobs: Int, output: OutputStream, progress: ProgressBar? = nil,
-    work: @escaping @Sendable (Int, [UInt8], _ warn: (String) -> Void) -> (String, Bool),
+    work: @escaping @Sendable (
+      Int, ArraySlice<UInt8>, _ warn: (String) -> Void, _ record: inout JSONWriter
+    ) -> Bool,
     onResult: (Bool) -> Void
   ) throws {
-    var batch: [(Int, [UInt8])] = []
+    var batch = LineBatch()
     var done = 0
     func flush() {
       guard !batch.isEmpty else { return }
-      let items = batch.map { Item(line: $0.0, data: $0.1) }
-      let results = concurrentMap(items, threads: jobs) { item in
+      let lines = batch
+      let runs = Array(stride(from: 0, to: lines.lines.count, by: runLength))
+      let results = concurrentMap(runs, threads: jobs) { first in
+        var out = JSONWriter()
+        var errors: [Bool] = []
         var warnings: [String] = []
-        let (text, isError) = work(item.line, item.data) { warnings.append($0) }
-        return (text, isError, warnings)
+        for (number, range) in lines.lines[first..<min(first + runLength, lines.lines.count)] {
+          errors.append(work(number, lines.bytes[range], { warnings.append($0) }, &out))
+          out.raw(UInt8(ascii: "\n"))
+        }
+        return (out, errors, warnings)
       }
-      var text = ""
-      for r in results {
-        text += r.0
-        text += "\n"
-        onResult(r.1)
-        for w in r.2 { Streams.error(w) }
+      for (_, errors, warnings) in results {
+        errors.forEach(onResult)
+        for w in warnings { Streams.error(w) }
       }
       if isatty(1) == 1 { progress?.clear() }
-      output.write(text)
-      done += items.count
+      for (out, _, _) in results { out.withBytes { output.write(UnsafeRawBufferPointer($0)) } }
+      done += lines.lines.count
       progress?.update(items: done, bytes: reader.bytesConsumed)
-      batch.removeAll(keepingCapacity: true)
+      batch.removeAll()
     }
-    while let line = reader.next() {
-      // Ctrl-C: stop between lines; everything written so far is whole lines.
+    while reader.next(batchSize - batch.lines.count, into: &batch) {
+      // Ctrl-C: stop between batches; everything written so far is whole lines.
       if Interrupt.requested { throw CLIError.interrupted(done) }
-      batch.append((reader.lineNumber, line))
-      if batch.count >= batchSize { flush() }
+      if batch.lines.count >= batchSize { flush() }
     }
     if Interrupt.requested { throw CLIError.interrupted(done) }
     flush()

@@ -346,8 +346,9 @@ enum BenchCommand {
   /// bytes to the result record's text: reading, checking, measuring, writing) and their ratio
   /// `recordOverhead` (process start, file reading and writing aside), and the same through the
   /// command's line reader, batches and output (`pipelineMicrosPerCase`: all of a process but its
-  /// start). They are timed in alternating chunks of 1,000 cases, so that a shared machine's
-  /// slow spells weigh on all three.
+  /// start), and reading alone (`readMicrosPerCase`: a line's bytes to its case, for lines read
+  /// field by field). They are timed in alternating chunks of 1,000 cases, so that a shared
+  /// machine's slow spells weigh on all.
   static func recordFigures(
     _ cases: [TextCase], _ records: [(line: Int, bytes: [UInt8])], library: FontLibrary,
     repeats: Int
@@ -357,6 +358,7 @@ enum BenchCommand {
     var lines = Double.infinity
     var record = Double.infinity
     var pipeline = Double.infinity
+    var read = Double.infinity
     let devNullFD = open("/dev/null", O_WRONLY)
     defer { close(devNullFD) }
     let devNull = OutputStream(fd: devNullFD)
@@ -369,6 +371,7 @@ enum BenchCommand {
       var linesTime = 0.0
       var recordTime = 0.0
       var pipelineTime = 0.0
+      var readTime = 0.0
       for chunk in stride(from: 0, to: min(cases.count, records.count), by: 1000) {
         let end = min(chunk + 1000, cases.count, records.count)
         var input: [UInt8] = []
@@ -388,20 +391,30 @@ enum BenchCommand {
           },
           {
             recordTime += time {
+              var w = JSONWriter()
               for r in records[chunk..<end] {
-                let (text, _) = MeasureCommand.measureRecord(
-                  r.bytes, line: r.line, library: library, typesetter: rt, sizer: sizer, template: nil)
-                sink &+= text.utf8.count
+                _ = MeasureCommand.measureRecord(
+                  r.bytes, line: r.line, library: library, typesetter: rt, sizer: sizer, template: nil,
+                  into: &w)
+              }
+              sink &+= w.withBytes { $0.count }
+            }
+          },
+          {
+            readTime += time {
+              for r in records[chunk..<end] {
+                let c = r.bytes.withUnsafeBufferPointer { TextCase(plainLine: $0, library: library) }
+                sink &+= c?.text.utf8.count ?? 0
               }
             }
           },
           {
             pipelineTime += time {
               let reader = LineReader(bytes: input)
-              try? Batches.process(reader: reader, jobs: 1, output: devNull) { line, data, warn in
+              try? Batches.process(reader: reader, jobs: 1, output: devNull) { line, data, warn, w in
                 MeasureCommand.measureRecord(
                   data, line: line, library: library, typesetter: pt, sizer: pipeSizer,
-                  template: nil, warn: warn)
+                  template: nil, warn: warn, into: &w)
               } onResult: { _ in }
             }
           },
@@ -412,12 +425,13 @@ enum BenchCommand {
       lines = min(lines, linesTime / n)
       record = min(record, recordTime / n)
       pipeline = min(pipeline, pipelineTime / n)
+      read = min(read, readTime / n)
     }
     if sink == -1 { print("") }
     return [
       ("linesMicrosPerCase", lines), ("recordMicrosPerCase", record),
       ("recordOverhead", record / lines), ("pipelineMicrosPerCase", pipeline),
-      ("pipelineOverhead", pipeline / lines),
+      ("pipelineOverhead", pipeline / lines), ("readMicrosPerCase", read),
     ]
   }
 

@@ -26,6 +26,26 @@ package final class LineReader {
 
   /// The next line without its terminator (a CR before the LF is dropped), or nil at the end.
   package func next() -> [UInt8]? {
+    nextRange().map { Array(buffer[$0]) }
+  }
+
+  /// Appends up to `count` lines to `batch` (each line's bytes, its range among them and its
+  /// number); false when there was none left. One array for all the lines of a batch, not one
+  /// each.
+  func next(_ count: Int, into batch: inout LineBatch) -> Bool {
+    var any = false
+    for _ in 0..<count {
+      guard let r = nextRange() else { break }
+      let start = batch.bytes.count
+      batch.bytes.append(contentsOf: buffer[r])
+      batch.lines.append((lineNumber, start..<batch.bytes.count))
+      any = true
+    }
+    return any
+  }
+
+  /// Where the next line's bytes are in `buffer` (until the next call), without its terminator.
+  private func nextRange() -> Range<Int>? {
     var scanFrom = start
     while true {
       let newline = buffer.withUnsafeBufferPointer { b -> Int? in
@@ -36,14 +56,14 @@ package final class LineReader {
       if let nl = newline {
         var end = nl
         if end > start && buffer[end - 1] == 0x0D { end -= 1 }
-        let line = Array(buffer[start..<end])
+        let line = start..<end
         start = nl + 1
         lineNumber += 1
         return line
       }
       if eof {
         guard start < buffer.count else { return nil }
-        let line = Array(buffer[start...])
+        let line = start..<buffer.count
         start = buffer.count
         lineNumber += 1
         return line
@@ -79,5 +99,18 @@ package final class LineReader {
     } while n < 0 && errno == EINTR
     buffer.removeSubrange((old + max(0, n))...)
     return n
+  }
+}
+
+/// Lines read together: their bytes one after another, and each line's number and range there.
+struct LineBatch: Sendable {
+  var bytes: [UInt8] = []
+  var lines: [(number: Int, range: Range<Int>)] = []
+
+  var isEmpty: Bool { lines.isEmpty }
+
+  mutating func removeAll() {
+    bytes.removeAll(keepingCapacity: true)
+    lines.removeAll(keepingCapacity: true)
   }
 }

@@ -81,9 +81,11 @@ package enum MeasureCommand {
       let estimator = try CalibrateCommand.estimator(
         calibration: opts.values["calibration"], library: library)
       try Batches.process(reader: reader, jobs: jobs, output: output, progress: progress) {
-        line, data, warn in
-        estimateRecord(
+        line, data, warn, w in
+        let (record, isError) = estimateRecord(
           data, line: line, library: library, estimator: estimator, template: template, warn: warn)
+        w.raw(record)
+        return isError
       } onResult: { isError in
         if isError { anyError = true }
       }
@@ -92,10 +94,11 @@ package enum MeasureCommand {
     let strict = opts.flags.contains("strict-glyphs")
     let missing = MissingGlyphs()
     try Batches.process(reader: reader, jobs: jobs, output: output, progress: progress) {
-      line, data, warn in
+      line, data, warn, w in
       measureRecord(
         data, line: line, library: library, typesetter: typesetter, sizer: sizer,
-        template: template, explain: explain, strictGlyphs: strict, missing: missing, warn: warn)
+        template: template, explain: explain, strictGlyphs: strict, missing: missing, warn: warn,
+        into: &w)
     } onResult: { isError in
       if isError { anyError = true }
     }
@@ -109,14 +112,28 @@ package enum MeasureCommand {
     template: CellTemplate?, explain: Bool = false, strictGlyphs: Bool = false,
     missing: MissingGlyphs? = nil, warn: (String) -> Void = Streams.error
   ) -> (String, Bool) {
+    var w = JSONWriter()
+    let isError = measureRecord(
+      data, line: line, library: library, typesetter: typesetter, sizer: sizer, template: template,
+      explain: explain, strictGlyphs: strictGlyphs, missing: missing, warn: warn, into: &w)
+    return (w.text, isError)
+  }
+
+  /// The same, the record appended to `w`; whether it is an error.
+  package static func measureRecord(
+    _ data: some Collection<UInt8>, line: Int, library: FontLibrary, typesetter: Typesetter, sizer: CellSizer,
+    template: CellTemplate?, explain: Bool = false, strictGlyphs: Bool = false,
+    missing: MissingGlyphs? = nil, warn: (String) -> Void = Streams.error, into w: inout JSONWriter
+  ) -> Bool {
     var id: String? = nil
-    func failure(_ message: String) -> (String, Bool) {
-      (Records.errorRecord(id: id, line: line, message: message), true)
+    func failure(_ message: String, _ w: inout JSONWriter) -> Bool {
+      w.raw(Records.errorRecord(id: id, line: line, message: message))
+      return true
     }
-    func measure(_ c: TextCase) -> (String, Bool) {
+    func measure(_ c: TextCase, _ w: inout JSONWriter) -> Bool {
       do {
         guard c.width.isFinite, c.width > 0 else {
-          return failure(TypesettingError.invalidWidth(c.width).description)
+          return failure(TypesettingError.invalidWidth(c.width).description, &w)
         }
         let prepared = try typesetter.prepare(c.text, style: c.style)
         let layout = try prepared.layout(width: c.width)
@@ -128,12 +145,13 @@ package enum MeasureCommand {
         }
         let absent = prepared.missingCharacters
         missing?.note(line: line, id: c.id, absent)
-        if strictGlyphs && !absent.isEmpty { return failure(MissingGlyphs.message(absent)) }
-        return (ResultRecord.text(id: c.id, layout, missingGlyphs: absent.count), false)
+        if strictGlyphs && !absent.isEmpty { return failure(MissingGlyphs.message(absent), &w) }
+        ResultRecord.text(id: c.id, layout, missingGlyphs: absent.count, into: &w)
+        return false
       } catch let e as TypesettingError {
-        return failure(e.description)
+        return failure(e.description, &w)
       } catch {
-        return failure("\(error)")
+        return failure("\(error)", &w)
       }
     }
     // Most lines are plain text cases: read without building the object.
@@ -143,13 +161,13 @@ package enum MeasureCommand {
       }) ?? nil
     {
       id = c.id
-      return measure(c)
+      return measure(c, &w)
     }
     let object: JSONObject
     switch Records.read(data, line: line, command: "measure", warn: warn) {
     case .failure(let message, let readID):
       id = readID
-      return failure(message)
+      return failure(message, &w)
     case .success(let o): object = o
     }
     id = object["id"]?.string
@@ -159,27 +177,28 @@ package enum MeasureCommand {
         let m = try sizer.measure(record.cell)
         missing?.note(line: line, id: record.id, m.missingCharacters)
         if strictGlyphs && !m.missingCharacters.isEmpty {
-          return failure(MissingGlyphs.message(m.missingCharacters))
+          return failure(MissingGlyphs.message(m.missingCharacters), &w)
         }
-        return (ResultRecord.cell(id: record.id, m), false)
+        ResultRecord.cell(id: record.id, m, into: &w)
+        return false
       } catch let e as CellError {
-        return failure(e.description)
+        return failure(e.description, &w)
       } catch {
-        return failure("\(error)")
+        return failure("\(error)", &w)
       }
     }
     do {
-      return measure(try TextCase(json: object, library: library))
+      return measure(try TextCase(json: object, library: library), &w)
     } catch let e as CaseError {
-      return failure(e.description)
+      return failure(e.description, &w)
     } catch {
-      return failure("\(error)")
+      return failure("\(error)", &w)
     }
   }
 
   /// One input line → the estimator's guess (never throws: errors become records).
   static func estimateRecord(
-    _ data: [UInt8], line: Int, library: FontLibrary, estimator: BubbleEstimator,
+    _ data: some Collection<UInt8>, line: Int, library: FontLibrary, estimator: BubbleEstimator,
     template: CellTemplate?, warn: (String) -> Void = Streams.error
   ) -> (String, Bool) {
     func failure(_ id: String?, _ message: String) -> (String, Bool) {

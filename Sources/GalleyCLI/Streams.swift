@@ -53,7 +53,7 @@ final class OutputStream {
     data.withUnsafeBytes { write($0) }
   }
 
-  private func write(_ buf: UnsafeRawBufferPointer) {
+  func write(_ buf: UnsafeRawBufferPointer) {
     guard let base = buf.baseAddress else { return }
     var off = 0
     while off < buf.count {

@@ -12,6 +12,11 @@ package struct JSONWriter {
   /// The text written so far.
   package var text: String { String(decoding: buffer.written, as: UTF8.self) }
 
+  /// Calls `body` with the bytes written so far (valid only inside it).
+  package func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    try body(buffer.written)
+  }
+
   /// Appends bytes that are already JSON.
   package mutating func raw(_ s: String) {
     var s = s

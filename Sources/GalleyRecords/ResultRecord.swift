@@ -8,58 +8,78 @@ package enum ResultRecord {
   /// A cell's size record (docs/CELLS.md).
   package static func cell(id: String, _ m: CellMeasurement) -> String {
     var w = JSONWriter()
-    w.raw(UInt8(ascii: "{"))
-    w.key("id", first: true)
+    cell(id: id, m, into: &w)
+    return w.text
+  }
+
+  /// The same, appended to `w`.
+  package static func cell(id: String, _ m: CellMeasurement, into w: inout JSONWriter) {
+    w.raw("{\"id\": " as StaticString)
     w.string(id)
-    w.key("width")
+    w.raw(", \"width\": " as StaticString)
     w.number(m.size.width)
-    w.key("height")
+    w.raw(", \"height\": " as StaticString)
     w.number(m.size.height)
-    w.key("lines")
+    w.raw(", \"lines\": " as StaticString)
     w.int(m.lines)
-    w.key("textHeight")
+    w.raw(", \"textHeight\": " as StaticString)
     w.number(m.textHeight)
-    w.key("truncated")
+    w.raw(", \"truncated\": " as StaticString)
     w.bool(m.truncated)
     if let p = m.timestampPlacement {
-      w.key("timestamp")
+      w.raw(", \"timestamp\": " as StaticString)
       w.string(p.rawValue)
     }
-    w.key("missingGlyphs")
+    w.raw(", \"missingGlyphs\": " as StaticString)
     w.int(m.missingCharacters.count)
     w.raw(UInt8(ascii: "}"))
-    return w.text
   }
 
   /// A text case's result record (docs/CASE-FORMAT.md).
   package static func text(id: String, _ layout: TextLayout, missingGlyphs: Int = 0) -> String {
     var w = JSONWriter()
-    w.raw(UInt8(ascii: "{"))
-    w.key("id", first: true)
+    text(id: id, layout, missingGlyphs: missingGlyphs, into: &w)
+    return w.text
+  }
+
+  /// The same, appended to `w`.
+  package static func text(
+    id: String, _ layout: TextLayout, missingGlyphs: Int = 0, into w: inout JSONWriter
+  ) {
+    w.raw("{\"id\": " as StaticString)
     w.string(id)
-    w.key("lines")
+    w.raw(", \"lines\": " as StaticString)
     w.int(layout.lineCount)
-    w.key("height")
+    w.raw(", \"height\": " as StaticString)
     w.number(layout.height)
-    w.key("widest")
+    w.raw(", \"widest\": " as StaticString)
     w.number(layout.widest)
+    // (Loops here rather than the writer's generic list: a closure is not specialised across
+    // modules.)
     let lines = layout.lines
-    w.key("lineStarts")
-    w.ints(lines.map(\.start))
-    w.key("lineStartsU16")
-    w.ints(lines.map(\.startUTF16))
-    w.key("lineWidths")
-    w.numbers(lines.map(\.width))
+    w.raw(", \"lineStarts\": [" as StaticString)
+    for (k, line) in lines.enumerated() {
+      if k > 0 { w.raw(", " as StaticString) }
+      w.int(line.start)
+    }
+    w.raw("], \"lineStartsU16\": [" as StaticString)
+    for (k, line) in lines.enumerated() {
+      if k > 0 { w.raw(", " as StaticString) }
+      w.int(line.startUTF16)
+    }
+    w.raw("], \"lineWidths\": [" as StaticString)
+    for (k, line) in lines.enumerated() {
+      if k > 0 { w.raw(", " as StaticString) }
+      w.number(line.width)
+    }
+    w.raw(UInt8(ascii: "]"))
     if layout.isTruncated {
-      w.key("truncated")
-      w.bool(true)
-      w.key("visibleEnd")
+      w.raw(", \"truncated\": true, \"visibleEnd\": " as StaticString)
       w.int(layout.visibleRange.upperBound)
     }
-    w.key("missingGlyphs")
+    w.raw(", \"missingGlyphs\": " as StaticString)
     w.int(missingGlyphs)
     w.raw(UInt8(ascii: "}"))
-    return w.text
   }
 
   /// The estimator's size of a bubble (`galley measure --estimate`).
