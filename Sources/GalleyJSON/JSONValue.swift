@@ -170,9 +170,16 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByFloatLiteral,
 /// key's place in the record's own list: an open-addressing table by key fingerprint, then one
 /// comparison of the key (no hashing per key).
 package struct JSONKeySet: Sendable {
-  private let entries: [(fingerprint: UInt64, key: String, position: Int)]
-  /// Each entry's key as UTF-8 bytes, for keys read as bytes.
-  private let keyBytes: [[UInt8]]
+  private struct Entry: Sendable {
+    var fingerprint: UInt64
+    /// Bytes 7 to 14 and the last eight bytes of the key (zero when it is shorter): with the
+    /// fingerprint, every byte of a key up to 23 bytes long, compared a word at a time.
+    var middle: UInt64
+    var last: UInt64
+    var key: String
+    var position: Int
+  }
+  private let entries: [Entry]
   /// Entry indices by fingerprint (-1: empty), at most half full.
   private let slots: [Int16]
 
@@ -184,18 +191,25 @@ package struct JSONKeySet: Sendable {
   /// The set of the keys in `keys` that are not nil, each at its index in `keys`.
   package init(positioned keys: [String?]) {
     var seen = Set<String>()
-    var list: [(UInt64, String, Int)] = []
+    var list: [Entry] = []
     for (k, key) in keys.enumerated() {
       guard let key, seen.insert(key).inserted else { continue }
-      list.append((JSONObject.fingerprint(key), key, k))
+      let bytes = Array(key.utf8)
+      func word(at offset: Int) -> UInt64 {
+        guard offset >= 0, offset + 8 <= bytes.count else { return 0 }
+        return bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
+      }
+      list.append(
+        Entry(
+          fingerprint: JSONObject.fingerprint(key), middle: word(at: 7),
+          last: word(at: bytes.count - 8), key: key, position: k))
     }
     entries = list
-    keyBytes = list.map { Array($0.1.utf8) }
     var size = 8
     while size < 2 * list.count { size *= 2 }
     var table = [Int16](repeating: -1, count: size)
     for (e, entry) in list.enumerated() {
-      var slot = JSONKeySet.slot(entry.0, mask: size - 1)
+      var slot = JSONKeySet.slot(entry.fingerprint, mask: size - 1)
       while table[slot] >= 0 { slot = (slot + 1) & (size - 1) }
       table[slot] = Int16(e)
     }
@@ -204,29 +218,40 @@ package struct JSONKeySet: Sendable {
 
   /// The position of the first entry with `fingerprint` for which `same` holds, if any.
   @inline(__always)
-  private func find(_ fingerprint: UInt64, _ same: (Int) -> Bool) -> Int? {
-    var slot = JSONKeySet.slot(fingerprint, mask: slots.count - 1)
-    while true {
-      let e = Int(slots[slot])
-      if e < 0 { return nil }
-      if entries[e].fingerprint == fingerprint && same(e) { return entries[e].position }
-      slot = (slot + 1) & (slots.count - 1)
+  private func find(_ fingerprint: UInt64, _ same: (Entry) -> Bool) -> Int? {
+    entries.withUnsafeBufferPointer { entries in
+      slots.withUnsafeBufferPointer { slots in
+        let mask = slots.count - 1
+        var slot = JSONKeySet.slot(fingerprint, mask: mask)
+        while true {
+          let e = Int(slots[slot])
+          if e < 0 { return nil }
+          if entries[e].fingerprint == fingerprint && same(entries[e]) {
+            return entries[e].position
+          }
+          slot = (slot + 1) & mask
+        }
+      }
     }
   }
 
   /// The position of `field`'s key, nil when the set does not hold it.
   package func position(of field: JSONObject.Field) -> Int? {
-    find(field.fingerprint) { entries[$0].key == field.key }
+    find(field.fingerprint) { $0.key == field.key }
   }
 
   /// The position of the key written as `bytes` (UTF-8, no escapes), nil when not in the set.
   package func position(ofBytes bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     // (Equal fingerprints: equal lengths and first seven bytes.)
-    find(JSONObject.fingerprint(bytes)) { e in
-      bytes.count <= 7
-        || keyBytes[e].withUnsafeBufferPointer {
-          memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-        }
+    let n = bytes.count
+    return find(JSONObject.fingerprint(bytes)) { e in
+      if n <= 7 { return true }
+      let p = UnsafeRawPointer(bytes.baseAddress!)
+      guard p.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) == e.last else { return false }
+      if n <= 15 { return true }
+      if n <= 23 { return p.loadUnaligned(fromByteOffset: 7, as: UInt64.self) == e.middle }
+      var key = e.key
+      return key.withUTF8 { memcmp($0.baseAddress!, bytes.baseAddress!, n) == 0 }
     }
   }
 

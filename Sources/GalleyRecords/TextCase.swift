@@ -215,42 +215,21 @@ enum CaseKey: Int, CaseIterable {
     positioned: allCases.map { $0 == .id || $0 == .text || $0 == .width || $0.isLabel ? nil : $0.name })
 }
 
-/// The values of a case's fields by key (`null` reads as absent), from an object checked
-/// against the keys it may have. Only the fields present are stored (a case has a dozen of
-/// the format's 28).
+/// The values of a case's fields by key, from an object checked against the keys it may have
+/// (for the whole-object reading; a plain line is read without it).
 struct CaseFields: FieldSource {
-  private var slot = SIMD32<Int8>(repeating: -1)
-  private var values: [JSONValue] = []
+  private var values = [JSONValue?](repeating: nil, count: CaseKey.allCases.count)
 
   /// The fields of `object`; its first key not in `allowed` is an error.
   init(_ object: JSONObject, allowed: JSONKeySet) throws {
-    assert(CaseKey.allCases.count <= 32, "CaseFields keeps a slot per key in 32 lanes")
-    values.reserveCapacity(object.count)
     for field in object {
       guard let p = allowed.position(of: field) else { throw CaseError.unknownField(field.key) }
-      self[CaseKey(rawValue: p)!] = field.value
+      values[p] = field.value
     }
   }
 
-  func value(_ key: CaseKey) -> JSONValue? { self[key] }
+  func value(_ key: CaseKey) -> JSONValue? { values[key.rawValue] }
   func name(_ key: CaseKey) -> String { key.name }
-
-  subscript(key: CaseKey) -> JSONValue? {
-    get {
-      let k = slot[key.rawValue]
-      return k < 0 ? Optional.none : values[Int(k)]
-    }
-    set {
-      guard let newValue else { return }
-      let k = slot[key.rawValue]
-      if k >= 0 {
-        values[Int(k)] = newValue
-      } else {
-        slot[key.rawValue] = Int8(values.count)
-        values.append(newValue)
-      }
-    }
-  }
 }
 
 /// Typed access to a case's fields.

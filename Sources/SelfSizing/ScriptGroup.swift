@@ -20,8 +20,8 @@ public enum ScriptGroup: String, CaseIterable, Sendable {
       let g: ScriptGroup?
       switch group(c) {
       case .some(let own): g = own
-      case .none where drawnOnItsBase(c): g = base
-      case .none: g = nil
+      case nil where drawnOnItsBase(c): g = base
+      case nil: g = nil
       }
       base = g
       guard let g else { continue }

@@ -19,8 +19,9 @@ public final class FontLibrary: @unchecked Sendable {
   private var recentStacks = RecentList<(names: [String], stack: FontStack)>(capacity: 8)
   /// Stacks by how a reader of records found their names written (see
   /// ``recentStack(spelledAs:)``).
-  private var spellings = RecentList<(spelling: [UInt8], names: [String], stack: FontStack)>(
-    capacity: 64)
+  private var spellings = RecentList<
+    (hash: Int, spelling: [UInt8], names: [String], stack: FontStack)
+  >(capacity: 64)
 
   /// A library reading fonts from `directory`.
   public init(directory: String) {
@@ -108,13 +109,22 @@ public final class FontLibrary: @unchecked Sendable {
     names: [String], stack: FontStack
   )? {
     guard let base = spelling.baseAddress else { return nil }
+    // (Compared by a hash kept in the list first: the entries' own bytes are each elsewhere in
+    // memory.)
+    let hash = FontLibrary.hash(spelling)
     lock.lock()
     defer { lock.unlock() }
     let hit = spellings.find { e in
-      e.spelling.count == spelling.count
+      e.hash == hash && e.spelling.count == spelling.count
         && e.spelling.withUnsafeBufferPointer { memcmp($0.baseAddress!, base, $0.count) == 0 }
     }
     return hit.map { ($0.names, $0.stack) }
+  }
+
+  private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var h = Hasher()
+    h.combine(bytes: UnsafeRawBufferPointer(bytes))
+    return h.finalize()
   }
 
   /// Notes that `names`, whose stack is `stack` (as ``stack(_:)`` gave it), were written as
@@ -125,7 +135,7 @@ public final class FontLibrary: @unchecked Sendable {
     guard !spelling.isEmpty else { return }
     lock.lock()
     defer { lock.unlock() }
-    spellings.insert((Array(spelling), names, stack))
+    spellings.insert((FontLibrary.hash(spelling), Array(spelling), names, stack))
   }
 
   /// The default stack: Latin, Korean, Japanese/Chinese, Arabic, Hebrew, Thai, Devanagari and emoji.

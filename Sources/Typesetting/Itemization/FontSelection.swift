@@ -42,9 +42,8 @@ enum FontSelection {
       }
       if !joins { return false }
     }
-    guard let s = Unicode.Scalar(first) else { return false }
-    if s.properties.isEmojiPresentation { return true }
-    if cluster.count > 1 && s.properties.isEmoji {
+    if UnicodeProperties.isEmojiPresentation(first) { return true }
+    if cluster.count > 1 && UnicodeProperties.isEmoji(first) {
       for c in cluster.dropFirst() {
         if c == 0x200D || (0x1F3FB...0x1F3FF).contains(c) { return true }
       }

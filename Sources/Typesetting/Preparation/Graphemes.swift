@@ -149,7 +149,7 @@ enum Graphemes {
           k += 1
           // (A skin tone right after the space of a split cluster, " 🏽", starts there already.)
           if (0x1F3FB...0x1F3FF).contains(s.value), k > 0, result.last != Int32(k),
-            let prev = Unicode.Scalar(scalars[k - 1]), !prev.properties.isEmojiModifierBase
+            !UnicodeProperties.isEmojiModifierBase(scalars[k - 1])
           {
             result.append(Int32(k))
             continuations.append(Int32(offset + result.count - 1))

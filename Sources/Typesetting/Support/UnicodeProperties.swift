@@ -57,6 +57,14 @@ package enum UnicodeProperties {
   /// Emoji_Modifier: a skin tone, drawn on the emoji before it.
   package static func isEmojiModifier(_ c: UInt32) -> Bool { galley_is_emoji_modifier(c) != 0 }
 
+  /// Emoji_Modifier_Base: an emoji a skin tone applies to.
+  package static func isEmojiModifierBase(_ c: UInt32) -> Bool {
+    galley_is_emoji_modifier_base(c) != 0
+  }
+
+  /// Emoji: an emoji in some presentation (text or colour).
+  package static func isEmoji(_ c: UInt32) -> Bool { galley_is_emoji(c) != 0 }
+
   /// General_Category, numbered as ICU numbers it (`UCharCategory`).
   package enum GeneralCategory: Int32 {
     case unassigned = 0, uppercaseLetter, lowercaseLetter, titlecaseLetter, modifierLetter
