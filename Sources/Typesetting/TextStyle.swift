@@ -145,11 +145,14 @@ public struct TextStyle: Sendable, Hashable {
         "feature tags are 1 to 4 printable ASCII characters (got \"\(tag)\")")
     }
     if let m = maxLines, m < 0 { throw TypesettingError.invalidStyle("maxLines must be >= 0") }
-    for v in [minimumLineHeight, maximumLineHeight].compactMap({ $0 })
-    where !(v.isFinite && v >= 0 && v <= most) {
+    // (Each in turn: an array of the two would be allocated for every text prepared.)
+    func checkLineHeightLimit(_ v: Double?) throws {
+      guard let v, !(v.isFinite && v >= 0 && v <= most) else { return }
       throw TypesettingError.invalidStyle(
         "minimum/maximum line height must be a number from 0 to \(Int(most)) (got \(v))")
     }
+    try checkLineHeightLimit(minimumLineHeight)
+    try checkLineHeightLimit(maximumLineHeight)
     // (Apple: "This value is always nonnegative"; a negative one made line tops go back and
     // paragraph heights negative.)
     guard lineSpacing.isFinite, lineSpacing >= 0, lineSpacing <= most else {

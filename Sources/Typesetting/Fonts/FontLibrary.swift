@@ -19,9 +19,8 @@ public final class FontLibrary: @unchecked Sendable {
   private var recentStacks = RecentList<(names: [String], stack: FontStack)>(capacity: 8)
   /// Stacks by how a reader of records found their names written (see
   /// ``recentStack(spelledAs:)``).
-  private var spellings = RecentList<
-    (hash: Int, spelling: [UInt8], names: [String], stack: FontStack)
-  >(capacity: 64)
+  private var spellings = RecentList<(spelling: [UInt8], names: [String], stack: FontStack)>(
+    capacity: 64)
 
   /// A library reading fonts from `directory`.
   public init(directory: String) {
@@ -109,22 +108,40 @@ public final class FontLibrary: @unchecked Sendable {
     names: [String], stack: FontStack
   )? {
     guard let base = spelling.baseAddress else { return nil }
-    // (Compared by a hash kept in the list first: the entries' own bytes are each elsewhere in
-    // memory.)
+    // (Found by a hash first: the entries' own bytes are each elsewhere in memory.)
     let hash = FontLibrary.hash(spelling)
     lock.lock()
     defer { lock.unlock() }
-    let hit = spellings.find { e in
-      e.hash == hash && e.spelling.count == spelling.count
+    let hit = spellings.find(word: hash) { e in
+      e.spelling.count == spelling.count
         && e.spelling.withUnsafeBufferPointer { memcmp($0.baseAddress!, base, $0.count) == 0 }
     }
     return hit.map { ($0.names, $0.stack) }
   }
 
-  private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-    var h = Hasher()
-    h.combine(bytes: UnsafeRawBufferPointer(bytes))
-    return h.finalize()
+  /// A hash of a few dozen bytes, a word at a time (equal hashes are then compared byte for
+  /// byte: no need for the standard library's keyed one).
+  private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let n = bytes.count
+    var h = UInt64(n) &* 0x9E37_79B9_7F4A_7C15
+    guard let p = bytes.baseAddress.map(UnsafeRawPointer.init) else { return h }
+    func mix(_ w: UInt64) { h = (h ^ w) &* 0x0000_0100_0000_01B3 ^ (h >> 29) }
+    var i = 0
+    while i + 8 <= n {
+      mix(p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+      i += 8
+    }
+    if i < n {
+      // (The last eight bytes again, overlapping, or the few there are.)
+      if n >= 8 {
+        mix(p.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
+      } else {
+        var w: UInt64 = 0
+        for k in 0..<n { w |= UInt64(bytes[k]) << (8 * k) }
+        mix(w)
+      }
+    }
+    return h
   }
 
   /// Notes that `names`, whose stack is `stack` (as ``stack(_:)`` gave it), were written as
@@ -135,7 +152,7 @@ public final class FontLibrary: @unchecked Sendable {
     guard !spelling.isEmpty else { return }
     lock.lock()
     defer { lock.unlock() }
-    spellings.insert((FontLibrary.hash(spelling), Array(spelling), names, stack))
+    spellings.insert((Array(spelling), names, stack), word: FontLibrary.hash(spelling))
   }
 
   /// The default stack: Latin, Korean, Japanese/Chinese, Arabic, Hebrew, Thai, Devanagari and emoji.
