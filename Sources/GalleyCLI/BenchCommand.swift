@@ -11,7 +11,8 @@ import Typesetting
 enum BenchCommand {
   static let help = """
     usage: galley bench [--corpus FILE] [--json] [--repeat N]
-                        [--only prepare|prepareWords|layout|estimate|bubbles|bubbles1|parallel]
+                        [--only prepare|prepareWords|layout|estimate|bubbles|bubbles1|parallel|
+                                lines|records|layoutModel]
 
     Times the text engine on a corpus of cases (default: the conformance corpus in
     Tests/TypesettingTests/Fixtures/corpus.jsonl) and prints:
@@ -68,8 +69,10 @@ enum BenchCommand {
     (each text 4 times with a new tail, word cache on), layout, estimate, bubbles (1 core:
     plain, without feature gates, and with a word cache over the corpus's distinct texts; and
     plain on all cores), bubbles1 (1 core, plain, alone), parallel (cold cases/s on 1 core and
-    on all cores, and their ratio), records (lines vs whole records, one thread), layoutModel
-    (the layout model's figures, no text).
+    on all cores, and their ratio), lines (the engine alone as `galley measure` asks it:
+    prepare and lay out each case, one thread), records (lines vs whole records, one thread:
+    reading alone, reading and writing, and through measure's own pipeline), layoutModel (the
+    layout model's figures, no text).
     Build with `swift build -c release` first: a debug build is several times slower.
 
     examples:
@@ -125,7 +128,7 @@ enum BenchCommand {
     let only = opts.values["only"]
     let groups = [
       "prepare", "prepareWords", "layout", "estimate", "bubbles", "bubbles1", "parallel",
-      "records", "layoutModel",
+      "lines", "records", "layoutModel",
     ]
     if let only, !groups.contains(only) {
       throw CLIError.usage(
@@ -145,6 +148,14 @@ enum BenchCommand {
     }
     if only == "layoutModel" {
       print(LayoutBenchmark.json(LayoutBenchmark.run()))
+      return 0
+    }
+    if only == "lines" {
+      // The engine alone for the cases (the denominator of `Scripts/tool-speed`'s ratio).
+      var sink = 0
+      let t = best(repeats) { sink &+= engineLines(cases[...], Typesetter(cacheCapacity: 0)) } / n
+      print("linesMicrosPerCase \(t)")
+      if sink == -1 { print("") }
       return 0
     }
     if only == "records" {
@@ -383,11 +394,7 @@ enum BenchCommand {
         // as a font's feature analysis, falls on each alike.)
         let steps: [() -> Void] = [
           {
-            linesTime += time {
-              for c in cases[chunk..<end] {
-                sink &+= (try? t.prepare(c.text, style: c.style).layout(width: c.width))?.lineCount ?? 0
-              }
-            }
+            linesTime += time { sink &+= engineLines(cases[chunk..<end], t) }
           },
           {
             recordTime += time {
@@ -433,6 +440,14 @@ enum BenchCommand {
       ("recordOverhead", record / lines), ("pipelineMicrosPerCase", pipeline),
       ("pipelineOverhead", pipeline / lines), ("readMicrosPerCase", read),
     ]
+  }
+
+  /// The engine's own work for `cases` as `galley measure` asks it (prepare, then lay out at the
+  /// case's width, one thread): the lines, summed so that the work is not optimised away.
+  static func engineLines(_ cases: ArraySlice<TextCase>, _ t: Typesetter) -> Int {
+    var sum = 0
+    for c in cases { sum &+= (try? t.prepare(c.text, style: c.style).layout(width: c.width))?.lineCount ?? 0 }
+    return sum
   }
 
   /// The time `body` takes, µs.
