@@ -96,23 +96,42 @@ package struct JSONWriter {
     if abs(v) < 1e6 && Double(Int(sixtyFourths)) == sixtyFourths {
       let k = Int(sixtyFourths)
       if k < 0 { buffer.append(UInt8(ascii: "-")) }
-      let m = k.magnitude
-      int(Int(m / 64))
-      JSONWriter.fractions[Int(m % 64)].withUnsafeBufferPointer { buffer.append($0) }
+      let m = Int(k.magnitude)
+      int(m / 64)
+      let fraction = JSONWriter.fractions + 8 * (m % 64)
+      buffer.append(UnsafeBufferPointer(start: fraction + 1, count: Int(fraction[0])))
       return
     }
     let r = (v * 1e9).rounded() / 1e9
     raw(r.description)
   }
 
-  /// `.015625`, `.03125`, … `.984375`: the decimals of each sixty-fourth (empty for 0/64).
-  private static let fractions: [[UInt8]] = (0..<64).map { k in
-    guard k > 0 else { return [] }
-    var digits = Array(String(k * 15625).utf8)
-    digits.insert(contentsOf: repeatElement(UInt8(ascii: "0"), count: 6 - digits.count), at: 0)
-    while digits.last == UInt8(ascii: "0") { digits.removeLast() }
-    return [UInt8(ascii: ".")] + digits
-  }
+  /// For each sixty-fourth k, eight bytes: the length of its decimals, then the decimals
+  /// (`.015625`, `.03125`, … `.984375`; none for 0/64). Made once, never freed (no reference
+  /// counting on the way to a number); never written after it is made, hence unsafe(ly shared).
+  nonisolated(unsafe) private static let fractions: UnsafePointer<UInt8> = {
+    let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 64 * 8)
+    table.initialize(repeating: 0, count: 64 * 8)
+    for k in 1..<64 {
+      var digits = Array(String(k * 15625).utf8)
+      digits.insert(contentsOf: repeatElement(UInt8(ascii: "0"), count: 6 - digits.count), at: 0)
+      while digits.last == UInt8(ascii: "0") { digits.removeLast() }
+      let decimals = [UInt8(ascii: ".")] + digits
+      table[8 * k] = UInt8(decimals.count)
+      for (i, b) in decimals.enumerated() { table[8 * k + 1 + i] = b }
+    }
+    return UnsafePointer(table)
+  }()
+
+  /// "00", "01", … "99": two digits at a time (made once, as ``fractions``).
+  nonisolated(unsafe) private static let digitPairs: UnsafePointer<UInt8> = {
+    let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 200)
+    for k in 0..<100 {
+      table[2 * k] = UInt8(ascii: "0") + UInt8(k / 10)
+      table[2 * k + 1] = UInt8(ascii: "0") + UInt8(k % 10)
+    }
+    return UnsafePointer(table)
+  }()
 
   package mutating func int(_ n: Int) {
     if n < 0 {
@@ -121,6 +140,15 @@ package struct JSONWriter {
       return int(-n)
     }
     if n < 10 { return buffer.append(UInt8(ascii: "0") + UInt8(n)) }
+    // (Most numbers written are short: line starts, counts, whole points.)
+    if n < 100 {
+      return buffer.append(UnsafeBufferPointer(start: JSONWriter.digitPairs + 2 * n, count: 2))
+    }
+    if n < 1000 {
+      buffer.append(UInt8(ascii: "0") + UInt8(n / 100))
+      return buffer.append(
+        UnsafeBufferPointer(start: JSONWriter.digitPairs + 2 * (n % 100), count: 2))
+    }
     var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
       UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
       (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)

@@ -134,7 +134,10 @@ final class JSONWriterTests: XCTestCase {
 
   func testNumbersAndIntegers() {
     var w = JSONWriter()
-    for n in [0, 7, -7, 10, 1234567890, Int.min, Int.max] {
+    // Every width of number the writer has its own way for (one, two, three digits, more).
+    var rng = SystemRandomNumberGenerator()
+    let some = (0..<2_000).map { _ in Int.random(in: -100_000...100_000, using: &rng) }
+    for n in [0, 7, -7, 9, 10, 42, 99, 100, 101, 999, 1000, 1234567890, Int.min, Int.max] + Array(-1_100...1_100) + some {
       w = JSONWriter()
       w.int(n)
       XCTAssertEqual(w.text, String(n))
