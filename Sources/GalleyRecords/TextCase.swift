@@ -112,8 +112,8 @@ package enum CaseError: Error, Equatable, Sendable, CustomStringConvertible {
 /// style object may have too, then the labels a case carries for reports and nothing else.
 enum CaseKey: Int, CaseIterable {
   case id, text, width
-  case fonts, size, lineHeight, whiteSpace, wordBreak, overflowWrap, lang, maxLines, truncation
-  case letterSpacing, tabSize, direction, profile, features, minimumLineHeight
+  case fonts, size, lineHeight, whiteSpace, wordBreak, overflowWrap, lang, direction, maxLines
+  case truncation, letterSpacing, tabSize, features, profile, minimumLineHeight
   case maximumLineHeight, lineSpacing
   case category, sub, script, source, uncovered, approx, note, tags
 

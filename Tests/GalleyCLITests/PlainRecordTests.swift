@@ -114,3 +114,34 @@ final class PlainRecordTests: XCTestCase {
     XCTAssertThrowsError(try TextCase(json: JSONReader.readObject(l).object, library: missing))
   }
 }
+
+/// Which error a record with several gets (docs/CASE-FORMAT.md): an unknown field, then a
+/// wrong type or value in the order of the field table, then a missing field, then the fonts.
+final class CaseErrorOrderTests: XCTestCase {
+  func error(_ line: String) -> String? {
+    do {
+      _ = try TextCase(json: JSONReader.readObject(Array(line.utf8)).object, library: .bundled)
+      return nil
+    } catch {
+      return "\(error)"
+    }
+  }
+
+  func testTheFirstErrorIsTheDocumentedOne() {
+    XCTAssertEqual(
+      error(#"{"id": "a", "text": "x", "width": 9, "fonts": ["Nope.ttf"], "size": "big"}"#),
+      #"field "size" must be a number"#)
+    XCTAssertEqual(
+      error(#"{"id": "a", "width": "wide"}"#), #"field "width" must be a number"#)
+    XCTAssertEqual(
+      error(#"{"id": "a", "text": "x", "width": 9, "maxLines": 1.5, "direction": "up"}"#),
+      #"field "direction" has an invalid value: "up" (expected one of "auto", "ltr", "rtl")"#)
+    XCTAssertEqual(
+      error(#"{"id": "a", "size": "big", "colour": 1, "text": "x", "width": 9}"#),
+      #"unknown field "colour""#)
+    XCTAssertEqual(error(#"{"id": "a", "width": 9, "fonts": ["Nope.ttf"]}"#), #"missing field "text""#)
+    XCTAssertEqual(
+      error(#"{"id": "a", "text": "x", "width": 9, "fonts": ["Nope.ttf"], "size": -1}"#)?
+        .hasPrefix("font Nope.ttf not found"), true)
+  }
+}
