@@ -6,16 +6,11 @@ enum ByteWord {
 
   /// Whether any byte of `w` equals `b`.
   @inline(__always)
-  static func has(_ b: UInt8, in w: UInt64) -> Bool {
-    let x = w ^ (ones &* UInt64(b))
-    return (x &- ones) & ~x & highs != 0
-  }
+  static func has(_ b: UInt8, in w: UInt64) -> Bool { firstMatch(b, in: w) != 0 }
 
   /// Whether any byte of `w` is below `n` (at most 0x80).
   @inline(__always)
-  static func hasByte(below n: UInt8, in w: UInt64) -> Bool {
-    (w &- ones &* UInt64(n)) & ~w & highs != 0
-  }
+  static func hasByte(below n: UInt8, in w: UInt64) -> Bool { firstByte(below: n, in: w) != 0 }
 
   /// A mask whose lowest set bit is the high bit of the first byte of `w` equal to `b` (bits
   /// above it may be set by a borrow; zero when there is none).

@@ -276,9 +276,7 @@ package struct JSONReader {
     let base = bytes.baseAddress!
     while i + 8 <= bytes.count {
       let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-      let special =
-        ByteWord.firstMatch(0x22, in: w) | ByteWord.firstMatch(0x5C, in: w)
-        | ByteWord.firstByte(below: 0x20, in: w)
+      let special = JSONReader.specialBytes(w)
       if special != 0 {
         i += special.trailingZeroBitCount >> 3
         return
@@ -343,11 +341,12 @@ package struct JSONReader {
   }
 
   /// Reads the object that fills `bytes` field by field without building it: `field` gets each
-  /// key's bytes and the reader at its value, which it must consume with ``fieldValue()`` or
-  /// ``skipFieldValue()``. Key bytes are not checked for UTF-8: `field` matches them against
-  /// the keys it knows (all valid) and returns false for any other. Returns false — nothing
-  /// decided — when the line is not such an object, a key holds an escape, a string would need
-  /// a repair, or `field` returns false: the caller then reads the line whole
+  /// key's bytes and the reader at its value, which it must consume with one of the readings
+  /// below (``fieldValue()``, ``stringValue()``, ``numberValue()``, ``skipFieldValue()``, …).
+  /// Key bytes are not checked for UTF-8: `field` matches them against the keys it knows (all
+  /// valid) and returns false for any other. Returns false — nothing decided — when the line is
+  /// not such an object, a key holds an escape, a string would need a repair, or `field`
+  /// returns false: the caller then reads the line whole
   /// (``readObject(_:repairingSurrogates:)``), which gives the answer or the error. Records are
   /// read this way when nothing in them needs more.
   package static func readFields(
@@ -486,8 +485,14 @@ package struct JSONReader {
   /// Whether any of the eight bytes of `w` is `"`, `\\` or below 0x20 (bytes of 0x80 and above
   /// are none of these).
   @inline(__always)
-  static func hasSpecialByte(_ w: UInt64) -> Bool {
-    ByteWord.has(0x22, in: w) || ByteWord.has(0x5C, in: w) || ByteWord.hasByte(below: 0x20, in: w)
+  static func hasSpecialByte(_ w: UInt64) -> Bool { specialBytes(w) != 0 }
+
+  /// A mask whose lowest set bit is the high bit of the first byte of `w` that is `"`, `\\` or
+  /// below 0x20 (zero when there is none).
+  @inline(__always)
+  static func specialBytes(_ w: UInt64) -> UInt64 {
+    ByteWord.firstMatch(0x22, in: w) | ByteWord.firstMatch(0x5C, in: w)
+      | ByteWord.firstByte(below: 0x20, in: w)
   }
 
   /// `\uXXXX` (a pair for characters beyond the BMP) at `i`; moves past it.

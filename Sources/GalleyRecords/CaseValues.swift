@@ -131,18 +131,14 @@ extension CaseValues {
       case .number: set(key, number: try reader.number(key)!)
       case .integer: set(key, integer: try reader.integer(key)!)
       case .name:
-        let s = try reader.string(key)!
-        let names = CaseKey.names[key.rawValue]!
-        guard let index = names.strings.firstIndex(of: s) else {
-          let allowed = names.strings.map { "\"\($0)\"" }.joined(separator: ", ")
-          throw CaseError.invalidValue(key.name, "\"\(s)\" (expected one of \(allowed))")
-        }
-        set(key, nameAt: index)
+        set(key, nameAt: try reader.nameIndex(key, among: CaseKey.names[key.rawValue]!.strings)!)
       case .fonts: fontNames = try reader.stringArray(key)
       case .lineHeight:
         switch v {
         case .string(let s):
-          guard s == "normal" else { throw CaseError.invalidValue(key.name, "\"\(s)\"") }
+          guard CaseKey.normal.contains(s) else {
+            throw CaseError.invalidValue(key.name, "\"\(s)\"")
+          }
           lineHeight = .normal
         case .number(let n): set(key, number: n)
         default: throw CaseError.wrongType(key.name, "\"normal\" or a number")

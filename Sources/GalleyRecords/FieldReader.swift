@@ -75,17 +75,14 @@ struct FieldReader<Source: FieldSource, Failure: FieldError> {
     return out
   }
 
-  /// A string that names one of `E`'s cases.
-  func enumValue<E: RawRepresentable & CaseIterable>(_ key: Source.Key, _: E.Type) throws -> E?
-  where E.RawValue == String {
+  /// The index in `names` of the string under `key` (a field that names one of a list).
+  func nameIndex(_ key: Source.Key, among names: [String]) throws -> Int? {
     guard let s = try string(key) else { return nil }
-    // (Compared with each case's name: the names are short, so each comparison is of two
-    // words, where `init(rawValue:)` goes through the standard library's string switch.)
-    guard let v = E.allCases.first(where: { $0.rawValue == s }) else {
-      let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+    guard let index = names.firstIndex(of: s) else {
+      let allowed = names.map { "\"\($0)\"" }.joined(separator: ", ")
       throw Failure.invalidValue(source.name(key), "\"\(s)\" (expected one of \(allowed))")
     }
-    return v
+    return index
   }
 }
 

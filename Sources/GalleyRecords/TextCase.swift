@@ -151,9 +151,6 @@ enum CaseKey: Int, CaseIterable {
     }
   }
 
-  /// A label: carried, never read.
-  var isLabel: Bool { rawValue >= CaseKey.category.rawValue }
-
   /// The JSON a field holds.
   enum Kind {
     /// A string.
@@ -212,7 +209,9 @@ enum CaseKey: Int, CaseIterable {
   static let caseKeys = JSONKeySet(allCases.map(\.name))
   /// The keys a style object (a cell's `"style"`) may have: a case's style fields.
   static let styleKeys = JSONKeySet(
-    positioned: allCases.map { $0 == .id || $0 == .text || $0 == .width || $0.isLabel ? nil : $0.name })
+    positioned: allCases.map {
+      $0 == .id || $0 == .text || $0 == .width || $0.kind == .label ? nil : $0.name
+    })
 }
 
 /// The values of a case's fields by key, from an object checked against the keys it may have
