@@ -244,6 +244,12 @@ public struct BatchMapping: Sendable {
     } else {
       for s in 0..<m where sectionBefore[s] == nil { after[s] = 0 }
     }
+    // (Checked before any per-item table is made: a count of a few bytes could ask for more.)
+    if after.reduce(0, +) > CollectionLayout.maximumItems {
+      throw BatchError(
+        batch.itemCounts != nil ? "itemCounts" : "insertItems",
+        "more than \(CollectionLayout.maximumItems) items in all after the batch")
+    }
     countsAfter = after
     // Fixed places after: inserts and move targets; the other survivors fill in order.
     var fixedItem = [Int: [Int: ItemPath?]]()  // section after → item → path before (nil: insert)

@@ -5,6 +5,11 @@ public struct CollectionLayout: Sendable {
   /// Returns the section for an index and environment (may depend on data, not only on the index).
   public var sectionProvider: @Sendable (Int, LayoutEnvironment) -> Section
 
+  /// The most items a layout may hold in all sections together, before or after a batch of
+  /// updates: at this size a layout is made in well under 1 GiB (docs/RELIABILITY.md), so a
+  /// spec or an updates file of a few bytes cannot ask for more memory than the machine has.
+  public static let maximumItems = 1_000_000
+
   /// A layout whose sections all share one description.
   public init(section: Section, configuration: LayoutConfiguration = LayoutConfiguration()) {
     self.configuration = configuration

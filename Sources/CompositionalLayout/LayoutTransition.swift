@@ -94,9 +94,9 @@ public struct LayoutTransition: Sendable {
     return out
   }
 
-  /// Pairs of cells whose frames overlap after the batch.
+  /// The cells whose frames overlap after the batch: how many pairs, and the first 50.
   /// - Complexity: O(n log n), computed at each call.
-  public var overlaps: [(ItemPath, ItemPath)] { after.overlappingCells() }
+  public var overlaps: CellOverlaps { after.overlappingCells(listing: 50) }
 
   /// Where the item at `path` (after the batch) starts its animation: an inserted or reloaded
   /// one at its final frame at alpha 0, any other where it was, at alpha 1.
@@ -353,31 +353,6 @@ extension ElementChange {
 }
 
 extension LayoutResult {
-  /// Pairs of cells whose frames overlap (by more than a rounding error), swept along the
-  /// scroll axis: what a measured size larger than its slot does (a `count` group resized to
-  /// equal slots, say).
-  /// - Complexity: O(n log n + the pairs compared).
-  public func overlappingCells() -> [(ItemPath, ItemPath)] {
-    let vertical = scrollDirection == .vertical
-    func start(_ r: Rect) -> Double { vertical ? r.minY : r.minX }
-    func end(_ r: Rect) -> Double { vertical ? r.maxY : r.maxX }
-    let order = cells.indices.sorted { start(cells[$0].frame) < start(cells[$1].frame) }
-    var pairs: [(ItemPath, ItemPath)] = []
-    for (k, i) in order.enumerated() {
-      let r = cells[i].frame
-      var j = k + 1
-      while j < order.count {
-        let o = cells[order[j]].frame
-        if start(o) >= end(r) { break }
-        let w = min(r.maxX, o.maxX) - max(r.minX, o.minX)
-        let h = min(r.maxY, o.maxY) - max(r.minY, o.minY)
-        if w > 1e-9 && h > 1e-9 { pairs.append((cells[i].indexPath, cells[order[j]].indexPath)) }
-        j += 1
-      }
-    }
-    return pairs
-  }
-
   /// The elements whose extent along the scroll axis overlaps the viewport at `offset` (edges
   /// touching do not count), all across the other axis.
   /// - Complexity: O(log n + k).

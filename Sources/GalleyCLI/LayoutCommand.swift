@@ -80,20 +80,25 @@ enum LayoutCommand {
     }
   }
 
-  /// `--updates`: the batches applied one after another, each with its transition.
+  /// `--updates`: the batches applied one after another, each with its transition, written as
+  /// it is made (checked on their item counts first, so that a bad batch writes nothing).
   static func updates(
     _ spec: LayoutSpec, _ batches: [SpecBatch], output: OutputStream,
     measure: @escaping (CellRequest) throws -> Size
   ) throws -> Int32 {
-    let transitions: [LayoutTransition]
     do {
-      transitions = try spec.transitions(batches, measure: measure)
+      try spec.checkBatches(batches)
     } catch let e as BatchError {
       Streams.error("galley layout: \(e.description)")
       return 2
     }
-    output.write(LayoutJSONEncoder.encode(batches: transitions, names: batches.map(\.batch.name)))
-    let failed = transitions.contains { !$0.before.cellErrors.isEmpty || !$0.after.cellErrors.isEmpty }
+    var failed = false
+    output.write(LayoutJSONEncoder.batchesOpening)
+    try spec.transitions(batches, measure: measure) { k, t in
+      output.write(LayoutJSONEncoder.encode(batch: t, name: batches[k].batch.name, first: k == 0))
+      failed = failed || !t.before.cellErrors.isEmpty || !t.after.cellErrors.isEmpty
+    }
+    output.write(LayoutJSONEncoder.batchesClosing(empty: batches.isEmpty))
     return failed ? 1 : 0
   }
 

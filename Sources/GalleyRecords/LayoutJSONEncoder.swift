@@ -55,33 +55,43 @@ package enum LayoutJSONEncoder {
   /// The output of `galley layout --updates`: per batch its name, the layouts before and after
   /// (each as ``encode(_:)`` writes it), the changes, the content offsets and the checks.
   package static func encode(batches: [LayoutTransition], names: [String]) -> String {
-    var out = "{\n  \"batches\": ["
-    for (k, t) in batches.enumerated() {
-      out += k == 0 ? "\n    {" : ",\n    {"
-      out += "\n      \"name\": \(quote(names[k])),"
-      out += "\n      \"before\": " + indented(encode(t.before), by: "      ") + ","
-      out += "\n      \"after\": " + indented(encode(t.after), by: "      ") + ","
-      out += "\n      \"transitions\": ["
-      for (j, c) in t.changes.enumerated() {
-        out += j == 0 ? "\n        " : ",\n        "
-        out += change(c)
-      }
-      out += t.changes.isEmpty ? "]," : "\n      ],"
-      out +=
-        "\n      \"contentOffset\": {\"before\": \(fmt(t.contentOffsetBefore)), \"after\": \(fmt(t.contentOffsetAfter))},"
-      var anchor = "{\"mode\": \"\(t.anchor.rawValue)\""
-      if let p = t.anchorItem { anchor += ", \"section\": \(p.section), \"item\": \(p.item)" }
-      if let n = t.anchorNote { anchor += ", \"note\": \(quote(n))" }
-      out += "\n      \"anchor\": " + anchor + "},"
-      let pairs = t.overlaps.prefix(50).map {
-        "[[\($0.0.section), \($0.0.item)], [\($0.1.section), \($0.1.item)]]"
-      }
-      out += "\n      \"checks\": {\"overlaps\": \(t.overlaps.count), \"anchorShift\": \(fmt(t.anchorShift)), \"teleports\": \(t.teleports.count),"
-      out += "\n        \"overlapPairs\": [" + pairs.joined(separator: ", ") + "],"
-      out += "\n        \"teleported\": [" + t.teleports.prefix(50).map(change).joined(separator: ", ") + "]}"
-      out += "\n    }"
+    var out = batchesOpening
+    for (k, t) in batches.enumerated() { out += encode(batch: t, name: names[k], first: k == 0) }
+    return out + batchesClosing(empty: batches.isEmpty)
+  }
+
+  /// What ``encode(batches:names:)`` writes before the first batch.
+  package static let batchesOpening = "{\n  \"batches\": ["
+
+  /// What ``encode(batches:names:)`` writes after the last batch.
+  package static func batchesClosing(empty: Bool) -> String { empty ? "]\n}\n" : "\n  ]\n}\n" }
+
+  /// One batch of ``encode(batches:names:)``, so that a long list can be written as it is made.
+  package static func encode(batch t: LayoutTransition, name: String, first: Bool) -> String {
+    var out = first ? "\n    {" : ",\n    {"
+    out += "\n      \"name\": \(quote(name)),"
+    out += "\n      \"before\": " + indented(encode(t.before), by: "      ") + ","
+    out += "\n      \"after\": " + indented(encode(t.after), by: "      ") + ","
+    out += "\n      \"transitions\": ["
+    for (j, c) in t.changes.enumerated() {
+      out += j == 0 ? "\n        " : ",\n        "
+      out += change(c)
     }
-    out += batches.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
+    out += t.changes.isEmpty ? "]," : "\n      ],"
+    out +=
+      "\n      \"contentOffset\": {\"before\": \(fmt(t.contentOffsetBefore)), \"after\": \(fmt(t.contentOffsetAfter))},"
+    var anchor = "{\"mode\": \"\(t.anchor.rawValue)\""
+    if let p = t.anchorItem { anchor += ", \"section\": \(p.section), \"item\": \(p.item)" }
+    if let n = t.anchorNote { anchor += ", \"note\": \(quote(n))" }
+    out += "\n      \"anchor\": " + anchor + "},"
+    let overlaps = t.overlaps
+    let pairs = overlaps.first.map {
+      "[[\($0.0.section), \($0.0.item)], [\($0.1.section), \($0.1.item)]]"
+    }
+    out += "\n      \"checks\": {\"overlaps\": \(overlaps.count), \"anchorShift\": \(fmt(t.anchorShift)), \"teleports\": \(t.teleports.count),"
+    out += "\n        \"overlapPairs\": [" + pairs.joined(separator: ", ") + "],"
+    out += "\n        \"teleported\": [" + t.teleports.prefix(50).map(change).joined(separator: ", ") + "]}"
+    out += "\n    }"
     return out
   }
 

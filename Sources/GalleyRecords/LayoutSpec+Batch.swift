@@ -51,6 +51,10 @@ public struct SpecBatch: Sendable {
       guard case .number(let n)? = v, n.isFinite else {
         throw LayoutSpecError(path: p, message: "expected a number")
       }
+      guard abs(n) <= maximumSpecLength else {
+        throw LayoutSpecError(
+          path: p, message: "must be at most \(fmt(maximumSpecLength)) in size, got \(fmt(n))")
+      }
       return n
     }
     func array(_ k: String) throws -> [JSONValue] {
@@ -142,16 +146,15 @@ extension LayoutSpec {
     _ batch: BatchUpdate, sizes: [(section: Int, index: Int, width: Double?, height: Double?)] = []
   ) throws -> (spec: LayoutSpec, mapping: BatchMapping) {
     let mapping = try BatchMapping(batch, counts: sections.map(\.itemCount))
+    try Self.check(sizes, after: mapping.countsAfter, sectionsBefore: sections.count)
     var out = self
     out.sections = []
     for (s, count) in mapping.countsAfter.enumerated() {
       let template: SpecSection
       if let b = mapping.sectionBefore[s] {
         template = sections[b]
-      } else if !sections.isEmpty {
-        template = sections[min(s, sections.count - 1)]
       } else {
-        throw BatchError("insertSections", "the spec has no section whose layout a new one could take")
+        template = sections[min(s, sections.count - 1)]
       }
       var section = SpecSection(section: template.section, itemCount: count, itemSizes: [:], cells: [:])
       for (i, q) in mapping.itemBefore[s].enumerated() {
@@ -162,14 +165,7 @@ extension LayoutSpec {
       out.sections.append(section)
     }
     for (k, e) in sizes.enumerated() {
-      let op = "itemSizes[\(k)]"
-      guard e.section >= 0 && e.section < out.sections.count else {
-        throw BatchError(op, "section \(e.section) does not exist after the batch")
-      }
       let index = e.index
-      guard index >= 0 && index < out.sections[e.section].itemCount else {
-        throw BatchError(op, "item \(index) does not exist in section \(e.section) after the batch")
-      }
       var m = out.sections[e.section].itemSizes[index] ?? MeasuredItemSize(entry: k, width: nil, height: nil)
       if let w = e.width { m.width = w }
       if let h = e.height { m.height = h }
@@ -178,24 +174,73 @@ extension LayoutSpec {
     }
     return (out, mapping)
   }
+
+  /// What ``applying(_:sizes:)`` checks beyond the batch itself: a new section needs one to
+  /// copy its layout from, and each measured size names an item that is there after the batch.
+  static func check(
+    _ sizes: [(section: Int, index: Int, width: Double?, height: Double?)], after counts: [Int],
+    sectionsBefore: Int
+  ) throws {
+    if sectionsBefore == 0 && !counts.isEmpty {
+      throw BatchError("insertSections", "the spec has no section whose layout a new one could take")
+    }
+    for (k, e) in sizes.enumerated() {
+      let op = "itemSizes[\(k)]"
+      guard e.section >= 0 && e.section < counts.count else {
+        throw BatchError(op, "section \(e.section) does not exist after the batch")
+      }
+      guard e.index >= 0 && e.index < counts[e.section] else {
+        throw BatchError(op, "item \(e.index) does not exist in section \(e.section) after the batch")
+      }
+    }
+  }
 }
 
+/// The most cells an updates file may have laid out, before and after each batch added up:
+/// the output of `--updates` holds every one of them, so this bounds its time and size.
+public let maximumUpdateCells = 10 * CollectionLayout.maximumItems
+
 extension LayoutSpec {
-  /// `batches` applied one after another, each with its transition: the layout after a batch
+  /// Checks `batches` on the item counts alone, before anything is laid out: each is a batch
+  /// UIKit would take, and the layouts before and after every batch hold at most
+  /// ``maximumUpdateCells`` cells together.
+  /// - Throws: ``BatchError`` naming the batch (`batches[N] (name): operation`).
+  public func checkBatches(_ batches: [SpecBatch]) throws {
+    var counts = sections.map(\.itemCount)
+    var cells = 0
+    for (k, b) in batches.enumerated() {
+      do {
+        let mapping = try BatchMapping(b.batch, counts: counts)
+        try Self.check(b.itemSizes, after: mapping.countsAfter, sectionsBefore: counts.count)
+        cells += counts.reduce(0, +) + mapping.countsAfter.reduce(0, +)
+        counts = mapping.countsAfter
+      } catch let e as BatchError {
+        throw BatchError("batches[\(k)] (\(b.batch.name)): \(e.operation)", e.message)
+      }
+      if cells > maximumUpdateCells {
+        throw BatchError(
+          "batches[\(k)] (\(b.batch.name))",
+          "the layouts before and after the batches so far hold more than \(maximumUpdateCells) cells in all")
+      }
+    }
+  }
+
+  /// `batches` applied one after another, each with its transition handed to `each` as soon as
+  /// it is made (one layout before and one after are held at a time): the layout after a batch
   /// is the layout before the next (laid out once), and the content offset carries over unless
   /// a batch gives its own. `through`: stop after that batch.
   /// - Throws: ``BatchError`` naming the batch (`batches[N] (name): operation`), or the
   ///   measurer's error.
   public func transitions(
     _ batches: [SpecBatch], through last: Int? = nil,
-    measure: ((CellRequest) throws -> Size)? = nil
-  ) throws -> [LayoutTransition] {
+    measure: ((CellRequest) throws -> Size)? = nil,
+    each: (Int, LayoutTransition) throws -> Void
+  ) throws {
     var spec = self
     var before = try spec.layoutResult(measure: measure)
     var offset = 0.0
     let vertical = configuration.scrollDirection == .vertical
     let viewport = vertical ? environment.containerSize.height : environment.containerSize.width
-    var out: [LayoutTransition] = []
     for (k, b) in batches.enumerated() {
       if let last, k > last { break }
       let next: (spec: LayoutSpec, mapping: BatchMapping)
@@ -208,12 +253,21 @@ extension LayoutSpec {
       let t = LayoutTransition(
         before: before, after: after, mapping: next.mapping,
         contentOffset: b.contentOffset ?? offset, viewport: viewport, anchor: b.anchor)
-      out.append(t)
+      try each(k, t)
       offset = t.contentOffsetAfter
       spec = next.spec
       before = after
     }
+  }
+
+  /// `batches` applied one after another, every transition kept (see
+  /// ``transitions(_:through:measure:each:)``).
+  public func transitions(
+    _ batches: [SpecBatch], through last: Int? = nil,
+    measure: ((CellRequest) throws -> Size)? = nil
+  ) throws -> [LayoutTransition] {
+    var out: [LayoutTransition] = []
+    try transitions(batches, through: last, measure: measure) { out.append($1) }
     return out
   }
 }
-

@@ -6,7 +6,7 @@ import SelfSizing
 import Typesetting
 
 /// The most items a spec may declare in all (keeps a bad spec from exhausting memory).
-let maximumSpecItems = 10_000_000
+let maximumSpecItems = CollectionLayout.maximumItems
 /// The largest number a dimension may hold (points or fraction), so that frames stay finite.
 let maximumSpecLength = 1e7
 /// The deepest groups may nest.
@@ -38,6 +38,11 @@ struct SpecObject {
     }
     guard d.isFinite else {
       throw LayoutSpecError(path: sub(key), message: "must be a finite number")
+    }
+    // (Every number of a spec is a length, a fraction or a scale: bounded, frames stay finite.)
+    guard abs(d) <= maximumSpecLength else {
+      throw LayoutSpecError(
+        path: sub(key), message: "must be at most \(fmt(maximumSpecLength)) in size, got \(fmt(d))")
     }
     if let min {
       if exclusiveMin ? d <= min : d < min {

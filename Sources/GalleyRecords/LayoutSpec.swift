@@ -47,8 +47,8 @@ public struct LayoutSpec: Sendable {
       LayoutResult.CellError(indexPath: $0.key, error: $0.value)
     }
     // Cells that overlap: a measured size larger than the slot the layout gives it.
-    let overlaps = result.overlappingCells()
-    for (a, b) in overlaps.prefix(5) {
+    let overlaps = result.overlappingCells(listing: 5)
+    for (a, b) in overlaps.first {
       result.warnings.append(
         "sections[\(a.section)]: items \(a.item) and \(b.section == a.section ? "\(b.item)" : "\(b) ") overlap: a measured size is larger than its slot (a group whose count divides an estimated axis keeps equal slots)"
       )

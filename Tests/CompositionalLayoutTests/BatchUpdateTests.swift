@@ -262,7 +262,9 @@ final class BatchUpdateTests: XCTestCase {
     }
     let result = CollectionLayout(section: Section(group: group)).layout(
       itemCounts: [4], environment: Self.env)
-    let pairs = result.overlappingCells().map { [$0.0.item, $0.1.item] }
+    let overlaps = result.overlappingCells(listing: 50)
+    let pairs = overlaps.first.map { [$0.0.item, $0.1.item] }
+    XCTAssertEqual(overlaps.count, 3)
     // (Item 1, at y 50…150, also reaches into the next group's item 2 at y 100…200.)
     XCTAssertEqual(pairs, [[0, 1], [1, 2], [2, 3]])
     // Side by side, touching: no overlap.
@@ -271,7 +273,7 @@ final class BatchUpdateTests: XCTestCase {
     }
     XCTAssertTrue(
       CollectionLayout(section: Section(group: touching)).layout(itemCounts: [4], environment: Self.env)
-        .overlappingCells().isEmpty)
+        .overlappingCells(listing: 50).count == 0)
   }
 
   // MARK: Batches UIKit rejects
