@@ -73,6 +73,11 @@ public func galley_measure_jsonl(
   let reader = LineReader(bytes: Array(UnsafeRawBufferPointer(start: jsonl, count: length)))
   var out = JSONWriter()
   while let data = reader.next() {
+    if reader.lastLineWasCut {
+      out.raw(Batches.cutRecord(data, line: reader.lineNumber, length: reader.lastLineLength))
+      out.raw(UInt8(ascii: "\n"))
+      continue
+    }
     _ = MeasureCommand.measureRecord(
       data, line: reader.lineNumber, library: e.library, typesetter: e.typesetter, sizer: e.sizer,
       template: nil, into: &out)

@@ -1,11 +1,12 @@
 import Foundation
 import GalleyJSON
+import GalleyRecords
 import Typesetting
 
 /// Runs a per-line function over a stream on several threads, writing results in input order
 /// and keeping at most one batch in memory. Warnings `work` gives for a line go to standard
 /// error in input order too, whatever the number of threads.
-enum Batches {
+package enum Batches {
   static let batchSize = 512
   /// Lines one thread takes in a row, writing their records into one buffer.
   static let runLength = 64
@@ -29,8 +30,13 @@ enum Batches {
         var out = JSONWriter()
         var errors: [Bool] = []
         var warnings: [String] = []
-        for (number, range) in lines.lines[first..<min(first + runLength, lines.lines.count)] {
-          errors.append(work(number, lines.bytes[range], { warnings.append($0) }, &out))
+        for (number, range, length) in lines.lines[first..<min(first + runLength, lines.lines.count)] {
+          if length > range.count {
+            out.raw(Batches.cutRecord(lines.bytes[range], line: number, length: length))
+            errors.append(true)
+          } else {
+            errors.append(work(number, lines.bytes[range], { warnings.append($0) }, &out))
+          }
           out.raw(UInt8(ascii: "\n"))
         }
         return (out, errors, warnings)
@@ -52,5 +58,12 @@ enum Batches {
     }
     if Interrupt.requested { throw CLIError.interrupted(done) }
     flush()
+  }
+
+  /// The error record of a line the reader cut for its length (`kept`: its first bytes).
+  package static func cutRecord(_ kept: some Collection<UInt8>, line: Int, length: Int) -> String {
+    let (message, id) = Records.cutRecordError(
+      kept: kept, length: length, limit: LineReader.maximumLineBytes)
+    return Records.errorRecord(id: id, line: line, message: message)
   }
 }

@@ -82,7 +82,7 @@ enum BenchCommand {
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let opts = try Options(
-      args, valued: ["corpus", "repeat", "fonts-dir", "only"], flags: ["json", "help"])
+      args, valued: ["corpus", "repeat", "fonts-dir", "only"], flags: ["json", "help", "any-font-path"])
     if opts.flags.contains("help") {
       print(help)
       return 0
@@ -92,7 +92,7 @@ enum BenchCommand {
       throw CLIError.input("\(path): no such file (give a corpus with --corpus FILE)")
     }
     let repeats = max(1, try opts.int("repeat") ?? 3)
-    let library = FontLibrary(directory: opts.values["fonts-dir"] ?? FontLibrary.bundledDirectory())
+    let library = try opts.fontLibrary()
     let text = try String(contentsOfFile: path, encoding: .utf8)
     var cases: [TextCase] = []
     var records: [(line: Int, bytes: [UInt8])] = []

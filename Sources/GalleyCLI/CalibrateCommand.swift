@@ -7,7 +7,7 @@ import Typesetting
 /// `galley calibrate CELLS.jsonl -o calibration.json`: fits the estimator to a user's bubbles.
 enum CalibrateCommand {
   static let help = """
-    usage: galley calibrate CELLS.jsonl|- -o CALIBRATION.json [--fonts-dir DIR]
+    usage: galley calibrate CELLS.jsonl|- -o CALIBRATION.json [--fonts-dir DIR [--any-font-path]]
                             [--shaping harfbuzz|accelerated]
 
     Fits the bubble estimator (the shaping-free size guess of `galley measure --estimate`) to
@@ -27,7 +27,7 @@ enum CalibrateCommand {
     """
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
-    let opts = try Options(args, valued: ["output", "fonts-dir", "shaping"], flags: ["help"])
+    let opts = try Options(args, valued: ["output", "fonts-dir", "shaping"], flags: ["help", "any-font-path"])
     if opts.flags.contains("help") {
       print(help)
       return 0
@@ -36,13 +36,17 @@ enum CalibrateCommand {
       throw CLIError.usage("calibrate needs -o CALIBRATION.json (see `galley calibrate --help`)")
     }
     guard opts.positionals.count <= 1 else { throw CLIError.usage("one input at a time") }
-    let library = FontLibrary(directory: opts.values["fonts-dir"] ?? FontLibrary.bundledDirectory())
+    let library = try opts.fontLibrary()
     let sizer = CellSizer(typesetter: try ShapingOption.typesetter(opts, cacheCapacity: 0), cacheCapacity: 0)
     let reader = LineReader(handle: try Streams.input(opts.positionals.first))
     var cells: [BubbleCell] = []
     var unusable: [String] = []
     while let data = reader.next() {
       let line = reader.lineNumber
+      if let cut = reader.cutLineError(data) {
+        unusable.append("line \(line)\(cut.id.map { " (\($0))" } ?? ""): \(cut.message)")
+        continue
+      }
       let o: JSONObject
       switch Records.read(data, line: line, command: "calibrate") {
       case .success(let object): o = object

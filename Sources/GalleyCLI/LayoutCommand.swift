@@ -8,7 +8,7 @@ import Typesetting
 /// `galley layout SPEC.json`: the frames of a compositional layout described in JSON.
 enum LayoutCommand {
   static let help = """
-    usage: galley layout SPEC.json|- [-o OUT] [--fonts-dir DIR] [--shaping harfbuzz|accelerated]
+    usage: galley layout SPEC.json|- [-o OUT] [--fonts-dir DIR [--any-font-path]] [--shaping harfbuzz|accelerated]
                          [--updates BATCHES.json]
 
     Reads a layout spec (sections › groups › items with absolute, fractional and estimated
@@ -46,7 +46,7 @@ enum LayoutCommand {
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let opts = try Options(
-      args, valued: ["output", "fonts-dir", "shaping", "updates"], flags: ["help"])
+      args, valued: ["output", "fonts-dir", "shaping", "updates"], flags: ["help", "any-font-path"])
     if opts.flags.contains("help") {
       print(help)
       return 0
@@ -54,7 +54,7 @@ enum LayoutCommand {
     guard opts.positionals.count <= 1 else { throw CLIError.usage("one spec at a time") }
     let handle = try Streams.input(opts.positionals.first)
     let data = handle.readDataToEndOfFile()
-    let library = FontLibrary(directory: opts.values["fonts-dir"] ?? FontLibrary.bundledDirectory())
+    let library = try opts.fontLibrary()
     let sizer = CellSizer(typesetter: try ShapingOption.typesetter(opts, cacheCapacity: 2048))
     let output = try Streams.output(opts.values["output"])
     do {

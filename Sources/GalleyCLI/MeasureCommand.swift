@@ -8,7 +8,7 @@ import Typesetting
 /// `galley measure [FILE|-]`: text cases in, one result per input line out, same order.
 package enum MeasureCommand {
   static let help = """
-    usage: galley measure [FILE|-] [--template bubble|productCard] [--fonts-dir DIR] [-o OUT]
+    usage: galley measure [FILE|-] [--template bubble|productCard] [--fonts-dir DIR [--any-font-path]] [-o OUT]
                           [--jobs N] [--quiet] [--explain] [--shaping harfbuzz|accelerated]
                           [--strict-glyphs] [--estimate [--calibration FILE]]
 
@@ -34,8 +34,9 @@ package enum MeasureCommand {
     {"id", "width", "height", "estimated": true}, text cases as {"id", "lines", "height",
     "widest", "estimated": true}; product cards are error records.
 
-    Font names resolve in --fonts-dir (default: the bundled fonts/); a case without "fonts" uses
-    the default stack. Reads standard input when FILE is - or absent. --explain writes each
+    Font names resolve in --fonts-dir (default: the bundled fonts/); a name that is a path
+    must stay inside it unless --any-font-path is given. A case without "fonts" uses the
+    default stack. Reads standard input when FILE is - or absent. --explain writes each
     case's segments, graphemes, advances and fonts to standard error.
 
     examples:
@@ -55,12 +56,12 @@ package enum MeasureCommand {
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let opts = try Options(
       args, valued: ["fonts-dir", "output", "jobs", "template", "shaping", "calibration"],
-      flags: ["quiet", "help", "explain", "strict-glyphs", "estimate"])
+      flags: ["quiet", "help", "explain", "strict-glyphs", "estimate", "any-font-path"])
     if opts.flags.contains("help") {
       print(help)
       return 0
     }
-    let library = FontLibrary(directory: opts.values["fonts-dir"] ?? FontLibrary.bundledDirectory())
+    let library = try opts.fontLibrary()
     let input = try Streams.input(opts.positionals.first)
     let output = try Streams.output(opts.values["output"])
     let jobs = try opts.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
@@ -146,6 +147,7 @@ package enum MeasureCommand {
         let absent = prepared.missingCharacters
         missing?.note(line: line, id: c.id, absent)
         if strictGlyphs && !absent.isEmpty { return failure(MissingGlyphs.message(absent), &w) }
+        if let e = ResultRecord.unrepresentable(layout) { return failure(e, &w) }
         ResultRecord.text(id: c.id, layout, missingGlyphs: absent.count, into: &w)
         return false
       } catch let e as TypesettingError {
@@ -179,6 +181,7 @@ package enum MeasureCommand {
         if strictGlyphs && !m.missingCharacters.isEmpty {
           return failure(MissingGlyphs.message(m.missingCharacters), &w)
         }
+        if let e = ResultRecord.unrepresentable(m) { return failure(e, &w) }
         ResultRecord.cell(id: record.id, m, into: &w)
         return false
       } catch let e as CellError {
@@ -218,6 +221,9 @@ package enum MeasureCommand {
         }
         try b.validate()
         let size = estimator.estimate(b)
+        if let e = ResultRecord.unrepresentable(["width": size.width, "height": size.height]) {
+          return failure(id, e)
+        }
         return (ResultRecord.estimatedCell(id: record.id, size), false)
       }
       let c = try TextCase(json: object, library: library)
@@ -225,6 +231,9 @@ package enum MeasureCommand {
         return failure(id, TypesettingError.invalidWidth(c.width).description)
       }
       let e = estimator.estimateText(c.text, style: c.style, width: c.width)
+      if let problem = ResultRecord.unrepresentable(["height": e.height, "widest": e.widest]) {
+        return failure(id, problem)
+      }
       return (
         ResultRecord.estimatedText(id: c.id, lines: e.lines, height: e.height, widest: e.widest),
         false

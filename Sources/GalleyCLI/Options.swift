@@ -1,3 +1,5 @@
+import Typesetting
+
 /// A tiny command-line option parser: `--name value`, `--name=value`, `--flag`, positionals.
 struct Options {
   var positionals: [String] = []
@@ -53,6 +55,23 @@ struct Options {
       }
       i += 1
     }
+  }
+
+  /// The font library of `--fonts-dir` (default: the bundled fonts), whose names may be paths
+  /// outside it only with `--any-font-path`.
+  /// - Throws: ``CLIError/input(_:)`` (exit 66) when the directory is not there, before any
+  ///   record is read.
+  func fontLibrary() throws -> FontLibrary {
+    let library = FontLibrary(
+      directory: values["fonts-dir"] ?? FontLibrary.bundledDirectory(),
+      allowingPathsOutside: flags.contains("any-font-path"))
+    guard library.directoryExists else {
+      throw CLIError.input(
+        values["fonts-dir"] != nil
+          ? "--fonts-dir \(library.directory): no such directory"
+          : "no font directory: \(library.directory) is not there (give --fonts-dir DIR or set GALLEY_FONTS)")
+    }
+    return library
   }
 
   func int(_ name: String) throws -> Int? {

@@ -27,6 +27,8 @@ enum Pictures {
     var lineWidths: [Double] = []
   }
 
+  /// The `--scale`s a picture may be drawn at, in pixels per point.
+  static let scales: ClosedRange<Double> = 0.1...8
   static let margin = 8.0
   static let gap = 6.0
 
@@ -296,10 +298,11 @@ enum Pictures {
 
   static func checkSize(width: Double, height: Double, scale: Double) throws {
     let pixels = (width * scale).rounded(.up) * (height * scale).rounded(.up)
-    guard pixels <= 100_000_000 else {
+    // (Not a number, or infinite, is too large too.)
+    guard pixels <= Double(Canvas.maximumPixels) else {
       throw TooLarge(
         description:
-          "the picture would be \(Int(width * scale))×\(Int(height * scale)) px: draw fewer records or use a lower --scale"
+          "the picture would be \(fmt((width * scale).rounded(.up)))×\(fmt((height * scale).rounded(.up))) px, more than \(Canvas.maximumPixels): draw fewer records or use a lower --scale"
       )
     }
   }

@@ -10,7 +10,7 @@ import Typesetting
 enum RenderCommand {
   static let help = """
     usage: galley render TRANSCRIPT.jsonl|SPEC.json|- -o OUT.png [--width PT] [--scale S]
-                         [--overlay] [--frames FRAMES.jsonl] [--fonts-dir DIR] [--quiet]
+                         [--overlay] [--frames FRAMES.jsonl] [--fonts-dir DIR [--any-font-path]] [--quiet]
                          [--shaping harfbuzz|accelerated]
            galley render SPEC.json --updates BATCHES.json [--batch N] -o STRIP.png
            galley render --text "…" -o OUT.png [--size PT] [--fonts A.ttf,B.ttf] [--lang TAG]
@@ -69,7 +69,7 @@ enum RenderCommand {
         "output", "width", "scale", "fonts-dir", "text", "size", "fonts", "lang", "line-height",
         "direction", "max-lines", "frames", "shaping", "updates", "batch",
       ],
-      flags: ["overlay", "quiet", "help"])
+      flags: ["overlay", "quiet", "help", "any-font-path"])
     if opts.flags.contains("help") {
       print(help)
       return 0
@@ -80,10 +80,13 @@ enum RenderCommand {
     let width = try opts.double("width") ?? 390
     let scale = try opts.double("scale") ?? 2
     guard width > 0, width <= 10_000 else { throw CLIError.usage("--width must be in (0, 10000]") }
-    guard scale > 0, scale <= 8 else { throw CLIError.usage("--scale must be in (0, 8]") }
+    guard Pictures.scales.contains(scale) else {
+      throw CLIError.usage(
+        "--scale must be from \(fmt(Pictures.scales.lowerBound)) to \(fmt(Pictures.scales.upperBound)) (got \(fmt(scale)))")
+    }
     let overlay = opts.flags.contains("overlay")
     let quiet = opts.flags.contains("quiet")
-    let library = FontLibrary(directory: opts.values["fonts-dir"] ?? FontLibrary.bundledDirectory())
+    let library = try opts.fontLibrary()
     let typesetter = try ShapingOption.typesetter(opts, cacheCapacity: 0)
     let sizer = CellSizer(typesetter: typesetter, cacheCapacity: 0)
 
@@ -126,10 +129,16 @@ enum RenderCommand {
       let handle = try Streams.input(opts.positionals.first)
       let reader = LineReader(handle: handle)
       var lines: [(Int, [UInt8])] = []
+      var cut: [Pictures.Failure] = []
       while let l = reader.next() {
+        if let e = reader.cutLineError(l) {
+          cut.append(.init(line: reader.lineNumber, id: e.id, message: e.message))
+          continue
+        }
         if l.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
         lines.append((reader.lineNumber, l))
       }
+      defer { failures = (cut + failures).sorted { $0.line < $1.line } }
       if isLayoutSpec(lines), let updates = opts.values["updates"] {
         // A batch's animation: before, halfway and after, side by side.
         let data = Data(lines.map { $0.1 }.joined(separator: [0x0A]))

@@ -8,7 +8,7 @@ import Typesetting
 enum ValidateCommand {
   static let help = """
     usage: galley validate ESTIMATES.jsonl|- [--max-error PT] [--json] [-o OUT]
-                           [--template bubble|productCard] [--fonts-dir DIR] [--jobs N]
+                           [--template bubble|productCard] [--fonts-dir DIR [--any-font-path]] [--jobs N]
                            [--html REPORT.html] [--quiet]
                            [--shaping harfbuzz|accelerated] [--group-by category|script]
                            [--against estimator [--calibration FILE]]
@@ -53,12 +53,12 @@ enum ValidateCommand {
         "max-error", "fonts-dir", "template", "jobs", "html", "output", "shaping", "against",
         "calibration", "group-by",
       ],
-      flags: ["json", "help", "quiet"])
+      flags: ["json", "help", "quiet", "any-font-path"])
     if opts.flags.contains("help") {
       print(help)
       return 0
     }
-    let library = FontLibrary(directory: opts.values["fonts-dir"] ?? FontLibrary.bundledDirectory())
+    let library = try opts.fontLibrary()
     // --against estimator: the estimator's own error (its guess stands for the app's).
     var estimator: BubbleEstimator? = nil
     switch opts.values["against"] {
@@ -123,6 +123,11 @@ enum ValidateCommand {
     }
     while let l = reader.next() {
       if Interrupt.requested { throw CLIError.interrupted(0) }
+      if let cut = reader.cutLineError(l) {
+        flush()
+        failures.append(.init(line: reader.lineNumber, id: cut.id, message: cut.message))
+        continue
+      }
       chunk.append((reader.lineNumber, l))
       if chunk.count >= 2048 { flush() }
     }

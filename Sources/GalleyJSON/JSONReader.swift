@@ -78,6 +78,18 @@ package struct JSONReader {
     }
   }
 
+  /// Reads a whole JSON document (a spec, an updates or a calibration file): one value, after
+  /// a UTF-8 byte order mark if there is one (editors on some systems write one).
+  package static func readDocument(_ bytes: some Collection<UInt8>) throws(JSONSyntaxError)
+    -> JSONValue
+  {
+    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+    if bytes.starts(with: bom) {
+      return try read(bytes.dropFirst(3), repairingSurrogates: false).value
+    }
+    return try read(bytes, repairingSurrogates: false).value
+  }
+
   /// Reads a JSON object (the shape of every record); anything else is an error.
   package static func readObject(
     _ bytes: some Collection<UInt8>, repairingSurrogates: Bool = true

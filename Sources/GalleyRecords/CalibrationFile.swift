@@ -19,7 +19,7 @@ extension BubbleEstimator {
   public init(calibration data: Data) throws {
     let root: JSONValue
     do {
-      root = try JSONReader.read(data, repairingSurrogates: false).value
+      root = try JSONReader.readDocument(data)
     } catch {
       throw CalibrationFileError(message: "not JSON (\(error))")
     }

@@ -20,7 +20,7 @@ public struct SpecBatch: Sendable {
   public static func batches(json data: Data) throws -> [SpecBatch] {
     let root: JSONValue
     do {
-      root = try JSONReader.read(data, repairingSurrogates: false).value
+      root = try JSONReader.readDocument(data)
     } catch {
       throw LayoutSpecError(path: "", message: "not valid JSON: \(error)")
     }

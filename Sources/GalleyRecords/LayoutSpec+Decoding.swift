@@ -151,7 +151,7 @@ extension LayoutSpec {
   public init(json data: Data) throws {
     let any: JSONValue
     do {
-      any = try JSONReader.read(data, repairingSurrogates: false).value
+      any = try JSONReader.readDocument(data)
     } catch {
       throw LayoutSpecError(path: "", message: "not valid JSON: \(error)")
     }

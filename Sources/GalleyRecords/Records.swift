@@ -33,6 +33,24 @@ package enum Records {
     }
   }
 
+  /// The error record of a line cut for its length (`length` bytes; `kept`, its first bytes),
+  /// with the record's `id` when it stands before the cut.
+  package static func cutRecordError(kept: some Collection<UInt8>, length: Int, limit: Int)
+    -> (message: String, id: String?)
+  {
+    var id: String?
+    _ = Array(kept).withUnsafeBufferPointer { b in
+      JSONReader.readFields(b) { key, r in
+        if key.elementsEqual("id".utf8) {
+          id = r.stringValue()
+          return false
+        }
+        return r.skipFieldValue()
+      }
+    }
+    return ("record of \(length) bytes is longer than the limit of \(limit) bytes", id)
+  }
+
   /// A record as the commands read it: repaired where it can be, with `warn` told which line
   /// (and id) was.
   package static func read(

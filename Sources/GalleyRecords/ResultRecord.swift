@@ -5,6 +5,25 @@ import Typesetting
 
 /// The result records of `galley measure` and the C ABI, written in one place.
 package enum ResultRecord {
+  /// The first number of a result that JSON cannot hold (infinite or NaN), by its field's
+  /// name: such a result is written as an error record naming it, never as `inf` or `null`.
+  package static func unrepresentable(_ fields: KeyValuePairs<String, Double>) -> String? {
+    fields.first { !$0.value.isFinite }.map {
+      "the result's \"\($0.key)\" is not a finite number (\($0.value)): an input is out of range"
+    }
+  }
+
+  /// ``unrepresentable(_:)`` of a cell's size record.
+  package static func unrepresentable(_ m: CellMeasurement) -> String? {
+    unrepresentable(["width": m.size.width, "height": m.size.height, "textHeight": m.textHeight])
+  }
+
+  /// ``unrepresentable(_:)`` of a text case's result record.
+  package static func unrepresentable(_ layout: TextLayout) -> String? {
+    if let e = unrepresentable(["height": layout.height, "widest": layout.widest]) { return e }
+    return unrepresentable(layout.lines.contains { !$0.width.isFinite } ? ["lineWidths": .nan] : [:])
+  }
+
   /// A cell's size record (docs/CELLS.md).
   package static func cell(id: String, _ m: CellMeasurement) -> String {
     var w = JSONWriter()

@@ -56,8 +56,10 @@ public final class Canvas {
     didSet {
       if let c = clip {
         clipPixels = (
-          Int((c.minX * scale).rounded()), Int((c.minY * scale).rounded()),
-          Int((c.maxX * scale).rounded()), Int((c.maxY * scale).rounded())
+          pixelIndex(c.minX * scale, .toNearestOrAwayFromZero),
+          pixelIndex(c.minY * scale, .toNearestOrAwayFromZero),
+          pixelIndex(c.maxX * scale, .toNearestOrAwayFromZero),
+          pixelIndex(c.maxY * scale, .toNearestOrAwayFromZero)
         )
       } else {
         clipPixels = nil
@@ -66,11 +68,17 @@ public final class Canvas {
   }
   private var clipPixels: (Int, Int, Int, Int)? = nil
 
-  /// A canvas of `width × height` points, filled with `background`.
+  /// The most pixels a canvas holds (400 MB of RGBA): a larger one is cut to this many (the
+  /// command line refuses such a picture before it makes it).
+  public static let maximumPixels = 100_000_000
+
+  /// A canvas of `width × height` points, filled with `background` (at most ``maximumPixels``:
+  /// a larger one keeps its width, as far as it can, and is cut at the bottom).
   public init(width: Double, height: Double, scale: Double = 2, background: Color = .white) {
     self.scale = scale
-    pixelWidth = max(1, Int((width * scale).rounded(.up)))
-    pixelHeight = max(1, Int((height * scale).rounded(.up)))
+    let w = min(Canvas.maximumPixels, max(1, pixelIndex(width * scale, .up)))
+    pixelWidth = w
+    pixelHeight = min(Canvas.maximumPixels / w, max(1, pixelIndex(height * scale, .up)))
     let p = Canvas.premultiply(background)
     storage = .allocate(capacity: pixelWidth * pixelHeight * 4)
     for i in stride(from: 0, to: storage.count, by: 4) {
@@ -142,10 +150,10 @@ public final class Canvas {
     let x1 = rect.maxX * scale
     let y1 = rect.maxY * scale
     guard x1 > x0, y1 > y0 else { return }
-    let px0 = max(0, Int(x0.rounded(.down)))
-    let py0 = max(0, Int(y0.rounded(.down)))
-    let px1 = min(pixelWidth, Int(x1.rounded(.up)))
-    let py1 = min(pixelHeight, Int(y1.rounded(.up)))
+    let px0 = max(0, pixelIndex(x0, .down))
+    let py0 = max(0, pixelIndex(y0, .down))
+    let px1 = min(pixelWidth, pixelIndex(x1, .up))
+    let py1 = min(pixelHeight, pixelIndex(y1, .up))
     guard px1 > px0, py1 > py0 else { return }
     for py in py0..<py1 {
       let cy = min(Double(py + 1), y1) - max(Double(py), y0)
@@ -167,10 +175,10 @@ public final class Canvas {
     let y1 = rect.maxY * s
     guard x1 > x0, y1 > y0 else { return }
     let r = max(0, min(radius * s, (x1 - x0) / 2, (y1 - y0) / 2))
-    let px0 = max(0, Int(x0.rounded(.down)))
-    let py0 = max(0, Int(y0.rounded(.down)))
-    let px1 = min(pixelWidth, Int(x1.rounded(.up)))
-    let py1 = min(pixelHeight, Int(y1.rounded(.up)))
+    let px0 = max(0, pixelIndex(x0, .down))
+    let py0 = max(0, pixelIndex(y0, .down))
+    let px1 = min(pixelWidth, pixelIndex(x1, .up))
+    let py1 = min(pixelHeight, pixelIndex(y1, .up))
     guard px1 > px0, py1 > py0 else { return }
     let cxm = (x0 + x1) / 2
     let cym = (y0 + y1) / 2
@@ -227,10 +235,10 @@ public final class Canvas {
   /// (nil when none do).
   public func inkBounds(in region: Rect, background: Color) -> Rect? {
     let bg = Canvas.premultiply(background)
-    let px0 = max(0, Int((region.minX * scale).rounded(.down)))
-    let py0 = max(0, Int((region.minY * scale).rounded(.down)))
-    let px1 = min(pixelWidth, Int((region.maxX * scale).rounded(.up)))
-    let py1 = min(pixelHeight, Int((region.maxY * scale).rounded(.up)))
+    let px0 = max(0, pixelIndex(region.minX * scale, .down))
+    let py0 = max(0, pixelIndex(region.minY * scale, .down))
+    let px1 = min(pixelWidth, pixelIndex(region.maxX * scale, .up))
+    let py1 = min(pixelHeight, pixelIndex(region.maxY * scale, .up))
     var bounds = PixelBounds()
     guard px1 > px0, py1 > py0 else { return nil }
     for py in py0..<py1 {
@@ -245,4 +253,14 @@ public final class Canvas {
     }
     return bounds.rect(scale: scale)
   }
+}
+
+/// The whole pixel at a position in pixels, rounded by `rule`, held within ±2^40 so that no
+/// position, however large or not a number, traps the conversion (it lies far outside every
+/// canvas, where drawing is cut off).
+@inline(__always)
+func pixelIndex(_ x: Double, _ rule: FloatingPointRoundingRule) -> Int {
+  let r = x.rounded(rule)
+  guard r.isFinite else { return r.isNaN ? 0 : (r > 0 ? 1 << 40 : -(1 << 40)) }
+  return Int(max(-0x1p40, min(0x1p40, r)))
 }

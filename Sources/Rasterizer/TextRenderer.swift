@@ -114,8 +114,8 @@ public final class TextRenderer {
     guard bm.width > 0, bm.rows > 0, let buffer = bm.buffer,
       bm.pixel_mode == UInt8(FT_PIXEL_MODE_GRAY.rawValue)
     else { return nil }
-    let ox = Int(ix) + Int(slot.pointee.bitmap_left)
-    let oy = Int(iy) - Int(slot.pointee.bitmap_top)
+    let ox = pixelIndex(ix, .down) + Int(slot.pointee.bitmap_left)
+    let oy = pixelIndex(iy, .down) - Int(slot.pointee.bitmap_top)
     let a = Double(color.a)
     let pr = Double(color.r) * a / 255
     let pg = Double(color.g) * a / 255
@@ -155,11 +155,13 @@ public final class TextRenderer {
     let top = penY - Double(slot.pointee.bitmap_top) * scale
     let w = Double(bm.width) * scale
     let h = Double(bm.rows) * scale
-    let px0 = Int(left.rounded(.down))
-    let py0 = Int(top.rounded(.down))
-    let px1 = Int((left + w).rounded(.up))
-    let py1 = Int((top + h).rounded(.up))
-    let n = max(2, Int((1 / scale).rounded(.up)))
+    // (Only the pixels on the canvas: a glyph scaled past it costs nothing.)
+    let px0 = max(0, pixelIndex(left, .down))
+    let py0 = max(0, pixelIndex(top, .down))
+    let px1 = min(canvas.pixelWidth, pixelIndex(left + w, .up))
+    let py1 = min(canvas.pixelHeight, pixelIndex(top + h, .up))
+    guard px0 < px1, py0 < py1 else { return nil }
+    let n = max(2, min(64, pixelIndex(1 / scale, .up)))
     let sw = Int(bm.width)
     let sh = Int(bm.rows)
     var bounds = PixelBounds()

@@ -128,23 +128,15 @@ public struct BubbleCell: Sendable, Hashable {
 
   /// Checks the numbers that would make the cell meaningless.
   public func validate() throws {
-    guard containerWidth.isFinite, containerWidth > 0 else {
-      throw CellError.invalidValue("containerWidth", "must be a number > 0 (got \(containerWidth))")
+    try CellLimits.length(containerWidth, "containerWidth")
+    if let f = maxWidthFraction, !(f.isFinite && f > 0 && f <= 1_000) {
+      throw CellError.invalidValue("maxWidthFraction", "must be > 0 and at most 1000 (got \(f))")
     }
-    if let f = maxWidthFraction, !(f.isFinite && f > 0) {
-      throw CellError.invalidValue("maxWidthFraction", "must be > 0 (got \(f))")
-    }
-    if let m = maxWidth, !(m.isFinite && m > 0) {
-      throw CellError.invalidValue("maxWidth", "must be > 0 (got \(m))")
-    }
-    guard padding.isValid else {
-      throw CellError.invalidValue("padding", "insets must be finite and >= 0")
-    }
-    guard minSize.width >= 0, minSize.height >= 0, minSize.width.isFinite, minSize.height.isFinite
-    else {
-      throw CellError.invalidValue("minSize", "must be finite and >= 0")
-    }
-    guard scale.isFinite, scale > 0 else { throw CellError.invalidValue("scale", "must be > 0") }
+    if let m = maxWidth { try CellLimits.length(m, "maxWidth") }
+    try CellLimits.padding(padding, "padding")
+    try CellLimits.length(minSize.width, "minSize.width", zeroAllowed: true)
+    try CellLimits.length(minSize.height, "minSize.height", zeroAllowed: true)
+    try CellLimits.scale(scale, "scale")
     guard textScale.isFinite, textScale > 0 else {
       throw CellError.invalidValue("textScale", "must be > 0")
     }

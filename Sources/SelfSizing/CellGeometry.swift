@@ -13,7 +13,6 @@ extension DirectionalEdgeInsets {
 
   var horizontal: Double { leading + trailing }
   var vertical: Double { top + bottom }
-  var isValid: Bool { [top, leading, bottom, trailing].allSatisfy { $0.isFinite && $0 >= 0 } }
 }
 
 /// What measuring a cell found.
@@ -62,6 +61,44 @@ public enum CellError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unknownTemplate(let t):
       return "unknown template \"\(t)\" (expected \"bubble\" or \"productCard\")"
     case .text(let e): return e.description
+    }
+  }
+}
+
+/// The bounds of a cell's numbers, checked by every cell's `validate()`: lengths are finite,
+/// at least 0 and at most ``TextStyle/maximumLength`` (so that every size a cell gives is a
+/// finite number), and a display scale rounds to a grid between 1/100 and 10 points.
+enum CellLimits {
+  /// Pixels per point a cell may round to.
+  static let scales: ClosedRange<Double> = 0.1...100
+  /// Image aspect ratios (width / height) a card may have.
+  static let aspectRatios: ClosedRange<Double> = 1e-3...1e3
+
+  /// Checks a length: finite, > 0 (or ≥ 0 when `zeroAllowed`), at most the longest length.
+  static func length(_ value: Double, _ field: String, zeroAllowed: Bool = false) throws {
+    guard value.isFinite, zeroAllowed ? value >= 0 : value > 0 else {
+      throw CellError.invalidValue(
+        field, "must be a number \(zeroAllowed ? ">=" : ">") 0 (got \(value))")
+    }
+    guard value <= TextStyle.maximumLength else {
+      throw CellError.invalidValue(
+        field, "must be at most \(Int(TextStyle.maximumLength)) (got \(value))")
+    }
+  }
+
+  /// Checks each inset of a padding (`padding.top`, …).
+  static func padding(_ p: Padding, _ field: String) throws {
+    for (edge, v) in [("top", p.top), ("leading", p.leading), ("bottom", p.bottom), ("trailing", p.trailing)] {
+      try length(v, "\(field).\(edge)", zeroAllowed: true)
+    }
+  }
+
+  /// Checks a display scale.
+  static func scale(_ value: Double, _ field: String) throws {
+    guard value.isFinite, scales.contains(value) else {
+      throw CellError.invalidValue(
+        field,
+        "must be from \(scales.lowerBound) to \(Int(scales.upperBound)) pixels per point (got \(value))")
     }
   }
 }

@@ -53,19 +53,15 @@ public struct ProductCardCell: Sendable, Hashable {
   /// Checks the numbers that would make the card meaningless.
   /// - Throws: ``CellError`` naming the field.
   public func validate() throws {
-    guard width.isFinite, width > 0 else {
-      throw CellError.invalidValue("width", "must be a number > 0 (got \(width))")
+    try CellLimits.length(width, "width")
+    guard imageAspectRatio.isFinite, CellLimits.aspectRatios.contains(imageAspectRatio) else {
+      throw CellError.invalidValue(
+        "imageAspectRatio",
+        "must be from \(CellLimits.aspectRatios.lowerBound) to \(Int(CellLimits.aspectRatios.upperBound)) (got \(imageAspectRatio))")
     }
-    guard imageAspectRatio.isFinite, imageAspectRatio > 0 else {
-      throw CellError.invalidValue("imageAspectRatio", "must be > 0 (got \(imageAspectRatio))")
-    }
-    guard padding.isValid else {
-      throw CellError.invalidValue("padding", "insets must be finite and >= 0")
-    }
-    guard spacing.isFinite, spacing >= 0 else {
-      throw CellError.invalidValue("spacing", "must be >= 0")
-    }
-    guard scale.isFinite, scale > 0 else { throw CellError.invalidValue("scale", "must be > 0") }
+    try CellLimits.padding(padding, "padding")
+    try CellLimits.length(spacing, "spacing", zeroAllowed: true)
+    try CellLimits.scale(scale, "scale")
     guard textScale.isFinite, textScale > 0 else {
       throw CellError.invalidValue("textScale", "must be > 0")
     }

@@ -18,6 +18,11 @@ public final class Typesetter: @unchecked Sendable {
   /// A process-wide typesetter.
   public static let shared = Typesetter()
 
+  /// The longest text, in bytes of UTF-8, that ``prepare(_:style:)`` takes: a text costs up to
+  /// ~130 bytes of memory per byte while it is prepared, so one at this size stays under
+  /// 600 MB (docs/RELIABILITY.md), and a hostile record cannot take the machine's memory.
+  public static let maximumTextBytes = 4 << 20
+
   private let lock = Lock()
   /// Workers not in use, each with the thread that used it last.
   private var workers: [(thread: pthread_t, worker: PreparationWorker)] = []

@@ -52,37 +52,17 @@ public final class Font: @unchecked Sendable {
   /// Which substitution features runs may leave off, per plan (see ``FeatureGate``).
   let featureGates = FeatureGates()
 
-  /// Loads face `faceIndex` of the font file at `path`.
+  /// Loads face `faceIndex` of the font file at `path`, reading the file into memory (see
+  /// ``FontLibrary``, which reads each file once for all its faces).
   /// - Throws: ``TypesettingError`` naming the file when it is missing, unreadable or not a font.
   public convenience init(contentsOf path: String, faceIndex: Int = 0) throws {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw TypesettingError.fontFileUnreadable(path: path, reason: "no such file")
-    }
-    if isDirectory.boolValue {
-      throw TypesettingError.fontFileUnreadable(path: path, reason: "is a directory")
-    }
-    // A device or a pipe (/dev/zero, /dev/stdin, a FIFO) would be read forever or block.
-    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-    guard attributes?[.type] as? FileAttributeType == .typeRegular else {
-      throw TypesettingError.fontFileUnreadable(path: path, reason: "not a regular file")
-    }
-    if let size = attributes?[.size] as? NSNumber, size.uint64Value > Font.maximumFileSize {
-      throw TypesettingError.fontFileUnreadable(
-        path: path, reason: "\(size) bytes is larger than \(Font.maximumFileSize)")
-    }
-    let name = (path as NSString).lastPathComponent
-    // An empty file needs no reading (and is too short to be a font).
-    if (attributes?[.size] as? NSNumber)?.intValue == 0 {
-      try self.init(data: Data(), name: name, faceIndex: faceIndex)
-      return
-    }
-    // Mapped, not copied: pages are read as shaping touches them (a 19 MB collection of which
-    // one face is used costs what that face uses).
-    guard let blob = hb_blob_create_from_file_or_fail(path) else {
-      throw TypesettingError.fontFileUnreadable(path: path, reason: "cannot be read")
-    }
-    try self.init(blob: blob, name: name, faceIndex: faceIndex)
+    let file = try FontFile(path: path)
+    try self.init(file: file, name: (path as NSString).lastPathComponent, faceIndex: faceIndex)
+  }
+
+  /// Loads face `faceIndex` of a file already read (the face shares its bytes).
+  convenience init(file: FontFile, name: String, faceIndex: Int) throws {
+    try self.init(blob: hb_blob_reference(file.blob), name: name, faceIndex: faceIndex)
   }
 
   /// Loads face `faceIndex` of a font held in memory (TTF, OTF or TTC bytes).
@@ -185,8 +165,9 @@ public final class Font: @unchecked Sendable {
     }
   }
 
-  /// The largest font file Galley loads (HarfBuzz addresses a blob with 32-bit lengths).
-  public static let maximumFileSize: UInt64 = 1 << 31
+  /// The largest font file Galley loads: files are read into memory, and the largest real
+  /// fonts (a pan-CJK collection, a colour emoji font) are a few hundred megabytes.
+  public static let maximumFileSize: UInt64 = 1 << 29
 
   deinit {
     hb_font_destroy(hbFont)

@@ -1,18 +1,41 @@
 import Foundation
 
-/// Loads fonts by file name from a directory and keeps each loaded face, so that a 19 MB
-/// collection is read once per process however many styles name it.
+/// Loads fonts by file name from a directory and keeps the faces used lately, so that a 19 MB
+/// collection is read once however many styles name it.
+///
+/// Bounded for long-lived hosts fed by strangers: a name is resolved to the file it reaches
+/// (symbolic links followed), so every spelling of one file is one font; at most
+/// ``maximumFaces`` faces and ``maximumBytes`` of font files are kept, the least recently used
+/// dropped first; and by default a name reaches only files inside ``directory`` (decided from
+/// the name alone, before the file system is asked, so a refusal tells nothing of what exists).
+/// Each file is read into memory once (see ``Font/init(contentsOf:faceIndex:)``): a font file
+/// changed under a live library never crashes it, and its faces stay what they were.
 ///
 /// ```swift
 /// let library = FontLibrary(directory: "fonts")
 /// let stack = try library.stack(["Inter-Regular.otf", "NanumGothic.ttf"])
 /// ```
 public final class FontLibrary: @unchecked Sendable {
-  // @unchecked: the cache is guarded by `lock`; `Font` values are immutable.
+  // @unchecked: the caches are guarded by `lock`; `Font` values are immutable.
   /// The directory that font names resolve in.
   public let directory: String
+  /// Whether a name may be an absolute path outside ``directory``.
+  public let allowsPathsOutside: Bool
+  /// The most faces kept at once.
+  public static let maximumFaces = 256
+  /// The most bytes of font files kept at once (a face's file counts once however many of its
+  /// faces are kept). A stack in use keeps its fonts beyond this until it is let go.
+  public static let maximumBytes = 1 << 30
+
   private let lock = Lock()
-  private var cache: [String: Font] = [:]
+  /// The faces kept, by the file they were read from and their index (`/real/path#1`).
+  private var faces: [String: (font: Font, path: String, lastUse: Int)] = [:]
+  /// The files the kept faces were read from, by their resolved path.
+  private var files: [String: FontFile] = [:]
+  private var bytesKept = 0
+  private var uses = 0
+  /// The directory as an absolute path with no `.` or `..`, which names are checked against.
+  private let root: [Substring]
   private var stacks: [[String]: FontStack] = [:]
   /// The stacks asked for last, newest first: records name the same few stacks over and over,
   /// and comparing a few names costs less than hashing them.
@@ -22,9 +45,23 @@ public final class FontLibrary: @unchecked Sendable {
   private var spellings = RecentList<(spelling: [UInt8], names: [String], stack: FontStack)>(
     capacity: 64)
 
-  /// A library reading fonts from `directory`.
-  public init(directory: String) {
+  /// A library reading fonts from `directory`; with `allowingPathsOutside`, names may also be
+  /// absolute paths to font files anywhere.
+  public init(directory: String, allowingPathsOutside: Bool = false) {
     self.directory = directory
+    self.allowsPathsOutside = allowingPathsOutside
+    let absolute =
+      directory.hasPrefix("/")
+      ? directory : FileManager.default.currentDirectoryPath + "/" + directory
+    root = FontLibrary.normalized(absolute) ?? []
+  }
+
+  /// Whether ``directory`` is a directory that can be read (a library over one that is not
+  /// finds no font).
+  public var directoryExists: Bool {
+    var isDirectory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory)
+      && isDirectory.boolValue
   }
 
   /// The fonts bundled with Galley, found in `fonts/` next to the working directory, next to the
@@ -48,35 +85,103 @@ public final class FontLibrary: @unchecked Sendable {
   /// A shared library over ``bundledDirectory()``.
   public static let bundled = FontLibrary(directory: bundledDirectory())
 
+  /// The components of an absolute `path` with `.` and `..` worked out, or nil when `..` climbs
+  /// above the root.
+  private static func normalized(_ path: String) -> [Substring]? {
+    var out: [Substring] = []
+    for part in path.split(separator: "/") where part != "." {
+      if part == ".." {
+        guard out.popLast() != nil else { return nil }
+      } else {
+        out.append(part)
+      }
+    }
+    return out
+  }
+
+  /// The path a font name (without its `#index`) names: a file name, or a relative path, in
+  /// ``directory``, or an absolute path, which must lie inside it unless paths outside are
+  /// allowed. Decided from the name alone.
+  private func path(of file: String, name: String) throws -> String {
+    guard !file.isEmpty else { throw TypesettingError.fontNotFound(name: name, directory: directory) }
+    let absolute = file.hasPrefix("/")
+    if absolute && allowsPathsOutside { return file }
+    guard let parts = FontLibrary.normalized(absolute ? file : "/" + file) else {
+      throw TypesettingError.fontOutsideDirectory(name: name, directory: directory)
+    }
+    if !absolute {
+      guard !parts.isEmpty else { throw TypesettingError.fontNotFound(name: name, directory: directory) }
+      return directory + "/" + parts.joined(separator: "/")
+    }
+    guard parts.count > root.count, parts.starts(with: root) else {
+      throw TypesettingError.fontOutsideDirectory(name: name, directory: directory)
+    }
+    return "/" + parts.joined(separator: "/")
+  }
+
   /// The font named `name` (a file name in ``directory``, optionally `name#index` for a face of a
   /// collection), loading it on first use.
-  /// - Throws: ``TypesettingError/fontNotFound(name:directory:)`` or a loading error naming the file.
+  /// - Throws: ``TypesettingError/fontNotFound(name:directory:)``,
+  ///   ``TypesettingError/fontOutsideDirectory(name:directory:)`` or a loading error naming the
+  ///   file.
   public func font(named name: String) throws -> Font {
-    lock.lock()
-    if let f = cache[name] {
-      lock.unlock()
-      return f
-    }
-    lock.unlock()
     var file = name
     var index = 0
     if let hash = name.lastIndex(of: "#"), let i = Int(name[name.index(after: hash)...]) {
       file = String(name[..<hash])
       index = i
     }
-    guard !file.isEmpty, !file.contains("/") || file.hasPrefix("/") else {
+    let path = try path(of: file, name: name)
+    guard let resolved = realpath(path, nil) else {
       throw TypesettingError.fontNotFound(name: name, directory: directory)
     }
-    let path = file.hasPrefix("/") ? file : directory + "/" + file
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw TypesettingError.fontNotFound(name: name, directory: directory)
+    let real = String(cString: resolved)
+    free(resolved)
+    let key = "\(real)#\(index)"
+    lock.lock()
+    uses += 1
+    if let kept = faces[key] {
+      faces[key]!.lastUse = uses
+      lock.unlock()
+      return kept.font
     }
-    let font = try Font(contentsOf: path, faceIndex: index)
+    let known = files[real]
+    lock.unlock()
+    let data = try known ?? FontFile(path: real)
+    let font = try Font(file: data, name: (real as NSString).lastPathComponent, faceIndex: index)
     lock.lock()
     defer { lock.unlock() }
-    if let f = cache[name] { return f }
-    cache[name] = font
+    if let kept = faces[key] { return kept.font }
+    if files[real] == nil {
+      files[real] = data
+      bytesKept += data.count
+    }
+    faces[key] = (font, real, uses)
+    evict(keeping: key)
     return font
+  }
+
+  /// Drops the least recently used faces (never `key`) until at most ``maximumFaces`` faces
+  /// and ``maximumBytes`` of files are kept, and the stacks that hold them. Called locked.
+  private func evict(keeping key: String) {
+    var dropped: [Font] = []
+    while faces.count > 1 && (faces.count > FontLibrary.maximumFaces || bytesKept > FontLibrary.maximumBytes) {
+      guard let oldest = faces.filter({ $0.key != key }).min(by: { $0.value.lastUse < $1.value.lastUse })
+      else { break }
+      faces[oldest.key] = nil
+      dropped.append(oldest.value.font)
+      let path = oldest.value.path
+      if !faces.values.contains(where: { $0.path == path }), let file = files.removeValue(forKey: path) {
+        bytesKept -= file.count
+      }
+    }
+    guard !dropped.isEmpty else { return }
+    func holdsDropped(_ stack: FontStack) -> Bool {
+      stack.fonts.contains { f in dropped.contains { $0 === f } }
+    }
+    stacks = stacks.filter { !holdsDropped($0.value) }
+    recentStacks.removeAll { holdsDropped($0.stack) }
+    spellings.removeAll { holdsDropped($0.stack) }
   }
 
   /// A font stack from names, in fallback order.

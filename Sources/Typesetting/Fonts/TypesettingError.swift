@@ -9,6 +9,9 @@ public enum TypesettingError: Error, Equatable, Sendable, CustomStringConvertibl
   case fontFaceIndexOutOfRange(name: String, index: Int, count: Int)
   /// A font name that is not in the font directory.
   case fontNotFound(name: String, directory: String)
+  /// A font named by a path that leaves the font directory, in a library that allows none
+  /// (said the same whether or not such a file exists).
+  case fontOutsideDirectory(name: String, directory: String)
   /// A style with no font in its stack.
   case emptyFontStack
   /// A font size that is not a number greater than zero and at most ``TextStyle/maximumLength``.
@@ -17,7 +20,7 @@ public enum TypesettingError: Error, Equatable, Sendable, CustomStringConvertibl
   case invalidWidth(Double)
   /// A style value that is out of range (negative line height or tab size, …).
   case invalidStyle(String)
-  /// A text too long to index with 32-bit offsets (more than 1 GiB of UTF-8; the bytes given).
+  /// A text longer than ``Typesetter/maximumTextBytes`` of UTF-8 (the bytes given).
   case textTooLong(Int)
   /// A shaping mode that is neither `harfbuzz` nor `accelerated` (the value given).
   case invalidShapingMode(String)
@@ -33,6 +36,9 @@ public enum TypesettingError: Error, Equatable, Sendable, CustomStringConvertibl
     case .fontFaceIndexOutOfRange(let name, let index, let count):
       return "font \(name) has \(count) face(s); face index \(index) is out of range"
     case .fontNotFound(let name, let directory): return "font \(name) not found in \(directory)"
+    case .fontOutsideDirectory(let name, let directory):
+      return
+        "font \(name) is outside the font directory \(directory) (fonts are named by file name there; paths elsewhere must be allowed)"
     case .emptyFontStack: return "the font stack is empty"
     case .invalidFontSize(let size):
       return
@@ -40,7 +46,8 @@ public enum TypesettingError: Error, Equatable, Sendable, CustomStringConvertibl
     case .invalidWidth(let width): return "width must be a finite number > 0 (got \(width))"
     case .invalidStyle(let message): return "invalid style: \(message)"
     case .icu(let function, let code): return "ICU \(function) failed with code \(code)"
-    case .textTooLong(let bytes): return "text of \(bytes) bytes is too long (the limit is 1 GiB)"
+    case .textTooLong(let bytes):
+      return "text of \(bytes) bytes is too long (the limit is \(Typesetter.maximumTextBytes) bytes)"
     case .invalidShapingMode(let value):
       return "shaping must be harfbuzz or accelerated (got '\(value)')"
     }

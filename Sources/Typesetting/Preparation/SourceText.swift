@@ -11,9 +11,11 @@ struct SourceText {
   /// Graphemes that are the rest of a Unicode cluster split so that a line may start there.
   let continuations: [Int32]
 
-  /// - Throws: ``TypesettingError/textTooLong(_:)`` past 2^30 bytes of UTF-8 (offsets are 32-bit).
+  /// - Throws: ``TypesettingError/textTooLong(_:)`` past ``Typesetter/maximumTextBytes``.
   init(_ text: String, style: TextStyle) throws {
-    guard text.utf8.count < 1 << 30 else { throw TypesettingError.textTooLong(text.utf8.count) }
+    guard text.utf8.count <= Typesetter.maximumTextBytes else {
+      throw TypesettingError.textTooLong(text.utf8.count)
+    }
     let apple = style.profile == .apple
     var offsets: [Int32] = []
     let original = SourceText.codePoints(of: text, utf16Offsets: &offsets)

@@ -41,4 +41,13 @@ struct RecentList<Entry> {
     }
     order.insert((word, place), at: 0)
   }
+
+  /// Drops every entry that `matches` accepts.
+  mutating func removeAll(where matches: (Entry) -> Bool) {
+    order.removeAll { matches(stored[$0.place]) }
+    // (Stored again compactly: an insert appends while the list is not full.)
+    let kept = order.map { stored[$0.place] }
+    stored = kept
+    order = order.enumerated().map { ($1.word, $0) }
+  }
 }
