@@ -1,4 +1,5 @@
 import Foundation
+import GalleyRecords
 import SelfSizing
 
 @testable import GalleyCLI
@@ -28,7 +29,7 @@ public func fuzzJSONL(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     invariant(object["lines"] is Int && object["height"] != nil, "result record \(out)")
   }
   // The same record as a cell: one line of JSON, a size or an error.
-  for template in ["bubble", "productCard"] {
+  for template in CellTemplate.allCases {
     let (cell, _) = MeasureCommand.measureRecord(
       record, line: 1, library: fuzzLibrary, typesetter: typesetter, sizer: sizer,
       template: template)

@@ -1,4 +1,5 @@
 import Foundation
+import GalleyRecords
 import SelfSizing
 import Typesetting
 

@@ -26,13 +26,25 @@ typedef struct galley_prepared galley_prepared;
  * the directory does not exist; *error (if error is not NULL) then holds why (galley_free it). */
 galley_engine *galley_engine_create(const char *fonts_dir, char **error);
 
+/* Options of galley_engine_create_with_options, or-ed together. */
+enum {
+    /* Records may name font files by absolute paths outside fonts_dir (by default a name must
+     * stay inside it, and a refusal says the same whether or not the file exists). */
+    GALLEY_ANY_FONT_PATH = 1
+};
+
+/* galley_engine_create with options (0: the defaults). NULL also for an unknown option. */
+galley_engine *galley_engine_create_with_options(const char *fonts_dir, uint32_t options,
+                                                 char **error);
+
 /* Frees an engine (NULL is ignored). Prepared texts made with it stay valid. */
 void galley_engine_destroy(galley_engine *engine);
 
 /* JSON Lines in (text cases and cells, docs/CASE-FORMAT.md and docs/CELLS.md), JSON Lines out:
  * exactly the bytes `galley measure` writes for the same input, one line per input line, error
  * records included. Returns a NUL-terminated buffer (galley_free it); *out_length gets its
- * length in bytes. NULL only when engine or jsonl is NULL. */
+ * length in bytes. NULL (and *out_length 0) only when engine or jsonl is NULL or length is
+ * above SSIZE_MAX. Limits as the command's: a text at most 4 MiB, a line at most 32 MiB. */
 char *galley_measure_jsonl(galley_engine *engine, const char *jsonl, size_t length,
                            size_t *out_length);
 
@@ -43,7 +55,8 @@ void galley_free(void *pointer);
 const char *galley_version(void);
 
 /* Shapes a text once, for layouts at many widths: case_json is a text case (its "width" is not
- * needed). NULL on an invalid case, *error then says why (galley_free it). */
+ * needed). NULL on an invalid case, a NULL engine or a NULL case_json; *error (if error is not
+ * NULL) then says why (galley_free it). */
 galley_prepared *galley_prepare(galley_engine *engine, const char *case_json, char **error);
 
 /* Lines, height and widest line of a prepared text at width (points). 0, or -1 for an invalid

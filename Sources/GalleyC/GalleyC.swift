@@ -45,14 +45,29 @@ func mallocString(
 public func galley_engine_create(
   _ fontsDir: UnsafePointer<CChar>?, _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> OpaquePointer? {
-  let dir = fontsDir.map { String(cString: $0) } ?? FontLibrary.bundledDirectory()
-  var isDirectory: ObjCBool = false
-  guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue
-  else {
-    error?.pointee = mallocString("fonts directory \(dir) does not exist")
+  galley_engine_create_with_options(fontsDir, 0, error)
+}
+
+/// `GALLEY_ANY_FONT_PATH`: records may name font files outside the fonts directory.
+let anyFontPath: UInt32 = 1
+
+@_cdecl("galley_engine_create_with_options")
+public func galley_engine_create_with_options(
+  _ fontsDir: UnsafePointer<CChar>?, _ options: UInt32,
+  _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> OpaquePointer? {
+  guard options & ~anyFontPath == 0 else {
+    error?.pointee = mallocString("unknown options \(options & ~anyFontPath)")
     return nil
   }
-  let engine = Engine(library: FontLibrary(directory: dir))
+  let library = FontLibrary(
+    directory: fontsDir.map { String(cString: $0) } ?? FontLibrary.bundledDirectory(),
+    allowingPathsOutside: options & anyFontPath != 0)
+  guard library.directoryExists else {
+    error?.pointee = mallocString("fonts directory \(library.directory) does not exist")
+    return nil
+  }
+  let engine = Engine(library: library)
   return OpaquePointer(Unmanaged.passRetained(engine).toOpaque())
 }
 
@@ -67,7 +82,9 @@ public func galley_measure_jsonl(
   _ engine: OpaquePointer?, _ jsonl: UnsafePointer<CChar>?, _ length: Int,
   _ outLength: UnsafeMutablePointer<Int>?
 ) -> UnsafeMutablePointer<CChar>? {
-  guard let engine, let jsonl else { return nil }
+  outLength?.pointee = 0
+  // (A length above SSIZE_MAX arrives negative: no buffer is that long.)
+  guard let engine, let jsonl, length >= 0 else { return nil }
   let e = Unmanaged<Engine>.fromOpaque(UnsafeRawPointer(engine)).takeUnretainedValue()
   // Lines exactly as `galley measure` reads them, by its own reader.
   let reader = LineReader(bytes: Array(UnsafeRawBufferPointer(start: jsonl, count: length)))
@@ -100,19 +117,15 @@ nonisolated(unsafe) let versionText: UnsafeMutablePointer<CChar>? = {
 @_cdecl("galley_version")
 public func galley_version() -> UnsafePointer<CChar>? { UnsafePointer(versionText) }
 
-/// What `galley_prepared_layout` fills in.
-public struct PreparedResult {
-  var lines: Int32
-  var height: Double
-  var widest: Double
-}
-
 @_cdecl("galley_prepare")
 public func galley_prepare(
   _ engine: OpaquePointer?, _ caseJSON: UnsafePointer<CChar>?,
   _ errorOut: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 ) -> OpaquePointer? {
-  guard let engine, let caseJSON else { return nil }
+  guard let engine, let caseJSON else {
+    errorOut?.pointee = mallocString(engine == nil ? "the engine is NULL" : "the case is NULL")
+    return nil
+  }
   let e = Unmanaged<Engine>.fromOpaque(UnsafeRawPointer(engine)).takeUnretainedValue()
   do {
     let length = strlen(caseJSON)

@@ -84,6 +84,9 @@ package struct JSONWriter {
     }
   }
 
+  /// A finite number (whole numbers without a decimal point, others to 9 decimals). Records
+  /// check their numbers before they are written (an infinite or NaN one makes an error record
+  /// that names its field); should one get here all the same, it is written `null`.
   package mutating func number(_ v: Double) {
     guard v.isFinite else { return raw("null" as StaticString) }
     // (Whole numbers and sixty-fourths tested by a round trip through Int: `rounded()` is a
@@ -102,7 +105,9 @@ package struct JSONWriter {
       buffer.append(UnsafeBufferPointer(start: fraction + 1, count: Int(fraction[0])))
       return
     }
-    let r = (v * 1e9).rounded() / 1e9
+    // (Past ~1.8e299 the scaled value is infinite: such a number has no decimals to round.)
+    let scaled = v * 1e9
+    let r = scaled.isFinite ? scaled.rounded() / 1e9 : v
     raw(r.description)
   }
 

@@ -42,6 +42,9 @@ extension CellRecord {
     }
     let estimatedHeight = try r.number("estimatedHeight")
     let estimatedWidth = try r.number("estimatedWidth")
+    for (field, value) in [("estimatedHeight", estimatedHeight), ("estimatedWidth", estimatedWidth)] {
+      if let value { try CellLimits.length(value, field, zeroAllowed: true) }
+    }
     let cell: Cell
     switch template {
     case .bubble:

@@ -68,14 +68,14 @@ public enum CellError: Error, Equatable, Sendable, CustomStringConvertible {
 /// The bounds of a cell's numbers, checked by every cell's `validate()`: lengths are finite,
 /// at least 0 and at most ``TextStyle/maximumLength`` (so that every size a cell gives is a
 /// finite number), and a display scale rounds to a grid between 1/100 and 10 points.
-enum CellLimits {
+package enum CellLimits {
   /// Pixels per point a cell may round to.
   static let scales: ClosedRange<Double> = 0.1...100
   /// Image aspect ratios (width / height) a card may have.
   static let aspectRatios: ClosedRange<Double> = 1e-3...1e3
 
   /// Checks a length: finite, > 0 (or ≥ 0 when `zeroAllowed`), at most the longest length.
-  static func length(_ value: Double, _ field: String, zeroAllowed: Bool = false) throws {
+  package static func length(_ value: Double, _ field: String, zeroAllowed: Bool = false) throws {
     guard value.isFinite, zeroAllowed ? value >= 0 : value > 0 else {
       throw CellError.invalidValue(
         field, "must be a number \(zeroAllowed ? ">=" : ">") 0 (got \(value))")

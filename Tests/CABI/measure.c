@@ -36,6 +36,39 @@ int main(int argc, char **argv) {
   if (galley_engine_create("/no/such/fonts", &error) != NULL || error == NULL) return 6;
   galley_free(error);
   if (strncmp(galley_version(), "galley ", 7) != 0) return 7;
+  /* Every NULL the header names, and a length no buffer has: a message or NULL, never a trap. */
+  error = NULL;
+  if (galley_prepare(NULL, "{\"text\": \"x\"}", &error) != NULL || error == NULL) return 8;
+  galley_free(error);
+  error = NULL;
+  if (galley_prepare(engine, NULL, &error) != NULL || error == NULL) return 9;
+  galley_free(error);
+  if (galley_prepare(NULL, NULL, NULL) != NULL) return 10;
+  length = 99;
+  if (galley_measure_jsonl(engine, input, (size_t)-1, &length) != NULL || length != 0) return 11;
+  if (galley_measure_jsonl(NULL, input, (size_t)n, &length) != NULL) return 12;
+  if (galley_measure_jsonl(engine, NULL, 0, NULL) != NULL) return 13;
+  if (galley_prepared_layout(NULL, 100, &lines, &height, &widest) != -1) return 14;
+  galley_prepared_destroy(NULL);
+  galley_engine_destroy(NULL);
+  galley_free(NULL);
+  error = NULL;
+  if (galley_engine_create_with_options(NULL, 2, &error) != NULL || error == NULL) return 15;
+  galley_free(error);
+  /* A font path outside the directory: refused alike whether or not the file exists, unless
+   * the engine allows paths. */
+  const char *outside = "{\"id\": \"o\", \"text\": \"x\", \"fonts\": [\"/etc/passwd\"], \"width\": 9}\n"
+                        "{\"id\": \"p\", \"text\": \"x\", \"fonts\": [\"/no/such.ttf\"], \"width\": 9}\n";
+  out = galley_measure_jsonl(engine, outside, strlen(outside), &length);
+  if (!out || !strstr(out, "font /etc/passwd is outside the font directory") ||
+      !strstr(out, "font /no/such.ttf is outside the font directory")) return 16;
+  galley_free(out);
+  galley_engine *anywhere = galley_engine_create_with_options(NULL, GALLEY_ANY_FONT_PATH, &error);
+  if (!anywhere) return 17;
+  out = galley_measure_jsonl(anywhere, outside, strlen(outside), &length);
+  if (!out || !strstr(out, "invalid font passwd") || !strstr(out, "not found")) return 18;
+  galley_free(out);
+  galley_engine_destroy(anywhere);
   galley_engine_destroy(engine);
   free(input);
   return 0;

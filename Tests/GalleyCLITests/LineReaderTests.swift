@@ -68,7 +68,8 @@ final class LineReaderTests: XCTestCase {
       let size = Int.random(in: 1...600, using: &rng)
       while batched.next(size, into: &batch) {
         XCTAssertLessThanOrEqual(batch.lines.count, size)
-        for (number, range) in batch.lines {
+        for (number, range, length) in batch.lines {
+          XCTAssertEqual(length, range.count)
           lines.append(Array(batch.bytes[range]))
           numbers.append(number)
         }
@@ -78,5 +79,44 @@ final class LineReaderTests: XCTestCase {
       XCTAssertEqual(numbers, Array(stride(from: 1, through: expected.count, by: 1)))
       XCTAssertEqual(batched.bytesConsumed, Int64(bytes.count))
     }
+  }
+
+  /// A line longer than the limit is cut as it is read: its first bytes come back, its whole
+  /// length is told, the lines after it are whole, and memory holds about one limit's worth.
+  func testALineLongerThanTheLimitIsCut() throws {
+    let limit = LineReader.maximumLineBytes
+    let long = Array(#"{"id": "long", "text": ""#.utf8) + [UInt8](repeating: 0x61, count: limit + 200_000)
+    let bytes = long + [0x0A] + Array(#"{"id": "next"}"#.utf8) + [0x0A] + long
+    for batched in [false, true] {
+      let r = try reader(for: bytes)
+      var got: [(line: [UInt8], length: Int)] = []
+      if batched {
+        var batch = LineBatch()
+        while r.next(10, into: &batch) {
+          for (_, range, length) in batch.lines { got.append((Array(batch.bytes[range]), length)) }
+          batch.removeAll()
+        }
+      } else {
+        while let line = r.next() { got.append((line, r.lastLineLength)) }
+      }
+      XCTAssertEqual(got.map(\.length), [long.count, 14, long.count])
+      XCTAssertEqual(got.map(\.line.count), [LineReader.keptOfCutLine, 14, LineReader.keptOfCutLine])
+      XCTAssertTrue(got[0].line == Array(long.prefix(LineReader.keptOfCutLine)))
+      if !batched {
+        // (The error of the line returned last, with the id read from its first bytes.)
+        let (message, id) = try XCTUnwrap(r.cutLineError(got[2].line))
+        XCTAssertEqual(id, "long")
+        XCTAssertEqual(
+          message, "record of \(long.count) bytes is longer than the limit of \(limit) bytes")
+      }
+    }
+  }
+
+  func testAByteOrderMarkBeforeTheFirstLineIsSkipped() throws {
+    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+    let r = try reader(for: bom + Array("a\n".utf8) + bom + Array("b".utf8))
+    XCTAssertEqual(r.next(), Array("a".utf8))
+    XCTAssertEqual(r.next(), bom + Array("b".utf8), "only before the first line")
+    XCTAssertNil(r.next())
   }
 }

@@ -55,7 +55,10 @@ final class CellRecordHostileTests: XCTestCase {
     expect(
       #"{"template":"bubble","text":"hi","containerWidth":300,"style":{"fonts":["../../etc/passwd"]}}"#,
       .invalidValue(
-        "style.fonts", "font ../../etc/passwd not found in \(CellRecordHostileTests.fontsDir)"))
+        "style.fonts",
+        TypesettingError.fontOutsideDirectory(
+          name: "../../etc/passwd", directory: CellRecordHostileTests.fontsDir
+        ).description))
     expect(
       #"{"template":"productCard","title":"t","width":10,"padding":{"leading":20}}"#,
       .invalidValue(

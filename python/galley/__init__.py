@@ -43,8 +43,9 @@ def _library() -> ctypes.CDLL:
             lib = ctypes.CDLL(str(path))
         except OSError as e:
             raise GalleyError(f"cannot load {path}: {e}") from e
-        lib.galley_engine_create.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
-        lib.galley_engine_create.restype = ctypes.c_void_p
+        lib.galley_engine_create_with_options.argtypes = [
+            ctypes.c_char_p, ctypes.c_uint32, ctypes.POINTER(ctypes.c_void_p)]
+        lib.galley_engine_create_with_options.restype = ctypes.c_void_p
         lib.galley_engine_destroy.argtypes = [ctypes.c_void_p]
         lib.galley_measure_jsonl.argtypes = [
             ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]
@@ -112,11 +113,14 @@ class Prepared:
 class Engine:
     """Fonts and a typesetter: measures records as `galley measure` does. Thread-safe."""
 
-    def __init__(self, fonts_dir: Optional[str] = None) -> None:
+    def __init__(self, fonts_dir: Optional[str] = None, any_font_path: bool = False) -> None:
+        """`fonts_dir`: where font names resolve (None: the bundled fonts). A record may name
+        a font by a path outside it only with `any_font_path` (GALLEY_ANY_FONT_PATH)."""
         lib = _library()
         error = ctypes.c_void_p()
-        handle = lib.galley_engine_create(
-            fonts_dir.encode("utf-8") if fonts_dir is not None else None, ctypes.byref(error))
+        handle = lib.galley_engine_create_with_options(
+            fonts_dir.encode("utf-8") if fonts_dir is not None else None,
+            1 if any_font_path else 0, ctypes.byref(error))
         if not handle:
             raise GalleyError(_take_string(error.value) or "cannot make an engine")
         self._handle: Optional[int] = handle

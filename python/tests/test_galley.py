@@ -57,6 +57,20 @@ class EngineTests(unittest.TestCase):
             galley.Engine(fonts_dir="/no/such/fonts")
         self.assertIn("/no/such/fonts", str(e.exception))
 
+    def test_font_paths_stay_inside_the_fonts_directory_unless_allowed(self):
+        outside = str(ROOT / "fonts" / "NotoSans-Regular.ttf")
+        record = {"id": "p", "text": "Hello", "fonts": [outside], "width": 200}
+        # Inside the bundled directory however spelt; a copy elsewhere is outside.
+        self.assertNotIn("error", galley.Engine().measure(record))
+        elsewhere = dict(record, fonts=["/etc/passwd"])
+        missing = dict(record, fonts=["/no/such.ttf"])
+        engine = galley.Engine()
+        a, b = engine.measure(elsewhere)["error"], engine.measure(missing)["error"]
+        self.assertIn("outside the font directory", a)
+        self.assertEqual(a.replace("/etc/passwd", "P"), b.replace("/no/such.ttf", "P"))
+        anywhere = galley.Engine(any_font_path=True)
+        self.assertIn("invalid font passwd", anywhere.measure(elsewhere)["error"])
+
     def test_version(self):
         self.assertTrue(galley.version().startswith("galley "))
 

@@ -21,11 +21,11 @@ public final class FontLibrary: @unchecked Sendable {
   public let directory: String
   /// Whether a name may be an absolute path outside ``directory``.
   public let allowsPathsOutside: Bool
-  /// The most faces kept at once.
-  public static let maximumFaces = 256
-  /// The most bytes of font files kept at once (a face's file counts once however many of its
-  /// faces are kept). A stack in use keeps its fonts beyond this until it is let go.
-  public static let maximumBytes = 1 << 30
+  /// The most faces kept at once (default 256).
+  public let maximumFaces: Int
+  /// The most bytes of font files kept at once (default 1 GiB; a file counts once however many
+  /// of its faces are kept). A stack in use keeps its fonts beyond this until it is let go.
+  public let maximumBytes: Int
 
   private let lock = Lock()
   /// The faces kept, by the file they were read from and their index (`/real/path#1`).
@@ -47,9 +47,14 @@ public final class FontLibrary: @unchecked Sendable {
 
   /// A library reading fonts from `directory`; with `allowingPathsOutside`, names may also be
   /// absolute paths to font files anywhere.
-  public init(directory: String, allowingPathsOutside: Bool = false) {
+  public init(
+    directory: String, allowingPathsOutside: Bool = false, maximumFaces: Int = 256,
+    maximumBytes: Int = 1 << 30
+  ) {
     self.directory = directory
     self.allowsPathsOutside = allowingPathsOutside
+    self.maximumFaces = max(1, maximumFaces)
+    self.maximumBytes = maximumBytes
     let absolute =
       directory.hasPrefix("/")
       ? directory : FileManager.default.currentDirectoryPath + "/" + directory
@@ -165,7 +170,7 @@ public final class FontLibrary: @unchecked Sendable {
   /// and ``maximumBytes`` of files are kept, and the stacks that hold them. Called locked.
   private func evict(keeping key: String) {
     var dropped: [Font] = []
-    while faces.count > 1 && (faces.count > FontLibrary.maximumFaces || bytesKept > FontLibrary.maximumBytes) {
+    while faces.count > 1 && (faces.count > maximumFaces || bytesKept > maximumBytes) {
       guard let oldest = faces.filter({ $0.key != key }).min(by: { $0.value.lastUse < $1.value.lastUse })
       else { break }
       faces[oldest.key] = nil
