@@ -1,8 +1,8 @@
 import Foundation
-import GalleyRecords
 import SelfSizing
 
 @testable import GalleyCLI
+@testable import GalleyRecords
 @testable import Typesetting
 
 // Fuzz target (b): one JSON Lines record through `galley measure`'s record path: UTF-8 check,

@@ -1,10 +1,10 @@
 import Foundation
-import GalleyRecords
 import SelfSizing
 import Typesetting
 
 @testable import CompositionalLayout
 @testable import GalleyCLI
+@testable import GalleyRecords
 
 // Fuzz target (c): a compositional layout spec through runLayoutSpec, with cells measured by
 // the text engine as `galley layout` measures them. Whatever the bytes: a LayoutSpecError or a
