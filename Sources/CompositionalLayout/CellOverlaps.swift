@@ -68,11 +68,17 @@ extension LayoutResult {
   /// The first index of the ascending `values` whose value is at least `x` (`values.count`
   /// when none is).
   private static func firstIndex(in values: [Double], notBelow x: Double) -> Int {
+    firstIndex(in: values) { $0 >= x }
+  }
+
+  /// The first index of the ascending `values` at which `isPast` holds, it holding from there
+  /// on (`values.count` when it never does): a binary search.
+  private static func firstIndex(in values: [Double], where isPast: (Double) -> Bool) -> Int {
     var lo = 0
     var hi = values.count
     while lo < hi {
       let mid = (lo + hi) / 2
-      if values[mid] < x { lo = mid + 1 } else { hi = mid }
+      if isPast(values[mid]) { hi = mid } else { lo = mid + 1 }
     }
     return lo
   }
@@ -88,16 +94,11 @@ extension LayoutResult {
     // Rank of a value: its place among the sorted values (ties share the first).
     func rank(_ x: Double) -> Int { firstIndex(in: sorted, notBelow: x) }
     // How many of the values added so far are below x (above: the rest), or at most x.
-    func counted(_ tree: CountTree, _ added: Int, _ x: Double) -> Int {
-      if atOrAbove { return added - tree.prefix(rank(x)) }
-      // At or below x: below the first value greater than x.
-      var lo = 0
-      var hi = sorted.count
-      while lo < hi {
-        let mid = (lo + hi) / 2
-        if sorted[mid] <= x { lo = mid + 1 } else { hi = mid }
-      }
-      return tree.prefix(lo)
+    // (Counts in the lengths' tree: whole numbers below 2^53 add up exactly.)
+    func counted(_ tree: FenwickTree, _ added: Int, _ x: Double) -> Int {
+      if atOrAbove { return added - Int(tree.prefixSum(rank(x))) }
+      // At or below x: ranked before the first value greater than x.
+      return Int(tree.prefixSum(firstIndex(in: sorted) { $0 > x }))
     }
     // Queries by the prefix length they read: +1 at a range's end, -1 at its start.
     var byPrefix = [[(query: Int, sign: Int)]](repeating: [], count: values.count + 1)
@@ -106,36 +107,11 @@ extension LayoutResult {
       byPrefix[r.0].append((k, -1))
     }
     var out = [Int](repeating: 0, count: ranges.count)
-    let tree = CountTree(count: sorted.count)
+    var tree = FenwickTree([Double](repeating: 0, count: sorted.count))
     for p in 0...values.count {
       for q in byPrefix[p] { out[q.query] += q.sign * counted(tree, p, thresholds[q.query]) }
-      if p < values.count { tree.add(at: rank(values[p])) }
+      if p < values.count { tree.add(1, at: rank(values[p])) }
     }
     return out
-  }
-}
-
-/// Counts by rank: a binary indexed tree of whole numbers (one class so that the helper above
-/// can read it while the loop adds to it).
-private final class CountTree {
-  private var tree: [Int]
-  init(count: Int) { tree = [Int](repeating: 0, count: count + 1) }
-  /// Adds one at `index`.
-  func add(at index: Int) {
-    var i = index + 1
-    while i < tree.count {
-      tree[i] += 1
-      i += i & -i
-    }
-  }
-  /// The count at indices below `n`.
-  func prefix(_ n: Int) -> Int {
-    var i = n
-    var s = 0
-    while i > 0 {
-      s += tree[i]
-      i &= i - 1
-    }
-    return s
   }
 }

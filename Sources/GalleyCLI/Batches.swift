@@ -30,7 +30,8 @@ package enum Batches {
         var out = JSONWriter()
         var errors: [Bool] = []
         var warnings: [String] = []
-        for (number, range, length) in lines.lines[first..<min(first + runLength, lines.lines.count)] {
+        let run = lines.lines[first..<min(first + runLength, lines.lines.count)]
+        for (number, range, length) in run {
           if length > range.count {
             out.raw(Batches.cutRecord(lines.bytes[range], line: number, length: length))
             errors.append(true)

@@ -82,7 +82,8 @@ enum BenchCommand {
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let opts = try Options(
-      args, valued: ["corpus", "repeat", "fonts-dir", "only"], flags: ["json", "help", "any-font-path"])
+      args, valued: ["corpus", "repeat", "fonts-dir", "only"],
+      flags: ["json", "help", "any-font-path"])
     if opts.flags.contains("help") {
       print(help)
       return 0

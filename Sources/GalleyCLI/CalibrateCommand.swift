@@ -27,7 +27,8 @@ enum CalibrateCommand {
     """
 
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
-    let opts = try Options(args, valued: ["output", "fonts-dir", "shaping"], flags: ["help", "any-font-path"])
+    let opts = try Options(
+      args, valued: ["output", "fonts-dir", "shaping"], flags: ["help", "any-font-path"])
     if opts.flags.contains("help") {
       print(help)
       return 0

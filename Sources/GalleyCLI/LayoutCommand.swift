@@ -8,7 +8,8 @@ import Typesetting
 /// `galley layout SPEC.json`: the frames of a compositional layout described in JSON.
 enum LayoutCommand {
   static let help = """
-    usage: galley layout SPEC.json|- [-o OUT] [--fonts-dir DIR [--any-font-path]] [--shaping harfbuzz|accelerated]
+    usage: galley layout SPEC.json|- [-o OUT] [--fonts-dir DIR [--any-font-path]]
+                         [--shaping harfbuzz|accelerated]
                          [--updates BATCHES.json]
 
     Reads a layout spec (sections › groups › items with absolute, fractional and estimated

@@ -8,7 +8,8 @@ import Typesetting
 /// `galley measure [FILE|-]`: text cases in, one result per input line out, same order.
 package enum MeasureCommand {
   static let help = """
-    usage: galley measure [FILE|-] [--template bubble|productCard] [--fonts-dir DIR [--any-font-path]] [-o OUT]
+    usage: galley measure [FILE|-] [--template bubble|productCard] [-o OUT]
+                          [--fonts-dir DIR [--any-font-path]]
                           [--jobs N] [--quiet] [--explain] [--shaping harfbuzz|accelerated]
                           [--strict-glyphs] [--estimate [--calibration FILE]]
 

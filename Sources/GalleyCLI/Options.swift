@@ -69,7 +69,8 @@ struct Options {
       throw CLIError.input(
         values["fonts-dir"] != nil
           ? "--fonts-dir \(library.directory): no such directory"
-          : "no font directory: \(library.directory) is not there (give --fonts-dir DIR or set GALLEY_FONTS)")
+          : "no font directory: \(library.directory) is not there "
+            + "(give --fonts-dir DIR or set GALLEY_FONTS)")
     }
     return library
   }

@@ -302,7 +302,9 @@ enum Pictures {
     guard pixels <= Double(Canvas.maximumPixels) else {
       throw TooLarge(
         description:
-          "the picture would be \(fmt((width * scale).rounded(.up)))×\(fmt((height * scale).rounded(.up))) px, more than \(Canvas.maximumPixels): draw fewer records or use a lower --scale"
+          "the picture would be \(fmt((width * scale).rounded(.up)))×"
+          + "\(fmt((height * scale).rounded(.up))) px, more than \(Canvas.maximumPixels): "
+          + "draw fewer records or use a lower --scale"
       )
     }
   }

@@ -10,7 +10,8 @@ import Typesetting
 enum RenderCommand {
   static let help = """
     usage: galley render TRANSCRIPT.jsonl|SPEC.json|- -o OUT.png [--width PT] [--scale S]
-                         [--overlay] [--frames FRAMES.jsonl] [--fonts-dir DIR [--any-font-path]] [--quiet]
+                         [--overlay] [--frames FRAMES.jsonl] [--quiet]
+                         [--fonts-dir DIR [--any-font-path]]
                          [--shaping harfbuzz|accelerated]
            galley render SPEC.json --updates BATCHES.json [--batch N] -o STRIP.png
            galley render --text "…" -o OUT.png [--size PT] [--fonts A.ttf,B.ttf] [--lang TAG]
@@ -82,7 +83,8 @@ enum RenderCommand {
     guard width > 0, width <= 10_000 else { throw CLIError.usage("--width must be in (0, 10000]") }
     guard Pictures.scales.contains(scale) else {
       throw CLIError.usage(
-        "--scale must be from \(fmt(Pictures.scales.lowerBound)) to \(fmt(Pictures.scales.upperBound)) (got \(fmt(scale)))")
+        "--scale must be from \(fmt(Pictures.scales.lowerBound)) to "
+          + "\(fmt(Pictures.scales.upperBound)) (got \(fmt(scale)))")
     }
     let overlay = opts.flags.contains("overlay")
     let quiet = opts.flags.contains("quiet")

@@ -8,7 +8,8 @@ import Typesetting
 enum ValidateCommand {
   static let help = """
     usage: galley validate ESTIMATES.jsonl|- [--max-error PT] [--json] [-o OUT]
-                           [--template bubble|productCard] [--fonts-dir DIR [--any-font-path]] [--jobs N]
+                           [--template bubble|productCard] [--jobs N]
+                           [--fonts-dir DIR [--any-font-path]]
                            [--html REPORT.html] [--quiet]
                            [--shaping harfbuzz|accelerated] [--group-by category|script]
                            [--against estimator [--calibration FILE]]

@@ -42,9 +42,8 @@ extension CellRecord {
     }
     let estimatedHeight = try r.number("estimatedHeight")
     let estimatedWidth = try r.number("estimatedWidth")
-    for (field, value) in [("estimatedHeight", estimatedHeight), ("estimatedWidth", estimatedWidth)] {
-      if let value { try CellLimits.length(value, field, zeroAllowed: true) }
-    }
+    if let h = estimatedHeight { try CellLimits.length(h, "estimatedHeight", zeroAllowed: true) }
+    if let w = estimatedWidth { try CellLimits.length(w, "estimatedWidth", zeroAllowed: true) }
     let cell: Cell
     switch template {
     case .bubble:

@@ -182,7 +182,8 @@ extension LayoutSpec {
     sectionsBefore: Int
   ) throws {
     if sectionsBefore == 0 && !counts.isEmpty {
-      throw BatchError("insertSections", "the spec has no section whose layout a new one could take")
+      throw BatchError(
+        "insertSections", "the spec has no section whose layout a new one could take")
     }
     for (k, e) in sizes.enumerated() {
       let op = "itemSizes[\(k)]"
@@ -190,7 +191,8 @@ extension LayoutSpec {
         throw BatchError(op, "section \(e.section) does not exist after the batch")
       }
       guard e.index >= 0 && e.index < counts[e.section] else {
-        throw BatchError(op, "item \(e.index) does not exist in section \(e.section) after the batch")
+        throw BatchError(
+          op, "item \(e.index) does not exist in section \(e.section) after the batch")
       }
     }
   }
@@ -220,7 +222,8 @@ extension LayoutSpec {
       if cells > maximumUpdateCells {
         throw BatchError(
           "batches[\(k)] (\(b.batch.name))",
-          "the layouts before and after the batches so far hold more than \(maximumUpdateCells) cells in all")
+          "the layouts before and after the batches so far hold more than "
+            + "\(maximumUpdateCells) cells in all")
       }
     }
   }

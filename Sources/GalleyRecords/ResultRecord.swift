@@ -21,7 +21,8 @@ package enum ResultRecord {
   /// ``unrepresentable(_:)`` of a text case's result record.
   package static func unrepresentable(_ layout: TextLayout) -> String? {
     if let e = unrepresentable(["height": layout.height, "widest": layout.widest]) { return e }
-    return unrepresentable(layout.lines.contains { !$0.width.isFinite } ? ["lineWidths": .nan] : [:])
+    let finiteLines = layout.lines.allSatisfy { $0.width.isFinite }
+    return unrepresentable(finiteLines ? [:] : ["lineWidths": .nan])
   }
 
   /// A cell's size record (docs/CELLS.md).

@@ -88,7 +88,8 @@ package enum CellLimits {
 
   /// Checks each inset of a padding (`padding.top`, …).
   static func padding(_ p: Padding, _ field: String) throws {
-    for (edge, v) in [("top", p.top), ("leading", p.leading), ("bottom", p.bottom), ("trailing", p.trailing)] {
+    let edges = [("top", p.top), ("leading", p.leading), ("bottom", p.bottom), ("trailing", p.trailing)]
+    for (edge, v) in edges {
       try length(v, "\(field).\(edge)", zeroAllowed: true)
     }
   }
@@ -98,7 +99,8 @@ package enum CellLimits {
     guard value.isFinite, scales.contains(value) else {
       throw CellError.invalidValue(
         field,
-        "must be from \(scales.lowerBound) to \(Int(scales.upperBound)) pixels per point (got \(value))")
+        "must be from \(scales.lowerBound) to \(Int(scales.upperBound)) pixels per point "
+          + "(got \(value))")
     }
   }
 }

@@ -57,7 +57,8 @@ public struct ProductCardCell: Sendable, Hashable {
     guard imageAspectRatio.isFinite, CellLimits.aspectRatios.contains(imageAspectRatio) else {
       throw CellError.invalidValue(
         "imageAspectRatio",
-        "must be from \(CellLimits.aspectRatios.lowerBound) to \(Int(CellLimits.aspectRatios.upperBound)) (got \(imageAspectRatio))")
+        "must be from \(CellLimits.aspectRatios.lowerBound) to "
+          + "\(Int(CellLimits.aspectRatios.upperBound)) (got \(imageAspectRatio))")
     }
     try CellLimits.padding(padding, "padding")
     try CellLimits.length(spacing, "spacing", zeroAllowed: true)

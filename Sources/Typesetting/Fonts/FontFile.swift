@@ -44,7 +44,8 @@ final class FontFile: @unchecked Sendable {
       if n < 0 && errno == EINTR { continue }
       guard n > 0 else {
         bytes.deallocate()
-        throw unreadable(n == 0 ? "it changed size while being read" : String(cString: strerror(errno)))
+        throw unreadable(
+          n == 0 ? "it changed size while being read" : String(cString: strerror(errno)))
       }
       done += n
     }

@@ -108,14 +108,15 @@ public final class FontLibrary: @unchecked Sendable {
   /// ``directory``, or an absolute path, which must lie inside it unless paths outside are
   /// allowed. Decided from the name alone.
   private func path(of file: String, name: String) throws -> String {
-    guard !file.isEmpty else { throw TypesettingError.fontNotFound(name: name, directory: directory) }
+    let notFound = TypesettingError.fontNotFound(name: name, directory: directory)
+    guard !file.isEmpty else { throw notFound }
     let absolute = file.hasPrefix("/")
     if absolute && allowsPathsOutside { return file }
     guard let parts = FontLibrary.normalized(absolute ? file : "/" + file) else {
       throw TypesettingError.fontOutsideDirectory(name: name, directory: directory)
     }
     if !absolute {
-      guard !parts.isEmpty else { throw TypesettingError.fontNotFound(name: name, directory: directory) }
+      guard !parts.isEmpty else { throw notFound }
       return directory + "/" + parts.joined(separator: "/")
     }
     guard parts.count > root.count, parts.starts(with: root) else {
@@ -171,12 +172,14 @@ public final class FontLibrary: @unchecked Sendable {
   private func evict(keeping key: String) {
     var dropped: [Font] = []
     while faces.count > 1 && (faces.count > maximumFaces || bytesKept > maximumBytes) {
-      guard let oldest = faces.filter({ $0.key != key }).min(by: { $0.value.lastUse < $1.value.lastUse })
-      else { break }
+      let others = faces.filter { $0.key != key }
+      guard let oldest = others.min(by: { $0.value.lastUse < $1.value.lastUse }) else { break }
       faces[oldest.key] = nil
       dropped.append(oldest.value.font)
       let path = oldest.value.path
-      if !faces.values.contains(where: { $0.path == path }), let file = files.removeValue(forKey: path) {
+      if !faces.values.contains(where: { $0.path == path }),
+        let file = files.removeValue(forKey: path)
+      {
         bytesKept -= file.count
       }
     }

@@ -37,8 +37,8 @@ public enum TypesettingError: Error, Equatable, Sendable, CustomStringConvertibl
       return "font \(name) has \(count) face(s); face index \(index) is out of range"
     case .fontNotFound(let name, let directory): return "font \(name) not found in \(directory)"
     case .fontOutsideDirectory(let name, let directory):
-      return
-        "font \(name) is outside the font directory \(directory) (fonts are named by file name there; paths elsewhere must be allowed)"
+      return "font \(name) is outside the font directory \(directory) "
+        + "(fonts are named by file name there; paths elsewhere must be allowed)"
     case .emptyFontStack: return "the font stack is empty"
     case .invalidFontSize(let size):
       return
@@ -47,7 +47,8 @@ public enum TypesettingError: Error, Equatable, Sendable, CustomStringConvertibl
     case .invalidStyle(let message): return "invalid style: \(message)"
     case .icu(let function, let code): return "ICU \(function) failed with code \(code)"
     case .textTooLong(let bytes):
-      return "text of \(bytes) bytes is too long (the limit is \(Typesetter.maximumTextBytes) bytes)"
+      return
+        "text of \(bytes) bytes is too long (the limit is \(Typesetter.maximumTextBytes) bytes)"
     case .invalidShapingMode(let value):
       return "shaping must be harfbuzz or accelerated (got '\(value)')"
     }
