@@ -27,8 +27,11 @@ extension LayoutResult {
     for y in rows.keys.sorted().prefix(50) {
       var line = [Character](repeating: ".", count: sketchColumns)
       for a in rows[y]! {
-        let lo = Int(((a.frame.minX - frame.minX) / unit).rounded())
-        let hi = Int(((a.frame.maxX - frame.minX) / unit).rounded())
+        // (Columns held within ±1e9 before they become whole numbers: a cell far off a
+        // narrow section must not trap the conversion.)
+        func column(_ x: Double) -> Int { Int(Swift.max(-1e9, Swift.min(1e9, (x / unit).rounded()))) }
+        let lo = column(a.frame.minX - frame.minX)
+        let hi = column(a.frame.maxX - frame.minX)
         let first = Swift.max(0, lo)
         let end = Swift.min(sketchColumns, Swift.max(lo + 1, hi))
         guard first < end else { continue }  // off the visible width (orthogonal sections)
