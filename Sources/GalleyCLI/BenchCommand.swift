@@ -80,6 +80,16 @@ enum BenchCommand {
       galley bench --json --repeat 5
     """
 
+  /// The conformance corpus: under the working directory when it is the checkout, else in
+  /// the checkout this command was built from.
+  static func defaultCorpus() -> String {
+    let path = "Tests/TypesettingTests/Fixtures/corpus.jsonl"
+    if FileManager.default.fileExists(atPath: path) { return path }
+    var root = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { root = root.deletingLastPathComponent() }
+    return root.appendingPathComponent(path).path
+  }
+
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let opts = try Options(
       args, valued: ["corpus", "repeat", "fonts-dir", "only"],
@@ -88,7 +98,7 @@ enum BenchCommand {
       print(help)
       return 0
     }
-    let path = opts.values["corpus"] ?? "Tests/TypesettingTests/Fixtures/corpus.jsonl"
+    let path = opts.values["corpus"] ?? defaultCorpus()
     guard FileManager.default.fileExists(atPath: path) else {
       throw CLIError.input("\(path): no such file (give a corpus with --corpus FILE)")
     }

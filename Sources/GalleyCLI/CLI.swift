@@ -38,10 +38,12 @@ public enum GalleyCLI {
 
     exit status:
       0    success
-      1    some records were errors (measure, render) or the max error is over --max-error
-      2    nothing usable: an invalid spec, no measurable record
+      1    some records were errors (measure, validate, render) or the max error is over
+           --max-error (validate)
+      2    nothing usable: an invalid spec, no measurable record (validate, render)
       64   usage error (unknown command or option, bad value)
-      66   unreadable input (missing file, a directory, no permission)
+      66   unreadable input (missing file, a directory, no permission, a --fonts-dir that is
+           not there)
       73   an output file cannot be written
       74   a write to standard output failed
       130  interrupted (Ctrl-C): output so far ends at a whole line
@@ -96,6 +98,7 @@ public enum GalleyCLI {
           case "calibrate": print(CalibrateCommand.help)
           case "render": print(RenderCommand.help)
           case "version": print(versionHelp)
+          case "help", "--help", "-h": print(usage)
           default:
             let hint = Suggestion.hint(for: topic, in: commands)
             FileHandle.standardError.write(

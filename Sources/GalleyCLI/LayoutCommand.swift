@@ -61,8 +61,7 @@ enum LayoutCommand {
     do {
       let spec = try LayoutSpec(json: data)
       if let path = opts.values["updates"] {
-        let batches = try SpecBatch.batches(
-          json: try Streams.input(path).readDataToEndOfFile())
+        let batches = try LayoutCommand.batches(at: path)
         return try updates(spec, batches, output: output) { request in
           try measureCell(request, library: library, sizer: sizer)
         }
@@ -78,6 +77,16 @@ enum LayoutCommand {
     } catch let e as LayoutSpecError {
       Streams.error("galley layout: \(e.description)")
       return 2
+    }
+  }
+
+  /// The batches of the updates file at `path`, whose errors name the file (the spec's are
+  /// the ones that name none).
+  static func batches(at path: String) throws -> [SpecBatch] {
+    do {
+      return try SpecBatch.batches(json: try Streams.input(path).readDataToEndOfFile())
+    } catch let e as LayoutSpecError {
+      throw LayoutSpecError(path: e.path.isEmpty ? path : "\(path): \(e.path)", message: e.message)
     }
   }
 

@@ -88,6 +88,12 @@ enum RenderCommand {
     }
     let overlay = opts.flags.contains("overlay")
     let quiet = opts.flags.contains("quiet")
+    if opts.values["batch"] != nil && opts.values["updates"] == nil {
+      throw CLIError.usage("--batch N picks a batch of --updates BATCHES.json, and none was given")
+    }
+    if opts.values["updates"] != nil && opts.values["text"] != nil {
+      throw CLIError.usage("--updates animates a layout spec, not a --text")
+    }
     let library = try opts.fontLibrary()
     let typesetter = try ShapingOption.typesetter(opts, cacheCapacity: 0)
     let sizer = CellSizer(typesetter: typesetter, cacheCapacity: 0)
@@ -125,7 +131,8 @@ enum RenderCommand {
         Streams.error("galley render: \(e.description)")
         return 2
       }
-      what = "text, \(placed.first?.ink.count ?? 0) lines"
+      let lines = placed.first?.ink.count ?? 0
+      what = "text, \(lines) line\(lines == 1 ? "" : "s")"
     } else {
       guard opts.positionals.count <= 1 else { throw CLIError.usage("one input at a time") }
       let handle = try Streams.input(opts.positionals.first)
@@ -141,13 +148,18 @@ enum RenderCommand {
         lines.append((reader.lineNumber, l))
       }
       defer { failures = (cut + failures).sorted { $0.line < $1.line } }
+      if opts.values["updates"] != nil && !isLayoutSpec(lines) {
+        throw CLIError.usage(
+          "--updates animates a layout spec, and \(opts.positionals.first ?? "-") is not one "
+            + "(a JSON object with \"sections\")")
+      }
       if isLayoutSpec(lines), let updates = opts.values["updates"] {
         // A batch's animation: before, halfway and after, side by side.
         let data = Data(lines.map { $0.1 }.joined(separator: [0x0A]))
         let n = try opts.int("batch") ?? 0
         do {
           let spec = try LayoutSpec(json: data)
-          let batches = try SpecBatch.batches(json: try Streams.input(updates).readDataToEndOfFile())
+          let batches = try LayoutCommand.batches(at: updates)
           guard n >= 0 && n < batches.count else {
             throw CLIError.usage("--batch \(n): the updates hold \(batches.count) batches (0…\(batches.count - 1))")
           }
@@ -156,7 +168,7 @@ enum RenderCommand {
           }
           let t = transitions[n]
           canvas = try Pictures.transitionStrip(t, viewport: spec.environment.containerSize, scale: scale)
-          what = "batch \(n) (\(batches[n].batch.name)): \(t.changes.count) changes"
+          what = "\(batches[n].label(n)): \(t.changes.count) changes"
         } catch let e as LayoutSpecError {
           Streams.error("galley render: \(e.description)")
           return 2

@@ -65,7 +65,8 @@ final class OutputStream {
         // the batch still in flight) should run or change the status.
         if errno == EPIPE { _exit(141) }
         FileHandle.standardError.write(
-          "galley: write failed: errno \(errno)\n".data(using: .utf8)!)
+          "galley: writing the output failed: \(String(cString: strerror(errno)))\n"
+            .data(using: .utf8)!)
         exit(74)
       }
       off += n

@@ -8,6 +8,8 @@ import Darwin
 package struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
   package enum Reason: Sendable, Equatable {
     case empty
+    /// A whole document (a spec, an updates file) with nothing in it.
+    case emptyDocument
     case invalidUTF8
     /// A `\uXXXX` escape that encodes half of a UTF-16 surrogate pair alone, as written.
     case unpairedSurrogate(String)
@@ -28,6 +30,7 @@ package struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConverti
   package var description: String {
     switch reason {
     case .empty: return "empty line"
+    case .emptyDocument: return "the file is empty"
     case .invalidUTF8: return "invalid UTF-8"
     case .unpairedSurrogate(let e): return "invalid JSON: unpaired UTF-16 surrogate escape \(e)"
     case .numberOutOfRange(let n):
@@ -84,10 +87,16 @@ package struct JSONReader {
     -> JSONValue
   {
     let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-    if bytes.starts(with: bom) {
-      return try read(bytes.dropFirst(3), repairingSurrogates: false).value
+    do throws(JSONSyntaxError) {
+      if bytes.starts(with: bom) {
+        return try read(bytes.dropFirst(3), repairingSurrogates: false).value
+      }
+      return try read(bytes, repairingSurrogates: false).value
+    } catch {
+      // (A document, not a line: an empty one says so.)
+      if case .empty = error.reason { throw JSONSyntaxError(reason: .emptyDocument, offset: 0) }
+      throw error
     }
-    return try read(bytes, repairingSurrogates: false).value
   }
 
   /// Reads a JSON object (the shape of every record); anything else is an error.

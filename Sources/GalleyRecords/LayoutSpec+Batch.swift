@@ -30,6 +30,12 @@ public struct SpecBatch: Sendable {
     return try list.enumerated().map { try SpecBatch($1, path: "batches[\($0)]") }
   }
 
+  /// How messages name the batch at index `k`: `batches[2] (older messages)`, or
+  /// `batches[2]` when it has no name.
+  package func label(_ k: Int) -> String {
+    batch.name.isEmpty ? "batches[\(k)]" : "batches[\(k)] (\(batch.name))"
+  }
+
   init(_ value: JSONValue, path: String) throws {
     guard case .object(let o) = value else {
       throw LayoutSpecError(path: path, message: "expected an object")
@@ -217,11 +223,11 @@ extension LayoutSpec {
         cells += counts.reduce(0, +) + mapping.countsAfter.reduce(0, +)
         counts = mapping.countsAfter
       } catch let e as BatchError {
-        throw BatchError("batches[\(k)] (\(b.batch.name)): \(e.operation)", e.message)
+        throw BatchError("\(b.label(k)): \(e.operation)", e.message)
       }
       if cells > maximumUpdateCells {
         throw BatchError(
-          "batches[\(k)] (\(b.batch.name))",
+          b.label(k),
           "the layouts before and after the batches so far hold more than "
             + "\(maximumUpdateCells) cells in all")
       }
@@ -250,7 +256,7 @@ extension LayoutSpec {
       do {
         next = try spec.applying(b.batch, sizes: b.itemSizes)
       } catch let e as BatchError {
-        throw BatchError("batches[\(k)] (\(b.batch.name)): \(e.operation)", e.message)
+        throw BatchError("\(b.label(k)): \(e.operation)", e.message)
       }
       let after = try next.spec.layoutResult(measure: measure)
       let t = LayoutTransition(

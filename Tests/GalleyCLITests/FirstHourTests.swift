@@ -1,0 +1,84 @@
+import Foundation
+import XCTest
+
+/// What a newcomer met in a first hour with the command (issue 38): options that did not apply
+/// were ignored silently, messages did not name their subject, the samples warned about
+/// themselves. Each test failed on the commit before it.
+final class FirstHourTests: XCTestCase {
+  let cli = Galley()
+
+  func temporary(_ name: String, _ text: String) throws -> String {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "galley-first-hour-\(getpid())-\(name)")
+    try Data(text.utf8).write(to: url)
+    addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+    return url.path
+  }
+
+  func testHelpOfHelpIsTheHelp() throws {
+    let r = try cli.run(["help", "--help"])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    XCTAssertTrue(r.stdout.contains("usage: galley COMMAND"))
+    // The top-level help lists validate among the commands that exit 1.
+    XCTAssertTrue(try cli.run(["help"]).stdout.contains("(measure, validate, render)"))
+  }
+
+  func testRenderOptionsThatDoNotApplyAreUsageErrors() throws {
+    let png = FileManager.default.temporaryDirectory.appendingPathComponent("galley-fh-\(getpid()).png").path
+    addTeardownBlock { try? FileManager.default.removeItem(atPath: png) }
+    let cases: [([String], String)] = [
+      (["render", "Examples/brand-grid.json", "--batch", "1", "-o", png], "--batch N picks a batch of --updates"),
+      (["render", "Examples/transcript.jsonl", "--updates", "Examples/brand-grid-updates.json", "-o", png],
+       "Examples/transcript.jsonl is not one"),
+      (["render", "--text", "hi", "--updates", "Examples/brand-grid-updates.json", "-o", png], "not a --text"),
+    ]
+    for (args, message) in cases {
+      let r = try cli.run(args)
+      XCTAssertEqual(r.status, 64, args.joined(separator: " "))
+      XCTAssertTrue(r.stderr.contains(message), r.stderr)
+    }
+  }
+
+  func testUpdatesMessagesNameTheFileAndTheBatch() throws {
+    let empty = try temporary("empty.json", "")
+    let r = try cli.run(["layout", "Examples/brand-grid.json", "--updates", empty])
+    XCTAssertEqual(r.status, 2)
+    XCTAssertTrue(r.stderr.contains("\(empty): not valid JSON: the file is empty"), r.stderr)
+    let unnamed = try temporary("unnamed.json", #"{"batches": [{"deleteSections": [9]}]}"#)
+    let u = try cli.run(["layout", "Examples/brand-grid.json", "--updates", unnamed])
+    XCTAssertEqual(u.status, 2)
+    XCTAssertTrue(u.stderr.contains("batches[0]: deleteSections[0]:"), u.stderr)
+    XCTAssertFalse(u.stderr.contains("()"), u.stderr)
+  }
+
+  func testAFailedWriteSaysWhyInWords() throws {
+    guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+    let p = Process()
+    p.executableURL = Galley.binary
+    p.arguments = ["measure", "Examples/messages.jsonl", "--quiet"]
+    p.currentDirectoryURL = Galley.root
+    p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+    let err = Pipe()
+    p.standardError = err
+    try p.run()
+    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    XCTAssertEqual(p.terminationStatus, 74)
+    XCTAssertTrue(message.contains("No space left on device"), message)
+    XCTAssertFalse(message.contains("errno"), message)
+  }
+
+  func testTheSampleTranscriptMeasuresWithoutWarnings() throws {
+    let r = try cli.run(["measure", "Examples/transcript.jsonl", "--quiet"])
+    XCTAssertEqual(r.status, 0)
+    XCTAssertEqual(r.stderr, "", "the samples' own characters all have a font")
+  }
+
+  func testOneLineIsOneLine() throws {
+    let png = FileManager.default.temporaryDirectory.appendingPathComponent("galley-fh1-\(getpid()).png").path
+    addTeardownBlock { try? FileManager.default.removeItem(atPath: png) }
+    let r = try cli.run(["render", "--text", "hi", "-o", png])
+    XCTAssertEqual(r.status, 0)
+    XCTAssertTrue(r.stderr.contains("text, 1 line)"), r.stderr)
+  }
+}
