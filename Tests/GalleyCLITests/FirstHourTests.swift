@@ -7,14 +7,6 @@ import XCTest
 final class FirstHourTests: XCTestCase {
   let cli = Galley()
 
-  func temporary(_ name: String, _ text: String) throws -> String {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "galley-first-hour-\(getpid())-\(name)")
-    try Data(text.utf8).write(to: url)
-    addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-    return url.path
-  }
-
   func testHelpOfHelpIsTheHelp() throws {
     let r = try cli.run(["help", "--help"])
     XCTAssertEqual(r.status, 0, r.stderr)
@@ -40,11 +32,11 @@ final class FirstHourTests: XCTestCase {
   }
 
   func testUpdatesMessagesNameTheFileAndTheBatch() throws {
-    let empty = try temporary("empty.json", "")
+    let empty = try temporaryFile("empty.json", "")
     let r = try cli.run(["layout", "Examples/brand-grid.json", "--updates", empty])
     XCTAssertEqual(r.status, 2)
     XCTAssertTrue(r.stderr.contains("\(empty): not valid JSON: the file is empty"), r.stderr)
-    let unnamed = try temporary("unnamed.json", #"{"batches": [{"deleteSections": [9]}]}"#)
+    let unnamed = try temporaryFile("unnamed.json", #"{"batches": [{"deleteSections": [9]}]}"#)
     let u = try cli.run(["layout", "Examples/brand-grid.json", "--updates", unnamed])
     XCTAssertEqual(u.status, 2)
     XCTAssertTrue(u.stderr.contains("batches[0]: deleteSections[0]:"), u.stderr)

@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 
 /// Runs the built `galley` executable.
 struct Galley {
@@ -66,5 +67,16 @@ struct Galley {
     return Run(
       status: p.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
       stderr: String(decoding: err, as: UTF8.self))
+  }
+}
+
+extension XCTestCase {
+  /// A file in the temporary directory holding `text`, removed when the test ends; its path.
+  func temporaryFile(_ name: String, _ text: String) throws -> String {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "galley-\(type(of: self))-\(getpid())-\(name)")
+    try Data(text.utf8).write(to: url)
+    addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+    return url.path
   }
 }

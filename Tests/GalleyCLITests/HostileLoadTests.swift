@@ -7,14 +7,6 @@ import XCTest
 final class HostileLoadTests: XCTestCase {
   let cli = Galley()
 
-  func temporary(_ name: String, _ text: String) throws -> String {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "galley-hostile-\(getpid())-\(name)")
-    try Data(text.utf8).write(to: url)
-    addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-    return url.path
-  }
-
   /// Every line of the output is JSON whose numbers are finite.
   func assertFiniteJSON(_ out: String, file: StaticString = #filePath, line: UInt = #line) {
     XCTAssertFalse(out.contains("inf") || out.contains("nan"), out, file: file, line: line)
@@ -31,7 +23,7 @@ final class HostileLoadTests: XCTestCase {
       (#"{"id": "w", "template": "bubble", "text": "hi", "containerWidth": 1e300}"#, "containerWidth"),
       (#"{"id": "e", "template": "bubble", "text": "hi", "containerWidth": 390, "estimatedHeight": 1e308}"#, "estimatedHeight"),
     ]
-    let input = try temporary("numbers.jsonl", records.map(\.0).joined(separator: "\n") + "\n")
+    let input = try temporaryFile("numbers.jsonl", records.map(\.0).joined(separator: "\n") + "\n")
     let r = try cli.run(["measure", input])
     XCTAssertEqual(r.status, 1)
     assertFiniteJSON(r.stdout)
@@ -44,22 +36,22 @@ final class HostileLoadTests: XCTestCase {
   }
 
   func testUpdatesAndSpecsAreBoundedBeforeMemoryIsSpent() throws {
-    let spec = try temporary("spec.json", #"""
+    let spec = try temporaryFile("spec.json", #"""
       {"container": {"width": 390, "height": 844},
        "sections": [{"items": 3, "group": {"axis": "horizontal",
          "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 44}},
          "subitems": [{"item": {"size": {"width": {"fractionalWidth": 1}, "height": {"fractionalHeight": 1}}}}]}}]}
       """#)
-    let huge = try temporary("huge.json", #"{"batches":[{"itemCounts":[100000000],"reloadSections":[0]}]}"#)
+    let huge = try temporaryFile("huge.json", #"{"batches":[{"itemCounts":[100000000],"reloadSections":[0]}]}"#)
     let r = try cli.run(["layout", spec, "--updates", huge])
     XCTAssertEqual(r.status, 2)
     XCTAssertEqual(r.stdout, "", "nothing written")
     XCTAssertTrue(r.stderr.contains("itemCounts: more than 1000000 items in all after the batch"), r.stderr)
-    let offset = try temporary("offset.json", #"{"batches":[{"contentOffset":1e308}]}"#)
+    let offset = try temporaryFile("offset.json", #"{"batches":[{"contentOffset":1e308}]}"#)
     let o = try cli.run(["layout", spec, "--updates", offset])
     XCTAssertEqual(o.status, 2)
     XCTAssertTrue(o.stderr.contains("contentOffset"), o.stderr)
-    let wide = try temporary("wide.json", try String(contentsOfFile: spec, encoding: .utf8)
+    let wide = try temporaryFile("wide.json", try String(contentsOfFile: spec, encoding: .utf8)
       .replacingOccurrences(of: "\"width\": 390", with: "\"width\": 1.7e308"))
     let w = try cli.run(["layout", wide])
     XCTAssertEqual(w.status, 2)
@@ -74,7 +66,7 @@ final class HostileLoadTests: XCTestCase {
       XCTAssertEqual(r.status, 64, scale)
       XCTAssertTrue(r.stderr.contains("--scale must be from 0.1 to 8"), r.stderr)
     }
-    let tall = try temporary(
+    let tall = try temporaryFile(
       "tall.jsonl", #"{"id": "t", "template": "bubble", "text": "hi", "containerWidth": 390, "minSize": {"height": 1e308}}"# + "\n")
     let t = try cli.run(["render", tall, "-o", png])
     XCTAssertEqual(t.status, 2, "nothing to draw: \(t.stderr)")
@@ -82,7 +74,7 @@ final class HostileLoadTests: XCTestCase {
   }
 
   func testFontsDirectoryAndFontPaths() throws {
-    let input = try temporary(
+    let input = try temporaryFile(
       "paths.jsonl",
       [#"{"id": "a", "text": "x", "fonts": ["/etc/passwd"], "width": 50}"#,
        #"{"id": "b", "text": "x", "fonts": ["/no/such.ttf"], "width": 50}"#].joined(separator: "\n"))
@@ -104,11 +96,11 @@ final class HostileLoadTests: XCTestCase {
 
   func testAByteOrderMarkBeforeTheFirstRecordOrSpecIsSkipped() throws {
     let bom = "\u{FEFF}"
-    let input = try temporary("bom.jsonl", bom + #"{"id": "a", "text": "Hello", "width": 100}"# + "\n")
+    let input = try temporaryFile("bom.jsonl", bom + #"{"id": "a", "text": "Hello", "width": 100}"# + "\n")
     let r = try cli.run(["measure", input])
     XCTAssertEqual(r.status, 0, r.stdout)
     XCTAssertEqual(r.lines.first?["id"] as? String, "a")
-    let spec = try temporary("bom.json", bom + #"{"container": {"width": 390, "height": 844}, "sections": []}"#)
+    let spec = try temporaryFile("bom.json", bom + #"{"container": {"width": 390, "height": 844}, "sections": []}"#)
     XCTAssertEqual(try cli.run(["layout", spec]).status, 0)
   }
 }
