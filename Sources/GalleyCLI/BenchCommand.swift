@@ -125,7 +125,8 @@ enum BenchCommand {
       let first = skipped.prefix(5).map(String.init).joined(separator: ", ")
       FileHandle.standardError.write(
         Data(
-          ("warning: \(path): \(skipped.count) line(s) are not usable cases and are left out "
+          ("warning: \(path): \(counted(skipped.count, "line")) "
+            + "\(skipped.count == 1 ? "is not a usable case and is" : "are not usable cases and are") left out "
             + "(line \(first)\(skipped.count > 5 ? ", …" : ""); `galley measure` says why)\n").utf8)
       )
     }

@@ -69,7 +69,7 @@ enum CalibrateCommand {
     }
     if !unusable.isEmpty {
       Streams.error(
-        "galley calibrate: \(unusable.count) record(s) left out\n  "
+        "galley calibrate: \(counted(unusable.count, "record")) left out\n  "
           + unusable.prefix(5).joined(separator: "\n  ") + (unusable.count > 5 ? "\n  …" : ""))
     }
     guard cells.count >= 5 else {

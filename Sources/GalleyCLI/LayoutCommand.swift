@@ -58,16 +58,18 @@ enum LayoutCommand {
     let library = try opts.fontLibrary()
     let sizer = CellSizer(typesetter: try ShapingOption.typesetter(opts, cacheCapacity: 2048))
     let output = try Streams.output(opts.values["output"])
+    let missing = MissingGlyphs()
+    defer { missing.report(command: "layout", strict: false) }
     do {
       let spec = try LayoutSpec(json: data)
       if let path = opts.values["updates"] {
         let batches = try LayoutCommand.batches(at: path)
         return try updates(spec, batches, output: output) { request in
-          try measureCell(request, library: library, sizer: sizer)
+          try measureCell(request, library: library, sizer: sizer, missing: missing)
         }
       }
       let result = try spec.layoutResult { request in
-        try measureCell(request, library: library, sizer: sizer)
+        try measureCell(request, library: library, sizer: sizer, missing: missing)
       }
       output.write(LayoutJSONEncoder.encode(result) + "\n")
       for e in result.cellErrors {
@@ -116,16 +118,17 @@ enum LayoutCommand {
     var description: String
   }
 
-  /// Measures the cell of a layout item at the width the layout proposes.
-  static func measureCell(_ r: CellRequest, library: FontLibrary, sizer: CellSizer) throws -> Size {
+  /// Measures the cell of a layout item at the width the layout proposes; characters no font
+  /// has go to `missing`.
+  static func measureCell(
+    _ r: CellRequest, library: FontLibrary, sizer: CellSizer, missing: MissingGlyphs? = nil
+  ) throws -> Size {
     let location = "sections[\(r.indexPath.section)].cells[\(r.indexPath.item)]"
     do {
       let record = try r.cellRecord(library: library)
-      let m: CellMeasurement
-      switch record.cell {
-      case .bubble(let b): m = try sizer.measure(b)
-      case .productCard(let c): m = try sizer.measure(c)
-      }
+      let m = try sizer.measure(record.cell)
+      missing?.note(
+        order: r.indexPath.section << 32 | r.indexPath.item, place: location, m.missingCharacters)
       return Size(width: m.size.width, height: m.size.height)
     } catch let e as CellError {
       throw CellMeasureError(description: "\(location): \(e.description)")

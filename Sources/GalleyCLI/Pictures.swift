@@ -40,7 +40,8 @@ enum Pictures {
   /// ``BubbleEstimator``), and every missing glyph (tofu) outlined in red.
   static func transcript(
     _ lines: [(Int, [UInt8])], width columnWidth: Double, containerIsColumn: Bool = false,
-    scale: Double, overlay: Bool, library: FontLibrary, sizer: CellSizer
+    scale: Double, overlay: Bool, library: FontLibrary, sizer: CellSizer,
+    missing: MissingGlyphs? = nil
   ) throws -> (Canvas?, [Placed], [Failure]) {
     var failures: [Failure] = []
     var items: [(Int, CellRecord, BubbleCell, CellPlacement)] = []
@@ -63,6 +64,7 @@ enum Pictures {
         }
         if containerIsColumn { b.containerWidth = columnWidth }
         items.append((line, record, b, try sizer.place(b)))
+        if let missing { missing.note(line: line, id: record.id, try sizer.measure(b).missingCharacters) }
       } catch let e as CellError {
         failures.append(Failure(line: line, id: id, message: e.description))
       } catch {
@@ -115,12 +117,13 @@ enum Pictures {
 
   /// A layout spec: every element's frame outlined (cells grey, supplementary views orange,
   /// decorations filled), and the cells the spec carries drawn in their frames.
-  static func layoutSpec(_ data: Data, scale: Double, library: FontLibrary, sizer: CellSizer)
-    throws -> (Canvas, [Placed], [Failure])
-  {
+  static func layoutSpec(
+    _ data: Data, scale: Double, library: FontLibrary, sizer: CellSizer,
+    missing: MissingGlyphs? = nil
+  ) throws -> (Canvas, [Placed], [Failure]) {
     let spec = try LayoutSpec(json: data)
     let result = try spec.layoutResult { request in
-      try LayoutCommand.measureCell(request, library: library, sizer: sizer)
+      try LayoutCommand.measureCell(request, library: library, sizer: sizer, missing: missing)
     }
     let all = result.allAttributes
     var width = spec.environment.containerSize.width
@@ -253,12 +256,12 @@ enum Pictures {
   /// One text laid out at `width − 2 × 16` points; with `overlay`, each line's typographic box
   /// (green) and ink bounds (dashed red).
   static func text(
-    _ c: TextCase, width: Double, scale: Double, overlay: Bool, typesetter: Typesetter
-  ) throws -> (
-    Canvas, [Placed]
-  ) {
+    _ c: TextCase, width: Double, scale: Double, overlay: Bool, typesetter: Typesetter,
+    missing: MissingGlyphs? = nil
+  ) throws -> (Canvas, [Placed]) {
     let pad = 16.0
     let prepared = try typesetter.prepare(c.text, style: c.style)
+    missing?.note(order: 0, place: "--text", prepared.missingCharacters)
     let layout = try prepared.layout(width: max(1, width - 2 * pad))
     try checkSize(width: width, height: layout.height + 2 * pad, scale: scale)
     let canvas = Canvas(

@@ -97,6 +97,8 @@ enum RenderCommand {
     let library = try opts.fontLibrary()
     let typesetter = try ShapingOption.typesetter(opts, cacheCapacity: 0)
     let sizer = CellSizer(typesetter: typesetter, cacheCapacity: 0)
+    let missing = MissingGlyphs()
+    defer { missing.report(command: "render", strict: false) }
 
     var canvas: Canvas?
     var placed: [Pictures.Placed] = []
@@ -123,7 +125,7 @@ enum RenderCommand {
       }
       do {
         (canvas, placed) = try Pictures.text(
-          c, width: width, scale: scale, overlay: overlay, typesetter: typesetter)
+          c, width: width, scale: scale, overlay: overlay, typesetter: typesetter, missing: missing)
       } catch let e as TypesettingError {
         Streams.error("galley render: \(e.description)")
         return 2
@@ -131,8 +133,7 @@ enum RenderCommand {
         Streams.error("galley render: \(e.description)")
         return 2
       }
-      let lines = placed.first?.ink.count ?? 0
-      what = "text, \(lines) line\(lines == 1 ? "" : "s")"
+      what = "text, \(counted(placed.first?.ink.count ?? 0, "line"))"
     } else {
       guard opts.positionals.count <= 1 else { throw CLIError.usage("one input at a time") }
       let handle = try Streams.input(opts.positionals.first)
@@ -164,11 +165,11 @@ enum RenderCommand {
             throw CLIError.usage("--batch \(n): the updates hold \(batches.count) batches (0…\(batches.count - 1))")
           }
           let transitions = try spec.transitions(batches, through: n) { request in
-            try LayoutCommand.measureCell(request, library: library, sizer: sizer)
+            try LayoutCommand.measureCell(request, library: library, sizer: sizer, missing: missing)
           }
           let t = transitions[n]
           canvas = try Pictures.transitionStrip(t, viewport: spec.environment.containerSize, scale: scale)
-          what = "\(batches[n].label(n)): \(t.changes.count) changes"
+          what = "\(batches[n].label(n)): \(counted(t.changes.count, "change"))"
         } catch let e as LayoutSpecError {
           Streams.error("galley render: \(e.description)")
           return 2
@@ -183,7 +184,7 @@ enum RenderCommand {
         let data = Data(lines.map { $0.1 }.joined(separator: [0x0A]))
         do {
           (canvas, placed, failures) = try Pictures.layoutSpec(
-            data, scale: scale, library: library, sizer: sizer)
+            data, scale: scale, library: library, sizer: sizer, missing: missing)
         } catch let e as LayoutSpecError {
           Streams.error("galley render: \(e.description)")
           return 2
@@ -191,17 +192,17 @@ enum RenderCommand {
           Streams.error("galley render: \(e.description)")
           return 2
         }
-        what = "layout, \(placed.count) cells"
+        what = "layout, \(counted(placed.count, "cell"))"
       } else {
         do {
           (canvas, placed, failures) = try Pictures.transcript(
             lines, width: width, containerIsColumn: opts.values["width"] != nil, scale: scale,
-            overlay: overlay, library: library, sizer: sizer)
+            overlay: overlay, library: library, sizer: sizer, missing: missing)
         } catch let e as Pictures.TooLarge {
           Streams.error("galley render: \(e.description)")
           return 2
         }
-        what = "transcript, \(placed.count) bubbles"
+        what = "transcript, \(counted(placed.count, "bubble"))"
       }
     }
     for f in failures {

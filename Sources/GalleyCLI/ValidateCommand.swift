@@ -99,12 +99,14 @@ enum ValidateCommand {
       label: "validate", input: input.fileDescriptor, quiet: opts.flags.contains("quiet"))
     defer { progress.finish() }
     var chunk: [(Int, [UInt8])] = []
+    let missing = MissingGlyphs()
+    defer { missing.report(command: "validate", strict: false) }
     func flush() {
       let lines = chunk.map { Line(number: $0.0, data: $0.1) }
       let outcomes = concurrentMap(lines, threads: jobs) {
         validateRecord(
           $0.data, line: $0.number, library: library, sizer: sizer, template: template,
-          estimator: estimator, byScript: byScript)
+          estimator: estimator, byScript: byScript, missing: missing)
       }
       for (k, o) in outcomes.enumerated() {
         switch o {
@@ -183,7 +185,7 @@ enum ValidateCommand {
 
   static func validateRecord(
     _ data: [UInt8], line: Int, library: FontLibrary, sizer: CellSizer, template: CellTemplate?,
-    estimator: BubbleEstimator? = nil, byScript: Bool = false
+    estimator: BubbleEstimator? = nil, byScript: Bool = false, missing: MissingGlyphs? = nil
   ) -> Outcome {
     let object: JSONObject
     switch Records.read(data, line: line, command: "validate") {
@@ -208,6 +210,7 @@ enum ValidateCommand {
         estimated = e
       }
       let m = try sizer.measure(record.cell)
+      missing?.note(line: line, id: record.id, m.missingCharacters)
       var group = record.cell.category
       if byScript {
         switch record.cell {

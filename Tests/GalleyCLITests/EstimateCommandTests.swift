@@ -45,7 +45,7 @@ final class EstimateCommandTests: XCTestCase {
     let one = try temp("one.jsonl", #"{"id":"a","text":"hi","containerWidth":390}"# + "\n" + "{oops\n")
     let single = try cli.run(["calibrate", one, "-o", out])
     XCTAssertEqual(single.status, 2)
-    XCTAssertTrue(single.stderr.contains("1 record(s) left out"), single.stderr)
+    XCTAssertTrue(single.stderr.contains("1 record left out"), single.stderr)
     XCTAssertTrue(single.stderr.contains("(got 1)"), single.stderr)
     let input = Data(#"{"id":"a","text":"hi","width":100}"#.utf8)
     let corrupt = try temp("corrupt.json", "{not json")

@@ -73,4 +73,31 @@ final class FirstHourTests: XCTestCase {
     XCTAssertEqual(r.status, 0)
     XCTAssertTrue(r.stderr.contains("text, 1 line)"), r.stderr)
   }
+
+  /// One warning rule for characters no font has, in every command that measures.
+  func testEveryCommandThatMeasuresWarnsOfMissingGlyphs() throws {
+    let bubble = #"{"id": "x", "template": "bubble", "text": "Hi 민지", "style": {"fonts": ["Inter-Regular.otf"]}, "containerWidth": 390, "estimatedHeight": 40}"#
+    let records = try temporaryFile("tofu.jsonl", bubble + "\n")
+    let spec = try temporaryFile("tofu.json", #"""
+      {"container": {"width": 390, "height": 800}, "sections": [{"items": 1,
+       "group": {"axis": "vertical", "size": {"width": {"fractionalWidth": 1}, "height": {"estimated": 44}},
+                 "subitems": [{"item": {"size": {"width": {"fractionalWidth": 1}, "height": {"estimated": 44}}}}]},
+       "cells": [{"template": "bubble", "text": "Hi 민지", "style": {"fonts": ["Inter-Regular.otf"]}}]}]}
+      """#)
+    let png = FileManager.default.temporaryDirectory.appendingPathComponent("galley-fh2-\(getpid()).png").path
+    addTeardownBlock { try? FileManager.default.removeItem(atPath: png) }
+    let runs: [([String], String)] = [
+      (["measure", records], "line 1 (x)"), (["validate", records], "line 1 (x)"),
+      (["render", records, "-o", png], "line 1 (x)"), (["layout", spec], "sections[0].cells[0]"),
+      (["render", spec, "-o", png], "sections[0].cells[0]"),
+      (["render", "--text", "Hi 민지", "--fonts", "Inter-Regular.otf", "-o", png], "--text"),
+    ]
+    for (args, place) in runs {
+      let r = try cli.run(args)
+      XCTAssertTrue(
+        r.stderr.contains("1 record holds characters no font of their stack has"),
+        "\(args.joined(separator: " ")): \(r.stderr)")
+      XCTAssertTrue(r.stderr.contains("\(place): U+BBFC 민, U+C9C0 지"), r.stderr)
+    }
+  }
 }

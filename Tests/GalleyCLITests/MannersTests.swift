@@ -84,7 +84,7 @@ final class MannersTests: XCTestCase {
       .joined(separator: "\n").write(to: mixed, atomically: true, encoding: .utf8)
     let r = try cli.run(["bench", "--corpus", mixed.path, "--only", "layout", "--repeat", "1"])
     XCTAssertEqual(r.status, 0, r.stderr)
-    XCTAssertTrue(r.stderr.contains("2 line(s) are not usable cases"), r.stderr)
+    XCTAssertTrue(r.stderr.contains("2 lines are not usable cases"), r.stderr)
     XCTAssertTrue(r.stderr.contains("(line 3, 4;"), r.stderr)
     XCTAssertTrue(r.stdout.contains("layoutMicrosPerText "), r.stdout)
     let none = dir.appendingPathComponent("none.jsonl")
