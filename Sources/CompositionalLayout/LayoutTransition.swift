@@ -145,18 +145,25 @@ public struct LayoutTransition: Sendable {
     self.mapping = mapping
     self.anchor = anchor
     self.viewport = viewport
-    contentOffsetBefore = offset
     let vertical = after.scrollDirection == .vertical
     func main(_ r: Rect) -> (Double, Double) { vertical ? (r.minY, r.maxY) : (r.minX, r.maxX) }
     let lengthAfter = vertical ? after.contentSize.height : after.contentSize.width
     let lengthBefore = vertical ? before.contentSize.height : before.contentSize.width
+    var note: String? = nil
+    // The offset before, as a scroll view holds it: inside the content (what is on screen, and
+    // so what the checks look at, is what a reader could see).
+    let given = offset
+    let offset = min(max(0, given), max(0, lengthBefore - viewport))
+    if offset != given {
+      note = "the offset before, \(fmt(given)), lies outside the content (0…\(fmt(max(0, lengthBefore - viewport)))): clamped"
+    }
+    contentOffsetBefore = offset
     let onScreenBefore = before.elements(onScreenAt: offset, viewport: viewport)
 
     // The content offset after: `firstVisible` keeps the topmost cell visible before that is
     // still there after.
     var item: ItemPath? = nil
     var moved: Double? = nil
-    var note: String? = nil
     if anchor == .firstVisible {
       var best: (start: Double, path: ItemPath, after: ItemPath)? = nil
       for c in onScreenBefore where c.category == .cell {
@@ -170,7 +177,8 @@ public struct LayoutTransition: Sendable {
         item = best.after
         moved = main(a.frame).0 - best.start
       } else {
-        note = "no item visible before the batch is still there after it: the offset is kept"
+        let kept = "no item visible before the batch is still there after it: the offset is kept"
+        note = note.map { $0 + "; " + kept } ?? kept
       }
     }
     let (target, clamped) = anchor.offsetAfter(

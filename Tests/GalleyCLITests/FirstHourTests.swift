@@ -100,4 +100,27 @@ final class FirstHourTests: XCTestCase {
       XCTAssertTrue(r.stderr.contains("\(place): U+BBFC 민, U+C9C0 지"), r.stderr)
     }
   }
+
+  /// LAYOUT-SPEC.md's updates example scrolls to 4000 on a grid 844 tall: the offset before is
+  /// clamped to the content, as a scroll view holds it, and no cell is said to teleport (5 were,
+  /// moving 130 pt, measured from a screen no reader could see).
+  func testOffsetsBeforeABatchAreClampedToTheContent() throws {
+    let batches = try temporaryFile("older.json", #"""
+      {"batches": [
+        {"name": "a fourth brand", "reloadSections": [0], "itemCounts": [4, 1]},
+        {"name": "older messages", "insertItems": [{"section": 0, "item": 0}],
+         "itemSizes": [{"section": 0, "index": 0, "height": 52}], "contentOffset": 4000, "anchor": "firstVisible"}
+      ]}
+      """#)
+    let r = try cli.run(["layout", "Examples/brand-grid.json", "--updates", batches])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+    let second = try XCTUnwrap((root["batches"] as? [[String: Any]])?.last)
+    let checks = try XCTUnwrap(second["checks"] as? [String: Any])
+    XCTAssertEqual(checks["teleports"] as? Int, 0)
+    let offset = try XCTUnwrap(second["contentOffset"] as? [String: Any])
+    XCTAssertEqual(offset["before"] as? Double, 0, "clamped to the content (0…0)")
+    let note = (second["anchor"] as? [String: Any])?["note"] as? String ?? ""
+    XCTAssertTrue(note.contains("the offset before, 4000, lies outside the content"), note)
+  }
 }
