@@ -168,7 +168,9 @@ enum RenderCommand {
             try LayoutCommand.measureCell(request, library: library, sizer: sizer, missing: missing)
           }
           let t = transitions[n]
-          canvas = try Pictures.transitionStrip(t, viewport: spec.environment.containerSize, scale: scale)
+          canvas = try Pictures.transitionStrip(
+            t, viewport: spec.environment.containerSize, scale: scale, typesetter: typesetter,
+            library: library)
           what = "\(batches[n].label(n)): \(counted(t.changes.count, "change"))"
         } catch let e as LayoutSpecError {
           Streams.error("galley render: \(e.description)")

@@ -55,13 +55,25 @@ final class LayoutUpdatesCommandTests: XCTestCase {
     ])
     XCTAssertEqual(r.status, 0, r.stderr)
     let png = try PNGImage.read(out.path)
-    // Three 390-wide panels with 24 pt between them, 844 tall.
+    // Three 390-wide panels with 24 pt between them, 844 tall, under a 64 pt band that names
+    // them and explains the colours.
+    let band = 64
     XCTAssertEqual(png.width, 3 * 390 + 2 * 24)
-    XCTAssertEqual(png.height, 844)
+    XCTAssertEqual(png.height, 844 + band)
     // Item 5 (x 260…390, y 160…280) is deleted by batch 2: red before, gone (white) after.
-    let before = png.color(x: 325, y: 220)
+    let before = png.color(x: 325, y: band + 220)
     XCTAssertGreaterThan(Int(before.r), Int(before.g) + 40, "\(before)")
-    let after = png.color(x: 2 * (390 + 24) + 325, y: 330)
+    let after = png.color(x: 2 * (390 + 24) + 325, y: band + 330)
     XCTAssertEqual([after.r, after.g, after.b], [255, 255, 255])
+    // Each panel's label is ink (dark text) in the band above it, and so is the legend.
+    func inkIn(x: ClosedRange<Int>, y: ClosedRange<Int>) -> Int {
+      var n = 0
+      for py in y { for px in x where Int(png.color(x: px, y: py).g) < 100 { n += 1 } }
+      return n
+    }
+    for k in 0..<3 {
+      XCTAssertGreaterThan(inkIn(x: k * 414...(k * 414 + 60), y: 6...30), 20, "label \(k)")
+    }
+    XCTAssertGreaterThan(inkIn(x: 0...600, y: 36...56), 100, "the legend")
   }
 }
