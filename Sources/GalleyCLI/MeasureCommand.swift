@@ -76,8 +76,9 @@ package enum MeasureCommand {
     let progress = ProgressBar(
       label: "measure", input: input.fileDescriptor, quiet: opts.flags.contains("quiet"))
     defer { progress.finish() }
-    if opts.values["calibration"] != nil && !opts.flags.contains("estimate") {
-      throw CLIError.usage("--calibration goes with --estimate")
+    try opts.require(["calibration"], with: "estimate", "it calibrates the estimator")
+    for option in ["strict-glyphs", "explain", "shaping"] {
+      try opts.forbid(option, with: "estimate", "the estimator neither shapes nor looks up glyphs")
     }
     if opts.flags.contains("estimate") {
       let estimator = try CalibrateCommand.estimator(

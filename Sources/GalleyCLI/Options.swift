@@ -75,6 +75,22 @@ struct Options {
     return library
   }
 
+  /// Whether `--name` was given (valued or a flag).
+  func given(_ name: String) -> Bool { values[name] != nil || flags.contains(name) }
+
+  /// A usage error when any of `options` is given without `other`, which they go with: an
+  /// option that would change nothing is never ignored silently.
+  func require(_ options: [String], with other: String, _ why: String) throws {
+    guard !given(other), let o = options.first(where: given) else { return }
+    throw CLIError.usage("--\(o) goes with --\(other): \(why)")
+  }
+
+  /// A usage error when `option` and `other` are given together.
+  func forbid(_ option: String, with other: String, _ why: String) throws {
+    guard given(option) && given(other) else { return }
+    throw CLIError.usage("--\(option) does not go with --\(other): \(why)")
+  }
+
   func int(_ name: String) throws -> Int? {
     guard let v = values[name] else { return nil }
     guard let n = Int(v) else {

@@ -88,11 +88,13 @@ enum RenderCommand {
     }
     let overlay = opts.flags.contains("overlay")
     let quiet = opts.flags.contains("quiet")
-    if opts.values["batch"] != nil && opts.values["updates"] == nil {
-      throw CLIError.usage("--batch N picks a batch of --updates BATCHES.json, and none was given")
-    }
-    if opts.values["updates"] != nil && opts.values["text"] != nil {
-      throw CLIError.usage("--updates animates a layout spec, not a --text")
+    try opts.require(["batch"], with: "updates", "it picks a batch of BATCHES.json")
+    try opts.require(
+      ["size", "fonts", "lang", "line-height", "direction", "max-lines"], with: "text",
+      "records carry their own styles")
+    try opts.forbid("updates", with: "text", "--updates animates a layout spec")
+    for option in ["overlay", "frames", "width"] {
+      try opts.forbid(option, with: "updates", "the strip draws the layout's own frames")
     }
     let library = try opts.fontLibrary()
     let typesetter = try ShapingOption.typesetter(opts, cacheCapacity: 0)

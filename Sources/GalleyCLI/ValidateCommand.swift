@@ -70,9 +70,7 @@ enum ValidateCommand {
     case let other?:
       throw CLIError.usage("--against takes estimator (got '\(other)')")
     }
-    if opts.values["calibration"] != nil && estimator == nil {
-      throw CLIError.usage("--calibration goes with --against estimator")
-    }
+    try opts.require(["calibration"], with: "against", "it calibrates the estimator (--against estimator)")
     let byScript: Bool
     switch opts.values["group-by"] ?? "category" {
     case "category": byScript = false

@@ -84,6 +84,6 @@ final class EstimateCommandTests: XCTestCase {
     XCTAssertEqual(bad.status, 64)
     let stray = try cli.run(["validate", "Examples/transcript.jsonl", "--calibration", "x.json"])
     XCTAssertEqual(stray.status, 64)
-    XCTAssertTrue(stray.stderr.contains("--calibration goes with --against estimator"), stray.stderr)
+    XCTAssertTrue(stray.stderr.contains("--calibration goes with --against: it calibrates the estimator"), stray.stderr)
   }
 }

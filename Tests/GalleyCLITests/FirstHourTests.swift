@@ -19,12 +19,19 @@ final class FirstHourTests: XCTestCase {
     let png = FileManager.default.temporaryDirectory.appendingPathComponent("galley-fh-\(getpid()).png").path
     addTeardownBlock { try? FileManager.default.removeItem(atPath: png) }
     let cases: [([String], String)] = [
-      (["render", "Examples/brand-grid.json", "--batch", "1", "-o", png], "--batch N picks a batch of --updates"),
+      (["render", "Examples/brand-grid.json", "--batch", "1", "-o", png], "--batch goes with --updates: it picks a batch"),
       (["render", "Examples/transcript.jsonl", "--updates", "Examples/brand-grid-updates.json", "-o", png],
        "Examples/transcript.jsonl is not one"),
-      (["render", "--text", "hi", "--updates", "Examples/brand-grid-updates.json", "-o", png], "not a --text"),
+      (["render", "--text", "hi", "--updates", "Examples/brand-grid-updates.json", "-o", png], "--updates does not go with --text"),
     ]
-    for (args, message) in cases {
+    let more: [([String], String)] = [
+      (["render", "Examples/transcript.jsonl", "--size", "20", "-o", png], "--size goes with --text"),
+      (["render", "Examples/brand-grid.json", "--updates", "Examples/brand-grid-updates.json", "--overlay", "-o", png],
+       "--overlay does not go with --updates"),
+      (["measure", "--estimate", "--strict-glyphs", "Examples/transcript.jsonl"], "--strict-glyphs does not go with --estimate"),
+      (["measure", "--calibration", "c.json", "Examples/transcript.jsonl"], "--calibration goes with --estimate"),
+    ]
+    for (args, message) in cases + more {
       let r = try cli.run(args)
       XCTAssertEqual(r.status, 64, args.joined(separator: " "))
       XCTAssertTrue(r.stderr.contains(message), r.stderr)
