@@ -67,10 +67,16 @@ final class FirstHourTests: XCTestCase {
     XCTAssertFalse(message.contains("errno"), message)
   }
 
-  func testTheSampleTranscriptMeasuresWithoutWarnings() throws {
-    let r = try cli.run(["measure", "Examples/transcript.jsonl", "--quiet"])
-    XCTAssertEqual(r.status, 0)
-    XCTAssertEqual(r.stderr, "", "the samples' own characters all have a font")
+  func testTheSamplesMeasureWithoutWarnings() throws {
+    for args in [
+      ["measure", "Examples/transcript.jsonl", "--quiet"],
+      ["measure", "Examples/messages.jsonl", "--quiet"],
+      ["validate", "Examples/estimates.jsonl", "--quiet"], ["layout", "Examples/home-screen.json"],
+    ] {
+      let r = try cli.run(args)
+      XCTAssertEqual(r.status, 0, args.joined(separator: " "))
+      XCTAssertEqual(r.stderr, "", "the samples' own characters all have a font")
+    }
   }
 
   func testOneLineIsOneLine() throws {
