@@ -211,7 +211,9 @@ func words(count: Int, seed: UInt64, capacity: Int) throws {
     if a.lines.map(\.start) != b.lines.map(\.start) || a.lines.map(\.width) != b.lines.map(\.width) {
       differing += 1
       if differing <= 5 {
-        say("text \(i) differs: \(text.debugDescription) size \(style.size) lang \(style.language ?? "") dir \(style.direction) features \(style.features)")
+        say(
+          "text \(i) differs: \(text.debugDescription) size \(style.size) lang \(style.language) "
+            + "dir \(style.direction) features \(style.features)")
         say("  cached \(a.lines.map(\.width))\n  plain  \(b.lines.map(\.width))")
       }
     }
