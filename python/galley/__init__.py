@@ -79,6 +79,48 @@ def version() -> str:
     return _library().galley_version().decode("utf-8")
 
 
+def _json_line(record: Any, default: Any = None) -> str:
+    """A record as one line of JSON for the library. Non-ASCII text goes as it is, except a
+    string holding a lone surrogate (JavaScript cuts strings inside emoji): that record is
+    written with escapes, which the library reads as U+FFFD, as a browser draws it (with a
+    warning), instead of the whole batch failing to encode."""
+    text = json.dumps(record, ensure_ascii=False, default=default)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(record, ensure_ascii=True, default=default)
+    return text
+
+
+def _unwritable(record: Any, line: int) -> Optional[Dict[str, Any]]:
+    """The error record of a record JSON cannot hold (a bytes or set value, a key that is not
+    a string), as `galley measure` would write one: its id if it has one, its line, the field
+    and why. None for a record that can be written."""
+    try:
+        _json_line(record)
+        return None
+    except (TypeError, ValueError) as e:
+        reason = str(e)
+    if not isinstance(record, dict):
+        return {"line": line, "error": f"a record is a JSON object, not {type(record).__name__}"}
+    out: Dict[str, Any] = {}
+    if isinstance(record.get("id"), str):
+        out["id"] = record["id"]
+    out["line"] = line
+    for key, value in record.items():
+        if not isinstance(key, str):
+            out["error"] = f"field names are strings, not {type(key).__name__} ({key!r})"
+            break
+        try:
+            _json_line(value)
+        except (TypeError, ValueError):
+            out["error"] = f'field "{key}" holds a {type(value).__name__} value, which JSON cannot hold'
+            break
+    else:
+        out["error"] = f"the record cannot be written as JSON: {reason}"
+    return out
+
+
 class Prepared:
     """A text shaped once, laid out at any width."""
 
@@ -143,18 +185,44 @@ class Engine:
 
     def measure(self, record: Dict[str, Any]) -> Dict[str, Any]:
         """One text case or cell → its result (or error record) as a dict."""
-        return json.loads(self._measure_bytes(json.dumps(record, ensure_ascii=False).encode("utf-8")))
+        return next(self.measure_many([record]))
 
     def measure_many(self, records: Iterable[Dict[str, Any]], batch: int = 1024) -> Iterator[Dict[str, Any]]:
-        """Results in input order, `batch` records per call into the library."""
+        """Results in input order, one per record, `batch` records per call into the library.
+        A record that cannot be measured gives its error record, whose `line` is the record's
+        place in the whole input (1 for the first); one JSON cannot hold (a bytes value, say)
+        gives one too, and the others are measured."""
         chunk: List[str] = []
+        # Each result of the chunk: the record's place in the input, and the error record made
+        # here for one that could not be written (None: the library's result).
+        places: List[tuple] = []
+        position = 0
         for record in records:
-            chunk.append(json.dumps(record, ensure_ascii=False))
-            if len(chunk) >= batch:
-                yield from self._parse(self.measure_jsonl("\n".join(chunk) + "\n"))
-                chunk = []
-        if chunk:
-            yield from self._parse(self.measure_jsonl("\n".join(chunk) + "\n"))
+            position += 1
+            failed = _unwritable(record, position) if not isinstance(record, dict) else None
+            if failed is None:
+                try:
+                    chunk.append(_json_line(record))
+                except (TypeError, ValueError):
+                    failed = _unwritable(record, position)
+            places.append((position, failed))
+            if len(places) >= batch:
+                yield from self._results(chunk, places)
+                chunk, places = [], []
+        if places:
+            yield from self._results(chunk, places)
+
+    def _results(self, chunk: List[str], places: List[tuple]) -> Iterator[Dict[str, Any]]:
+        """The results of one chunk in input order, error records numbered by input place."""
+        measured = iter(self._parse(self.measure_jsonl("\n".join(chunk) + "\n")) if chunk else ())
+        for position, failed in places:
+            if failed is not None:
+                yield failed
+                continue
+            result = next(measured)
+            if "line" in result:
+                result["line"] = position
+            yield result
 
     @staticmethod
     def _parse(text: str) -> Iterator[Dict[str, Any]]:

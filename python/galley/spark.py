@@ -15,8 +15,14 @@ copy shipped with ``ship_library=True`` through ``SparkContext.addFile``) and ne
 the Swift runtime, HarfBuzz, FreeType, ICU and libpng (the machine set-up of the README), and the
 fonts (``fonts_dir``; by default the checkout's bundled ``fonts/``).
 
-The zero-code path, for a cluster that has the ``galley`` binary: ``rdd.pipe("galley measure -")``
-over an RDD of JSON Lines strings gives the same result lines, in order.
+The zero-code path, for a cluster that has the ``galley`` binary at the same path on every node:
+``rdd.pipe("/opt/galley/galley measure --quiet -", env={"GALLEY_FONTS": "/opt/galley/fonts"})``
+over an RDD of JSON Lines strings gives the same result lines, in order (PySpark starts the
+command with an empty environment; an error's ``line`` counts from its partition's start).
+
+The driver checks the library and the fonts before any job (``galley.GalleyError`` there, not a
+task failure on every executor). Nested fields Spark inferred as strings because they mix
+``"normal"`` and numbers (a style's ``lineHeight``) are read as numbers where they are numeric.
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ from __future__ import annotations
 import json
 import os
 from typing import Any, Dict, Iterator, List, Optional
+
+import galley
 
 __all__ = ["measure", "TEXT_COLUMNS", "CELL_COLUMNS"]
 
@@ -44,9 +52,36 @@ def _record(row: Dict[str, Any], template: Optional[str]) -> str:
     record = {k: v for k, v in row.items() if v is not None}
     if template is not None and "template" not in record:
         record["template"] = template
+    # Spark infers one type per column: a nested field that mixes "normal" and numbers (a
+    # style's lineHeight) arrives as strings. A numeric string there is read as its number.
+    for key, value in list(record.items()):
+        if isinstance(value, dict):
+            record[key] = {
+                k: _number_if_numeric(v) if k in _NUMERIC_FIELDS else v for k, v in value.items()}
     # (A value JSON cannot hold, such as a date, becomes its text: the reader then names the
-    # field whose type is wrong instead of the task failing here.)
-    return json.dumps(record, ensure_ascii=False, default=str, allow_nan=True)
+    # field whose type is wrong instead of the task failing here. A lone surrogate goes as an
+    # escape, read as U+FFFD.)
+    return galley._json_line(record, default=str)
+
+
+#: The fields of nested objects (styles, paddings, sizes) that hold numbers.
+_NUMERIC_FIELDS = {
+    "size", "lineHeight", "letterSpacing", "lineSpacing", "minimumLineHeight",
+    "maximumLineHeight", "tabSize", "maxLines", "top", "leading", "bottom", "trailing", "width",
+    "height",
+}
+
+
+def _number_if_numeric(value: Any) -> Any:
+    """A string that is a plain decimal number ("20.5") as that number; anything else as is."""
+    if isinstance(value, str) and value and value.strip() == value:
+        try:
+            number = float(value)
+        except ValueError:
+            return value
+        if number == number and abs(number) != float("inf"):
+            return int(number) if number.is_integer() and "." not in value and "e" not in value.lower() else number
+    return value
 
 
 def _typed(value: Any, kind: str) -> Any:
@@ -134,17 +169,17 @@ def measure(
     kept = [f for f in df.schema.fields if f.name not in results]
     schema = StructType(
         kept + [StructField(name, spark_types[t], True) for name, t in result_columns])
+    # On the driver, before any job: a library that cannot load or fonts that are not there
+    # raise one GalleyError here, not a task failure (and its Java stack) on every executor.
+    galley.Engine(fonts_dir=fonts_dir).close()
+    path = galley.library_path()
     shipped = None
     library = None
     if ship_library:
-        path = galley.library_path()
         df.sparkSession.sparkContext.addFile(str(path))
         shipped = path.name
     else:
-        try:
-            library = str(galley.library_path())
-        except galley.GalleyError:
-            library = None  # the executors' own GALLEY_LIBRARY then
+        library = str(path)
     kept_names = [f.name for f in kept]
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:

@@ -71,6 +71,29 @@ class EngineTests(unittest.TestCase):
         anywhere = galley.Engine(any_font_path=True)
         self.assertIn("invalid font passwd", anywhere.measure(elsewhere)["error"])
 
+    def test_no_record_is_lost(self):
+        """A lone surrogate (a string JavaScript cut inside an emoji), a bytes or a set value:
+        each record gets its own result, the others in its batch are measured, and an error's
+        line is the record's place in the whole input."""
+        engine = galley.Engine()
+        records = [{"id": f"r{i}", "text": "hello", "width": 100} for i in range(1500)]
+        records[3] = {"id": "cut", "text": "cut \ud83d", "width": 100}
+        records[4] = {"id": "bytes", "text": b"raw", "width": 100}
+        records[5] = {"id": "set", "text": "x", "width": 100, "features": {"liga"}}
+        records[1400] = {"id": "late", "text": "x", "width": -1}
+        out = list(engine.measure_many(records, batch=1024))
+        self.assertEqual(len(out), 1500)
+        self.assertEqual([r.get("id") for r in out], [r["id"] for r in records])
+        self.assertNotIn("error", out[3])
+        self.assertEqual(out[3], engine.measure({"id": "cut", "text": "cut \ufffd", "width": 100}))
+        self.assertEqual(out[4], {"id": "bytes", "line": 5,
+                                  "error": 'field "text" holds a bytes value, which JSON cannot hold'})
+        self.assertEqual(out[5]["line"], 6)
+        self.assertIn('"features"', out[5]["error"])
+        self.assertEqual(out[1400]["line"], 1401, "counted from the start of the input")
+        self.assertTrue(all("error" not in r for k, r in enumerate(out) if k not in (4, 5, 1400)))
+        self.assertEqual(engine.measure({"id": "b", "text": b"x", "width": 9})["line"], 1)
+
     def test_version(self):
         self.assertTrue(galley.version().startswith("galley "))
 

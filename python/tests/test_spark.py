@@ -113,10 +113,34 @@ class SparkTests(unittest.TestCase):
             for field in ["width", "height", "lines", "textHeight", "truncated", "missingGlyphs"]:
                 self.assertEqual(row[field], e[field], (e["id"], field))
 
+    def test_the_transcript_as_spark_reads_it(self):
+        """spark.read.json infers the style's lineHeight, which mixes "normal" and numbers, as
+        strings: every bubble of Examples/transcript.jsonl still measures as the CLI does."""
+        from galley import spark as gs
+
+        path = ROOT / "Examples" / "transcript.jsonl"
+        df = self.spark.read.json(str(path))
+        out = {r["id"]: r for r in gs.measure(df, template="bubble").collect()}
+        expected = cli(path, "--template", "bubble")
+        self.assertEqual(len(out), 200)
+        for e in expected:
+            row = out[e["id"]]
+            self.assertIsNone(row["error"], (e["id"], row["error"]))
+            self.assertEqual((row["width"], row["height"]), (e["width"], e["height"]), e["id"])
+
+    def test_missing_fonts_fail_on_the_driver_before_any_job(self):
+        from galley import spark as gs
+
+        _, df = self.frame([{"id": "a", "text": "hi", "width": 100}], "one.jsonl")
+        with self.assertRaises(galley.GalleyError) as e:
+            gs.measure(df, fonts_dir="/no/such/fonts")
+        self.assertIn("/no/such/fonts", str(e.exception))
+
     def test_the_zero_code_path_pipes_through_the_command_line(self):
         binary = galley.library_path().parent / "galley"
         lines = [json.dumps({"id": f"p{i}", "text": "hello world " * (i + 1), "width": 120}) for i in range(20)]
-        piped = self.spark.sparkContext.parallelize(lines, 2).pipe(f"{binary} measure - --quiet").collect()
+        piped = self.spark.sparkContext.parallelize(lines, 2).pipe(
+            f"{binary} measure --quiet -", env={"GALLEY_FONTS": str(ROOT / "fonts")}).collect()
         self.assertEqual([json.loads(p)["id"] for p in piped], [f"p{i}" for i in range(20)])
 
 
