@@ -8,18 +8,38 @@ import os
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional
 
-__all__ = ["Engine", "Prepared", "GalleyError", "library_path", "version"]
+__all__ = ["Engine", "Prepared", "GalleyError", "fonts_path", "library_path", "version"]
 
 
 class GalleyError(Exception):
     """The library cannot be loaded, or an engine or prepared text cannot be made."""
 
 
+#: Where a wheel keeps its own copies: the library (with the Swift runtime linked in, and the
+#: system libraries it needs beside it) and the bundled fonts with their licenses.
+_PACKAGED_LIBRARY = Path(__file__).resolve().parent / "lib" / "libGalleyC.so"
+_PACKAGED_FONTS = Path(__file__).resolve().parent / "fonts"
+
+
+def fonts_path() -> Optional[Path]:
+    """The fonts an engine uses when given none: $GALLEY_FONTS, else the wheel's bundled fonts,
+    else None (the library's own search: the checkout's fonts/)."""
+    env = os.environ.get("GALLEY_FONTS")
+    if env:
+        return Path(env)
+    if (_PACKAGED_FONTS / "NotoSans-Regular.ttf").exists():
+        return _PACKAGED_FONTS
+    return None
+
+
 def library_path() -> Path:
-    """Where libGalleyC.so is: $GALLEY_LIBRARY, else the checkout's .build/release or .build/debug."""
+    """Where libGalleyC.so is: $GALLEY_LIBRARY, else the wheel's own copy, else the checkout's
+    .build/release or .build/debug."""
     env = os.environ.get("GALLEY_LIBRARY")
     if env:
         return Path(env)
+    if _PACKAGED_LIBRARY.exists():
+        return _PACKAGED_LIBRARY
     here = Path(__file__).resolve()
     for root in [here.parents[2], Path.cwd()]:
         for config in ["release", "debug"]:
@@ -160,6 +180,8 @@ class Engine:
         a font by a path outside it only with `any_font_path` (GALLEY_ANY_FONT_PATH)."""
         lib = _library()
         error = ctypes.c_void_p()
+        if fonts_dir is None and fonts_path() is not None:
+            fonts_dir = str(fonts_path())
         handle = lib.galley_engine_create_with_options(
             fonts_dir.encode("utf-8") if fonts_dir is not None else None,
             1 if any_font_path else 0, ctypes.byref(error))
