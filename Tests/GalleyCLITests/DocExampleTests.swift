@@ -20,7 +20,7 @@ import XCTest
 final class DocExampleTests: XCTestCase {
   static let documents = [
     "README.md", "python/README.md", "docs/CASE-FORMAT.md", "docs/CELLS.md",
-    "docs/LAYOUT-SPEC.md", "docs/CompositionalLayout.md", "docs/ARCHITECTURE.md",
+    "docs/LAYOUT-SPEC.md", "docs/CompositionalLayout.md", "docs/ARCHITECTURE.md", "docs/SPARK.md",
     "Sources/GalleyRecords/GalleyRecords.docc/GalleyRecords.md",
     "Sources/Rasterizer/Rasterizer.docc/Rasterizer.md",
     "Sources/SelfSizing/SelfSizing.docc/SelfSizing.md",

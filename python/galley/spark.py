@@ -27,8 +27,13 @@ task failure on every executor). Nested fields Spark inferred as strings because
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import shutil
+import tempfile
+import zipfile
+from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional
 
 import galley
@@ -97,6 +102,67 @@ def _typed(value: Any, kind: str) -> Any:
     return str(value)
 
 
+def _shipment(fonts_dir: Optional[str]) -> Path:
+    """One zip of what an executor needs, made once per driver process for a set of fonts: the
+    package's modules (imported from the zip: ``addPyFile``), its library with the libraries a
+    wheel keeps beside it (``galley.libs``), and the fonts. Executors unpack the native parts
+    once, into a directory named by the zip's digest."""
+    key = (str(galley.library_path()), fonts_dir)
+    if key in _SHIPMENTS:
+        return _SHIPMENTS[key]
+    package = Path(galley.__file__).resolve().parent
+    library = galley.library_path().resolve()
+    fonts = Path(fonts_dir) if fonts_dir else (galley.fonts_path() or _checkout_fonts())
+    beside = library.parent.parent.parent / "galley.libs"  # a wheel's grafted libraries
+    # (Named by what it holds: Spark takes one file per name for the whole session.)
+    name = hashlib.sha1(repr(key).encode()).hexdigest()[:12]
+    out = Path(tempfile.mkdtemp(prefix="galley-ship-")) / f"galley-shipment-{name}.zip"
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for module in sorted(package.glob("*.py")):
+            z.write(module, f"galley/{module.name}")
+        z.write(library, "galley/lib/libGalleyC.so")
+        if beside.is_dir() and library.parent.name == "lib":
+            for lib in sorted(beside.iterdir()):
+                z.write(lib, f"galley.libs/{lib.name}")
+        for font in sorted(fonts.rglob("*")):
+            if font.is_file():
+                z.write(font, f"galley/fonts/{font.relative_to(fonts)}")
+    _SHIPMENTS[key] = out
+    return out
+
+
+_SHIPMENTS: Dict[tuple, Path] = {}
+
+
+def _checkout_fonts() -> Path:
+    """The checkout's fonts/, for a package used from the checkout."""
+    return Path(galley.__file__).resolve().parents[2] / "fonts"
+
+
+def _unpacked(archive: str) -> Path:
+    """On an executor: the native parts of the shipment (library, its libraries, fonts),
+    unpacked once per machine into a directory named by the archive's digest."""
+    digest = hashlib.sha1()
+    with open(archive, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    home = Path(tempfile.gettempdir()) / f"galley-{digest.hexdigest()[:16]}"
+    if (home / "galley" / "lib" / "libGalleyC.so").exists():
+        return home
+    # (Unpacked beside, then renamed into place: a second executor never sees half of it.)
+    partial = Path(tempfile.mkdtemp(prefix=home.name + ".", dir=home.parent))
+    with zipfile.ZipFile(archive) as z:
+        for name in z.namelist():
+            if not name.endswith(".py"):
+                z.extract(name, partial)
+    os.chmod(partial / "galley" / "lib" / "libGalleyC.so", 0o755)
+    try:
+        os.rename(partial, home)
+    except OSError:
+        shutil.rmtree(partial, ignore_errors=True)  # another executor was first
+    return home
+
+
 def _sized_batches(
     batches: Iterator[Any], columns: List[tuple], kept: List[str], fonts_dir: Optional[str],
     template: Optional[str], library: Optional[str], shipped: Optional[str],
@@ -105,9 +171,11 @@ def _sized_batches(
     import pyarrow as pa
 
     if shipped is not None:
-        from pyspark import SparkFiles  # only on executors that got the shipped copy
+        from pyspark import SparkFiles  # only on executors that got the shipment
 
-        os.environ["GALLEY_LIBRARY"] = SparkFiles.get(shipped)
+        home = _unpacked(SparkFiles.get(shipped))
+        os.environ["GALLEY_LIBRARY"] = str(home / "galley" / "lib" / "libGalleyC.so")
+        fonts_dir = str(home / "galley" / "fonts")
     elif library is not None and not os.environ.get("GALLEY_LIBRARY"):
         os.environ["GALLEY_LIBRARY"] = library
     import galley
@@ -147,7 +215,7 @@ def _sized_batches(
 
 def measure(
     df: Any, fonts_dir: Optional[str] = None, template: Optional[str] = None,
-    ship_library: bool = False,
+    ship: bool = True, ship_library: bool = False,
 ) -> Any:
     """``df`` with the result columns added: text cases (``TEXT_COLUMNS``), or cells
     (``CELL_COLUMNS``) when ``template`` is given or ``df`` has a ``template`` column, measured by
@@ -156,6 +224,13 @@ def measure(
     An input column that has a result column's name (a product card's ``width``, say) is read as
     a field and replaced by the result's value. Needs PyArrow on the driver and the executors
     (``pip install pyspark pyarrow``).
+
+    With ``ship`` (the default), the driver sends the executors everything of Galley's they
+    need: the package, its library (a wheel's, with what it links) and the fonts
+    (``fonts_dir``, else the bundled ones), so that the executors need PySpark, PyArrow and
+    pandas and nothing of Galley's. ``ship=False``: the executors have the package and
+    ``GALLEY_LIBRARY`` (or the driver's library path) themselves. (``ship_library`` is the
+    older name of ``ship``.)
     """
     from pyspark.sql.types import (
         BooleanType, DoubleType, IntegerType, StringType, StructField, StructType)
@@ -175,9 +250,12 @@ def measure(
     path = galley.library_path()
     shipped = None
     library = None
-    if ship_library:
-        df.sparkSession.sparkContext.addFile(str(path))
-        shipped = path.name
+    if ship or ship_library:
+        archive = _shipment(fonts_dir)
+        # (A zip on the executors' Python path: the package is imported from it, and the
+        # native parts are unpacked from the same file.)
+        df.sparkSession.sparkContext.addPyFile(str(archive))
+        shipped = archive.name
     else:
         library = str(path)
     kept_names = [f.name for f in kept]
