@@ -1,10 +1,11 @@
 """Bubble heights of generated chat messages at four phone widths, with Spark, to Parquet.
 
-    python3 Examples/spark_bubble_heights.py [MESSAGES] [OUT_DIR]
+    python3 Examples/spark_bubble_heights.py [MESSAGES] [OUT_DIR] [--master URL]
 
 MESSAGES (default 1,000,000) messages are made from the conformance corpus's texts (a sentence
 or two of them joined, in every script the corpus has), each sized as a bubble at container
-widths 320, 375, 390 and 430 (4 × MESSAGES rows), by `galley.spark.measure` under `local[*]`;
+widths 320, 375, 390 and 430 (4 × MESSAGES rows), by `galley.spark.measure` under `local[*]`
+or the cluster at `--master` (spark://HOST:PORT: the executors need nothing of Galley's);
 the result (id, width, text length, containerWidth, bubble width and height, lines) goes to
 OUT_DIR (default /tmp/galley-bubble-heights.parquet). Needs PySpark (`pip install pyspark`), a
 Java 17 runtime and the built library (`swift build -c release --product GalleyC`).
@@ -28,11 +29,17 @@ from galley import spark as gs  # noqa: E402
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
-    out = sys.argv[2] if len(sys.argv) > 2 else "/tmp/galley-bubble-heights.parquet"
+    argv = sys.argv[1:]
+    master = "local[*]"
+    if "--master" in argv:
+        k = argv.index("--master")
+        master = argv[k + 1]
+        del argv[k:k + 2]
+    n = int(argv[0]) if argv else 1_000_000
+    out = argv[1] if len(argv) > 1 else "/tmp/galley-bubble-heights.parquet"
     corpus = ROOT / "Tests" / "TypesettingTests" / "Fixtures" / "corpus.jsonl"
     texts = [json.loads(line)["text"] for line in corpus.read_text(encoding="utf-8").split("\n") if line]
-    spark = SparkSession.builder.master("local[*]").appName("galley-bubble-heights").getOrCreate()
+    spark = SparkSession.builder.master(master).appName("galley-bubble-heights").getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     k = len(texts)
     bc = spark.sparkContext.broadcast(texts)
