@@ -38,7 +38,7 @@ from typing import Any, Dict, Iterator, List, Optional
 
 import galley
 
-__all__ = ["measure", "TEXT_COLUMNS", "CELL_COLUMNS"]
+__all__ = ["measure", "schema", "TEXT_COLUMNS", "CELL_COLUMNS"]
 
 #: The columns ``measure`` adds to text cases, with their Spark SQL types.
 TEXT_COLUMNS = [
@@ -50,6 +50,56 @@ CELL_COLUMNS = [
     ("width", "double"), ("height", "double"), ("lines", "int"), ("textHeight", "double"),
     ("truncated", "boolean"), ("missingGlyphs", "int"), ("error", "string"),
 ]
+
+
+#: The style fields (docs/CASE-FORMAT.md) with their Spark SQL types. ``lineHeight`` is
+#: ``"normal"`` or a number: a string column, read back as a number where it is one.
+_STYLE_FIELDS = [
+    ("fonts", "array<string>"), ("size", "double"), ("lineHeight", "string"),
+    ("whiteSpace", "string"), ("wordBreak", "string"), ("overflowWrap", "string"),
+    ("lang", "string"), ("direction", "string"), ("maxLines", "bigint"), ("truncation", "string"),
+    ("letterSpacing", "double"), ("tabSize", "bigint"), ("features", "map<string,double>"),
+    ("profile", "string"), ("minimumLineHeight", "double"), ("maximumLineHeight", "double"),
+    ("lineSpacing", "double"),
+]
+_STYLE = "struct<" + ",".join(f"{n}:{t}" for n, t in _STYLE_FIELDS) + ">"
+_INSETS = "struct<top:double,leading:double,bottom:double,trailing:double>"
+_CELL_COMMON = [
+    ("id", "string"), ("template", "string"), ("padding", _INSETS), ("scale", "double"),
+    ("textScale", "double"), ("category", "string"), ("estimatedHeight", "double"),
+    ("estimatedWidth", "double"),
+]
+#: The fields of each kind of record (docs/CASE-FORMAT.md, docs/CELLS.md) as Spark SQL types.
+_SCHEMAS = {
+    "text": [("id", "string"), ("text", "string"), ("width", "double")] + _STYLE_FIELDS,
+    "bubble": _CELL_COMMON + [
+        ("text", "string"), ("style", _STYLE), ("containerWidth", "double"),
+        ("maxWidthFraction", "double"), ("maxWidth", "double"),
+        ("minSize", "struct<width:double,height:double>"), ("sender", "string"),
+        ("senderName", "string"), ("nameStyle", _STYLE), ("timestamp", "string"),
+        ("timestampStyle", _STYLE), ("replyText", "string"), ("replyName", "string"),
+        ("replyStyle", _STYLE)],
+    "productCard": _CELL_COMMON + [
+        ("width", "double"), ("title", "string"), ("titleStyle", _STYLE),
+        ("imageAspectRatio", "double"), ("price", "string"), ("priceStyle", _STYLE),
+        ("originalPrice", "string"), ("originalPriceStyle", _STYLE), ("badge", "string"),
+        ("badgeStyle", _STYLE), ("spacing", "double")],
+}
+
+
+def schema(kind: str) -> Any:
+    """The Spark schema of a kind of record (``"text"``, ``"bubble"`` or ``"productCard"``), to
+    read such JSON with the types the formats give (``spark.read.schema(schema("bubble"))
+    .json(…)``): no field inferred as a type its records do not all share."""
+    from pyspark.sql import types
+
+    if kind not in _SCHEMAS:
+        raise ValueError(f"schema takes text, bubble or productCard (got {kind!r})")
+    ddl = ",".join(f"{n} {t}" for n, t in _SCHEMAS[kind])
+    # (PySpark 4 reads DDL itself; 3.x through its parser, which needs a running session.)
+    if hasattr(types.StructType, "fromDDL"):
+        return types.StructType.fromDDL(ddl)
+    return types._parse_datatype_string(ddl)
 
 
 def _record(row: Dict[str, Any], template: Optional[str]) -> str:

@@ -119,14 +119,20 @@ class SparkTests(unittest.TestCase):
         from galley import spark as gs
 
         path = ROOT / "Examples" / "transcript.jsonl"
-        df = self.spark.read.json(str(path))
-        out = {r["id"]: r for r in gs.measure(df, template="bubble").collect()}
         expected = cli(path, "--template", "bubble")
-        self.assertEqual(len(out), 200)
-        for e in expected:
-            row = out[e["id"]]
-            self.assertIsNone(row["error"], (e["id"], row["error"]))
-            self.assertEqual((row["width"], row["height"]), (e["width"], e["height"]), e["id"])
+        # Inferred, and read with the schema of bubbles.
+        for df in [self.spark.read.json(str(path)),
+                   self.spark.read.schema(gs.schema("bubble")).json(str(path))]:
+            out = {r["id"]: r for r in gs.measure(df, template="bubble").collect()}
+            self.assertEqual(len(out), 200)
+            for e in expected:
+                row = out[e["id"]]
+                self.assertIsNone(row["error"], (e["id"], row["error"]))
+                self.assertEqual((row["width"], row["height"]), (e["width"], e["height"]), e["id"])
+        self.assertEqual(
+            [f.name for f in gs.schema("text").fields][:3], ["id", "text", "width"])
+        with self.assertRaises(ValueError):
+            gs.schema("card")
 
     def test_missing_fonts_fail_on_the_driver_before_any_job(self):
         from galley import spark as gs
