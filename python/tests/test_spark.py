@@ -14,6 +14,9 @@ sys.path.insert(0, str(ROOT / "python"))
 os.environ["PYTHONPATH"] = os.pathsep.join(
     [str(ROOT / "python")] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
 
+# (Spark binds to loopback only: these tests talk to no other address.)
+os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+
 import galley  # noqa: E402
 
 CORPUS = ROOT / "Tests" / "TypesettingTests" / "Fixtures" / "corpus.jsonl"
