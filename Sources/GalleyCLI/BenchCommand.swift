@@ -90,10 +90,13 @@ enum BenchCommand {
     return root.appendingPathComponent(path).path
   }
 
+  /// The options `galley bench` takes.
+  static let accepted = AcceptedOptions(
+    valued: ["corpus", "repeat", "fonts-dir", "only"],
+    flags: ["json", "help", "any-font-path"])
+
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
-    let opts = try Options(
-      args, valued: ["corpus", "repeat", "fonts-dir", "only"],
-      flags: ["json", "help", "any-font-path"])
+    let opts = try Options(args, accepted, command: "bench")
     if opts.flags.contains("help") {
       print(help)
       return 0

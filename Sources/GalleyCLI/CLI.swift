@@ -64,6 +64,13 @@ public enum GalleyCLI {
     accelerator was not verified against, which turns it off whatever is asked).
     """
 
+  /// The options of every command, for "--X is an option of Y".
+  static let acceptedOptions: [String: AcceptedOptions] = [
+    "measure": MeasureCommand.accepted, "validate": ValidateCommand.accepted,
+    "calibrate": CalibrateCommand.accepted, "layout": LayoutCommand.accepted,
+    "render": RenderCommand.accepted, "bench": BenchCommand.accepted,
+  ]
+
   /// The commands, for suggestions.
   static let commands = [
     "measure", "validate", "calibrate", "layout", "render", "bench", "help", "version",

@@ -26,9 +26,13 @@ enum CalibrateCommand {
     counted on standard error), 64 usage, 66 unreadable input, 73 the file cannot be written.
     """
 
+  /// The options `galley calibrate` takes.
+  static let accepted = AcceptedOptions(
+    valued: ["output", "fonts-dir", "shaping"],
+    flags: ["help", "any-font-path"])
+
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
-    let opts = try Options(
-      args, valued: ["output", "fonts-dir", "shaping"], flags: ["help", "any-font-path"])
+    let opts = try Options(args, accepted, command: "calibrate")
     if opts.flags.contains("help") {
       print(help)
       return 0

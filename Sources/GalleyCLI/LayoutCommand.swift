@@ -45,9 +45,13 @@ enum LayoutCommand {
     66 unreadable input, 73 the output file cannot be written.
     """
 
+  /// The options `galley layout` takes.
+  static let accepted = AcceptedOptions(
+    valued: ["output", "fonts-dir", "shaping", "updates"],
+    flags: ["help", "any-font-path"])
+
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
-    let opts = try Options(
-      args, valued: ["output", "fonts-dir", "shaping", "updates"], flags: ["help", "any-font-path"])
+    let opts = try Options(args, accepted, command: "layout")
     if opts.flags.contains("help") {
       print(help)
       return 0

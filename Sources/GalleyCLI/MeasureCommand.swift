@@ -54,10 +54,13 @@ package enum MeasureCommand {
     early (`| head`): stops quietly.
     """
 
+  /// The options `galley measure` takes.
+  static let accepted = AcceptedOptions(
+    valued: ["fonts-dir", "output", "jobs", "template", "shaping", "calibration"],
+    flags: ["quiet", "help", "explain", "strict-glyphs", "estimate", "any-font-path"])
+
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
-    let opts = try Options(
-      args, valued: ["fonts-dir", "output", "jobs", "template", "shaping", "calibration"],
-      flags: ["quiet", "help", "explain", "strict-glyphs", "estimate", "any-font-path"])
+    let opts = try Options(args, accepted, command: "measure")
     if opts.flags.contains("help") {
       print(help)
       return 0

@@ -1,5 +1,11 @@
 import Typesetting
 
+/// The options a command accepts: those that take a value, and flags.
+struct AcceptedOptions {
+  var valued: Set<String>
+  var flags: Set<String>
+}
+
 /// A tiny command-line option parser: `--name value`, `--name=value`, `--flag`, positionals.
 struct Options {
   var positionals: [String] = []
@@ -9,6 +15,26 @@ struct Options {
   /// - Parameters:
   ///   - valued: options that take a value; every other `--x` is a flag.
   ///   - known: every option name accepted (valued and flags); others are an error.
+  /// Options of `command`: an unknown one gets "did you mean" among its own options, or,
+  /// failing that, the name of the command that has it.
+  init(_ args: ArraySlice<String>, _ accepted: AcceptedOptions, command: String) throws {
+    do {
+      try self.init(args, valued: accepted.valued, flags: accepted.flags)
+    } catch CLIError.usage(let m)
+      where m.hasPrefix("unknown option --") && !m.contains("did you mean")
+    {
+      let name = String(m.dropFirst("unknown option --".count))
+      for (other, options) in GalleyCLI.acceptedOptions.sorted(by: { $0.key < $1.key })
+      where other != command {
+        if let near = Suggestion.nearest(to: name, in: options.valued.union(options.flags)) {
+          throw CLIError.usage(
+            "unknown option --\(name) (--\(near) is an option of \(other), not of \(command))")
+        }
+      }
+      throw CLIError.usage(m)
+    }
+  }
+
   init(_ args: ArraySlice<String>, valued: Set<String>, flags knownFlags: Set<String>) throws {
     var i = args.startIndex
     while i < args.endIndex {

@@ -63,14 +63,16 @@ enum RenderCommand {
     cannot be written, 130 interrupted by Ctrl-C (no PNG written).
     """
 
-  static func run(_ args: ArraySlice<String>) throws -> Int32 {
-    let opts = try Options(
-      args,
-      valued: [
+  /// The options `galley render` takes.
+  static let accepted = AcceptedOptions(
+    valued: [
         "output", "width", "scale", "fonts-dir", "text", "size", "fonts", "lang", "line-height",
         "direction", "max-lines", "frames", "shaping", "updates", "batch",
       ],
-      flags: ["overlay", "quiet", "help", "any-font-path"])
+    flags: ["overlay", "quiet", "help", "any-font-path"])
+
+  static func run(_ args: ArraySlice<String>) throws -> Int32 {
+    let opts = try Options(args, accepted, command: "render")
     if opts.flags.contains("help") {
       print(help)
       return 0

@@ -47,14 +47,16 @@ enum ValidateCommand {
     written, 130 interrupted (Ctrl-C).
     """
 
-  static func run(_ args: ArraySlice<String>) throws -> Int32 {
-    let opts = try Options(
-      args,
-      valued: [
+  /// The options `galley validate` takes.
+  static let accepted = AcceptedOptions(
+    valued: [
         "max-error", "fonts-dir", "template", "jobs", "html", "output", "shaping", "against",
         "calibration", "group-by",
       ],
-      flags: ["json", "help", "quiet", "any-font-path"])
+    flags: ["json", "help", "quiet", "any-font-path"])
+
+  static func run(_ args: ArraySlice<String>) throws -> Int32 {
+    let opts = try Options(args, accepted, command: "validate")
     if opts.flags.contains("help") {
       print(help)
       return 0

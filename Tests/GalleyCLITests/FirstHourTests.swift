@@ -136,4 +136,15 @@ final class FirstHourTests: XCTestCase {
     let note = (second["anchor"] as? [String: Any])?["note"] as? String ?? ""
     XCTAssertTrue(note.contains("the offset before, 4000, lies outside the content"), note)
   }
+
+  /// An option of another command is named as such, not left without a hint.
+  func testAnOptionOfAnotherCommandSaysWhoseItIs() throws {
+    let r = try cli.run(["measure", "--widht", "300", "Examples/messages.jsonl"])
+    XCTAssertEqual(r.status, 64)
+    XCTAssertTrue(
+      r.stderr.contains("unknown option --widht (--width is an option of render, not of measure)"),
+      r.stderr)
+    XCTAssertTrue(try cli.run(["render", "--widht", "3", "--text", "x", "-o", "x.png"]).stderr
+      .contains("(did you mean --width?)"))
+  }
 }
