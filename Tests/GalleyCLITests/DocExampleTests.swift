@@ -92,24 +92,15 @@ final class DocExampleTests: XCTestCase {
   /// `libGalleyC.so` the ones it finds.
   func shell(_ command: String, in dir: URL) throws -> String {
     let products = Galley.binary.deletingLastPathComponent()
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/bin/sh")
-    p.arguments = ["-c", command]
-    p.currentDirectoryURL = dir
     var env = ProcessInfo.processInfo.environment
     env["PATH"] = products.path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
     env["GALLEY_FONTS"] = Galley.root.appendingPathComponent("fonts").path
     env["GALLEY_LIBRARY"] = products.appendingPathComponent("libGalleyC.so").path
     env["PYTHONPATH"] = Galley.root.appendingPathComponent("python").path
     env["GALLEY_SHAPING"] = nil
-    p.environment = env
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    return try outputOf(
+      URL(fileURLWithPath: "/bin/sh"), ["-c", command], in: dir, environment: env
+    ).output
   }
 
   /// Lines as a doc shows them: trailing spaces and the final newline do not count.

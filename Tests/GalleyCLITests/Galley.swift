@@ -80,3 +80,25 @@ extension XCTestCase {
     return url.path
   }
 }
+
+/// Runs `executable` with `arguments` in `directory` (the test's environment, or
+/// `environment`), standard input empty and standard error dropped: its exit status and
+/// standard output.
+func outputOf(
+  _ executable: URL, _ arguments: [String], in directory: URL,
+  environment: [String: String]? = nil
+) throws -> (status: Int32, output: String) {
+  let p = Process()
+  p.executableURL = executable
+  p.arguments = arguments
+  p.currentDirectoryURL = directory
+  if let environment { p.environment = environment }
+  let out = Pipe()
+  p.standardOutput = out
+  p.standardInput = FileHandle.nullDevice
+  p.standardError = FileHandle.nullDevice
+  try p.run()
+  let data = out.fileHandleForReading.readDataToEndOfFile()
+  p.waitUntilExit()
+  return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+}

@@ -148,21 +148,15 @@ final class MannersTests: XCTestCase {
     let dir = try tempDir()
     let input = try generated(3000, in: dir)
     func onTerminal(_ extra: String) throws -> String {
-      let p = Process()
-      p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-      p.arguments = [
-        "-qec", "\(Galley.binary.path) measure \(input.path) -o /dev/null --jobs 1 \(extra)",
-        "/dev/null",
-      ]
-      p.currentDirectoryURL = Galley.root
-      let out = Pipe()
-      p.standardOutput = out
-      p.standardInput = FileHandle.nullDevice
-      try p.run()
-      let data = out.fileHandleForReading.readDataToEndOfFile()
-      p.waitUntilExit()
-      XCTAssertEqual(p.terminationStatus, 0)
-      return String(decoding: data, as: UTF8.self)
+      let (status, output) = try outputOf(
+        URL(fileURLWithPath: "/usr/bin/script"),
+        [
+          "-qec", "\(Galley.binary.path) measure \(input.path) -o /dev/null --jobs 1 \(extra)",
+          "/dev/null",
+        ],
+        in: Galley.root)
+      XCTAssertEqual(status, 0)
+      return output
     }
     let tty = try onTerminal("")
     XCTAssertTrue(tty.contains("items/s"), tty)
