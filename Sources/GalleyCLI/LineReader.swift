@@ -117,9 +117,9 @@ package final class LineReader {
       line = line.lowerBound + 3..<line.upperBound
     }
     lastLineLength = line.count + skipped
-    if skipped > 0 || line.count > LineReader.maximumLineBytes {
+    // (A line that was skipped in part is longer than the limit: skipping starts past it.)
+    if lastLineLength > LineReader.maximumLineBytes {
       line = line.lowerBound..<min(line.upperBound, line.lowerBound + LineReader.keptOfCutLine)
-      lastLineLength = max(lastLineLength, LineReader.maximumLineBytes + 1)
     }
     skipped = 0
     start = next

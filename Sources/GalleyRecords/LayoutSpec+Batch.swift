@@ -57,10 +57,7 @@ public struct SpecBatch: Sendable {
       guard case .number(let n)? = v, n.isFinite else {
         throw LayoutSpecError(path: p, message: "expected a number")
       }
-      guard abs(n) <= maximumSpecLength else {
-        throw LayoutSpecError(
-          path: p, message: "must be at most \(fmt(maximumSpecLength)) in size, got \(fmt(n))")
-      }
+      try checkSpecNumber(n, path: p)
       return n
     }
     func array(_ k: String) throws -> [JSONValue] {

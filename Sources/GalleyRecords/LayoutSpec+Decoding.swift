@@ -9,6 +9,15 @@ import Typesetting
 let maximumSpecItems = CollectionLayout.maximumItems
 /// The largest number a dimension may hold (points or fraction), so that frames stay finite.
 let maximumSpecLength = 1e7
+
+/// Checks that a number of a spec or an updates file (a length, a fraction, a scale, an offset)
+/// is at most ``maximumSpecLength`` in size, so that frames stay finite.
+func checkSpecNumber(_ d: Double, path: String) throws {
+  guard abs(d) <= maximumSpecLength else {
+    throw LayoutSpecError(
+      path: path, message: "must be at most \(fmt(maximumSpecLength)) in size, got \(fmt(d))")
+  }
+}
 /// The deepest groups may nest.
 let maximumGroupDepth = 32
 
@@ -39,11 +48,7 @@ struct SpecObject {
     guard d.isFinite else {
       throw LayoutSpecError(path: sub(key), message: "must be a finite number")
     }
-    // (Every number of a spec is a length, a fraction or a scale: bounded, frames stay finite.)
-    guard abs(d) <= maximumSpecLength else {
-      throw LayoutSpecError(
-        path: sub(key), message: "must be at most \(fmt(maximumSpecLength)) in size, got \(fmt(d))")
-    }
+    try checkSpecNumber(d, path: sub(key))
     if let min {
       if exclusiveMin ? d <= min : d < min {
         throw LayoutSpecError(

@@ -8,9 +8,12 @@ package enum ResultRecord {
   /// The first number of a result that JSON cannot hold (infinite or NaN), by its field's
   /// name: such a result is written as an error record naming it, never as `inf` or `null`.
   package static func unrepresentable(_ fields: KeyValuePairs<String, Double>) -> String? {
-    fields.first { !$0.value.isFinite }.map {
-      "the result's \"\($0.key)\" is not a finite number (\($0.value)): an input is out of range"
-    }
+    fields.first { !$0.value.isFinite }.map { unrepresentable($0.key, $0.value) }
+  }
+
+  /// The message of a result field `name` whose number JSON cannot hold.
+  static func unrepresentable(_ name: String, _ value: Double) -> String {
+    "the result's \"\(name)\" is not a finite number (\(value)): an input is out of range"
   }
 
   /// ``unrepresentable(_:)`` of a cell's size record.
@@ -21,8 +24,8 @@ package enum ResultRecord {
   /// ``unrepresentable(_:)`` of a text case's result record.
   package static func unrepresentable(_ layout: TextLayout) -> String? {
     if let e = unrepresentable(["height": layout.height, "widest": layout.widest]) { return e }
-    let finiteLines = layout.lines.allSatisfy { $0.width.isFinite }
-    return unrepresentable(finiteLines ? [:] : ["lineWidths": .nan])
+    let line = layout.lines.first { !$0.width.isFinite }
+    return line.map { unrepresentable("lineWidths", $0.width) }
   }
 
   /// A cell's size record (docs/CELLS.md).
