@@ -1,40 +1,39 @@
-"""Galley's sizes over a Spark DataFrame: one engine per partition, records in, results out.
+"""Galley's sizes over a Spark DataFrame: records in, results beside them.
 
     from galley import spark as gs
     sized = gs.measure(messages_df, template="bubble")
 
 Each row is a record of the case or cell format (docs/CASE-FORMAT.md, docs/CELLS.md) built from
 the row's columns; a null column is a field left out (its default). Spark columns have one type:
-give ``lineHeight`` as a number column and leave it null for "normal". The output has every input
-column plus the result columns (``TEXT_COLUMNS`` for text cases, ``CELL_COLUMNS`` for cells);
-a record that cannot be measured keeps its row, with ``error`` set to the message ``galley
-measure`` writes for it. Nothing raises for bad data: a Spark task never fails on a record.
+a field that mixes "normal" and numbers (``lineHeight``) is a string column, whose numeric
+values are read as numbers. The output has every input column plus the result columns
+(``TEXT_COLUMNS`` for text cases, ``CELL_COLUMNS`` for cells); a record that cannot be measured
+keeps its row, with ``error`` set to the message ``galley measure`` writes for it. Nothing
+raises for bad data: a Spark task never fails on a record.
 
-The executors load ``libGalleyC.so`` (``GALLEY_LIBRARY``, or the path the driver resolved, or a
-copy shipped with ``ship_library=True`` through ``SparkContext.addFile``) and need what it links:
-the Swift runtime, HarfBuzz, FreeType, ICU and libpng (the machine set-up of the README), and the
-fonts (``fonts_dir``; by default the checkout's bundled ``fonts/``).
+Spark writes each row's record (``to_json``); the records go to Python in Arrow batches, where
+one engine per Python worker measures a batch in one call into the library and PyArrow reads
+its results: no row becomes a Python object, and the other columns stay in the JVM.
+
+By default the driver ships the executors everything of Galley's (``measure(ship=True)``); see
+docs/SPARK.md. The driver checks the library and the fonts before any job (``galley.GalleyError``
+there, not a task failure on every executor).
 
 The zero-code path, for a cluster that has the ``galley`` binary at the same path on every node:
 ``rdd.pipe("/opt/galley/galley measure --quiet -", env={"GALLEY_FONTS": "/opt/galley/fonts"})``
 over an RDD of JSON Lines strings gives the same result lines, in order (PySpark starts the
 command with an empty environment; an error's ``line`` counts from its partition's start).
-
-The driver checks the library and the fonts before any job (``galley.GalleyError`` there, not a
-task failure on every executor). Nested fields Spark inferred as strings because they mix
-``"normal"`` and numbers (a style's ``lineHeight``) are read as numbers where they are numeric.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import tempfile
 import zipfile
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional
+from typing import Any, Dict, List, Optional
 
 import galley
 
@@ -102,24 +101,9 @@ def schema(kind: str) -> Any:
     return types._parse_datatype_string(ddl)
 
 
-def _record(row: Dict[str, Any], template: Optional[str]) -> str:
-    """The JSON record of a row: null columns left out; the template column filled in."""
-    record = {k: v for k, v in row.items() if v is not None}
-    if template is not None and "template" not in record:
-        record["template"] = template
-    # Spark infers one type per column: a nested field that mixes "normal" and numbers (a
-    # style's lineHeight) arrives as strings. A numeric string there is read as its number.
-    for key, value in list(record.items()):
-        if isinstance(value, dict):
-            record[key] = {
-                k: _number_if_numeric(v) if k in _NUMERIC_FIELDS else v for k, v in value.items()}
-    # (A value JSON cannot hold, such as a date, becomes its text: the reader then names the
-    # field whose type is wrong instead of the task failing here. A lone surrogate goes as an
-    # escape, read as U+FFFD.)
-    return galley._json_line(record, default=str)
-
-
-#: The fields of nested objects (styles, paddings, sizes) that hold numbers.
+#: The fields of records and of their nested objects (styles, paddings, sizes) that hold
+#: numbers. A Spark column has one type: a field that mixes "normal" and numbers (a style's
+#: ``lineHeight``) is a string column, and its numeric strings are read as their numbers.
 _NUMERIC_FIELDS = {
     "size", "lineHeight", "letterSpacing", "lineSpacing", "minimumLineHeight",
     "maximumLineHeight", "tabSize", "maxLines", "top", "leading", "bottom", "trailing", "width",
@@ -127,29 +111,45 @@ _NUMERIC_FIELDS = {
 }
 
 
-def _number_if_numeric(value: Any) -> Any:
-    """A string that is a plain decimal number ("20.5") as that number; anything else as is."""
-    if isinstance(value, str) and value and value.strip() == value:
-        try:
-            number = float(value)
-        except ValueError:
-            return value
-        if number == number and abs(number) != float("inf"):
-            return int(number) if number.is_integer() and "." not in value and "e" not in value.lower() else number
-    return value
+def _string_numbers(data_type: Any) -> List[str]:
+    """The numeric fields that are strings anywhere in a Spark type (structs, arrays, maps)."""
+    from pyspark.sql import types
+
+    found: set = set()
+    if isinstance(data_type, types.StructType):
+        for field in data_type.fields:
+            if field.name in _NUMERIC_FIELDS and isinstance(field.dataType, types.StringType):
+                found.add(field.name)
+            found.update(_string_numbers(field.dataType))
+    elif isinstance(data_type, types.ArrayType):
+        found.update(_string_numbers(data_type.elementType))
+    elif isinstance(data_type, types.MapType):
+        found.update(_string_numbers(data_type.valueType))
+    return sorted(found)
 
 
-def _typed(value: Any, kind: str) -> Any:
-    """A result value as its column's Spark type (JSON writes 281 for 281.0)."""
-    if value is None:
-        return None
-    if kind == "double":
-        return float(value)
-    if kind == "int":
-        return int(value)
-    if kind == "boolean":
-        return bool(value)
-    return str(value)
+def _records(df: Any, template: Optional[str]) -> Any:
+    """The column of each row's JSON record, ending in a newline, written by Spark itself
+    (``to_json``: null columns left out, dates and other values JSON cannot hold as their
+    text, so the reader names the field): a batch's values are then a JSON Lines text as
+    they lie in memory. The template column is filled in where a row has none; numeric fields
+    that are strings in the schema are written as numbers where they hold a JSON number."""
+    from pyspark.sql import functions as F
+
+    columns = [F.col(f"`{name}`") for name in df.columns]
+    if template is not None:
+        if "template" in df.columns:
+            columns[df.columns.index("template")] = F.coalesce(
+                F.col("template"), F.lit(template)).alias("template")
+        else:
+            columns.append(F.lit(template).alias("template"))
+    record = F.to_json(F.struct(*columns))
+    strings = _string_numbers(df.schema)
+    if strings:
+        # (Inside a JSON string every quote is escaped: this matches fields, never text.)
+        number = r"(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)"
+        record = F.regexp_replace(record, '"(' + "|".join(strings) + ')":"' + number + '"', '"$1":$2')
+    return F.concat(record, F.lit("\n"))
 
 
 def _shipment(fonts_dir: Optional[str]) -> Path:
@@ -213,13 +213,9 @@ def _unpacked(archive: str) -> Path:
     return home
 
 
-def _sized_batches(
-    batches: Iterator[Any], columns: List[tuple], kept: List[str], fonts_dir: Optional[str],
-    template: Optional[str], library: Optional[str], shipped: Optional[str],
-) -> Iterator[Any]:
-    """One partition: Arrow record batches in, the same rows with their result columns out."""
-    import pyarrow as pa
-
+def _engine(fonts_dir: Optional[str], library: Optional[str], shipped: Optional[str]) -> Any:
+    """This Python worker's engine for a job's fonts, made on its first batch and kept while
+    the worker lives (Spark reuses workers across tasks and jobs): fonts load once."""
     if shipped is not None:
         from pyspark import SparkFiles  # only on executors that got the shipment
 
@@ -228,39 +224,54 @@ def _sized_batches(
         fonts_dir = str(home / "galley" / "fonts")
     elif library is not None and not os.environ.get("GALLEY_LIBRARY"):
         os.environ["GALLEY_LIBRARY"] = library
-    import galley
+    key = (os.environ.get("GALLEY_LIBRARY"), fonts_dir)
+    if key not in _ENGINES:
+        import galley
 
-    arrow_types = {"int": pa.int32(), "double": pa.float64(), "boolean": pa.bool_(),
-                   "string": pa.string()}
-    names = [name for name, _ in columns]
-    engine = galley.Engine(fonts_dir=fonts_dir)
-    try:
-        for batch in batches:
-            if batch.num_rows == 0:
-                continue
-            rows = batch.to_pylist()
-            text = "\n".join(_record(r, template) for r in rows) + "\n"
-            out = [line for line in engine.measure_jsonl(text).split("\n") if line]
-            if len(out) != len(rows):  # (never: one result per record; said loudly if ever)
-                raise RuntimeError(f"galley: {len(out)} results for {len(rows)} records")
-            values: List[List[Any]] = [[] for _ in columns]
-            for line in out:
-                result = json.loads(line)
-                failed = "error" in result
-                for k, (name, kind) in enumerate(columns):
-                    if name == "error":
-                        values[k].append(result.get("error"))
-                    elif failed:
-                        values[k].append(None)
-                    elif name == "truncated":
-                        values[k].append(bool(result.get("truncated", False)))
-                    else:
-                        values[k].append(_typed(result.get(name), kind))
-            arrays = [batch.column(batch.schema.get_field_index(n)) for n in kept]
-            arrays += [pa.array(v, type=arrow_types[kind]) for v, (_, kind) in zip(values, columns)]
-            yield pa.RecordBatch.from_arrays(arrays, names=kept + names)
-    finally:
-        engine.close()
+        _ENGINES[key] = galley.Engine(fonts_dir=fonts_dir)
+    return _ENGINES[key]
+
+
+_ENGINES: Dict[tuple, Any] = {}
+
+
+def _sized(records: Any, columns: List[tuple], engine: Any) -> Any:
+    """One Arrow batch of JSON records (each ending in a newline) → its results as a pandas
+    frame of the result columns, row for row. The records go to the library as the text they
+    are in the batch, and its JSON Lines come back through PyArrow's reader: no row becomes a
+    Python object."""
+    import io
+
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.json as pj
+
+    records = pa.array(records, type=pa.string()) if not isinstance(records, pa.Array) else records
+    # (The values lie end to end in the data buffer, between the first and the last offset.)
+    _, offsets, data = records.buffers()
+    offsets = memoryview(offsets).cast("i")
+    start, end = offsets[records.offset], offsets[records.offset + len(records)]
+    out = engine._measure_bytes(data[start:end].to_pybytes()).encode("utf-8")
+    types = {"int": pa.int32(), "double": pa.float64(), "boolean": pa.bool_(), "string": pa.string()}
+    parse = pj.ParseOptions(
+        explicit_schema=pa.schema([(name, types[kind]) for name, kind in columns]),
+        unexpected_field_behavior="ignore")
+    results = pj.read_json(
+        io.BytesIO(out), parse_options=parse,
+        read_options=pj.ReadOptions(use_threads=False, block_size=len(out) + 1))
+    if results.num_rows != len(records):  # (never: one result per record)
+        raise RuntimeError(f"galley: {results.num_rows} results for {len(records)} records")
+    measured = pc.is_null(results.column("error").combine_chunks())
+    frame = {}
+    for name, _ in columns:
+        value = results.column(name).combine_chunks()
+        if name == "truncated":  # (written only when true)
+            value = pc.fill_null(value, False)
+        if name != "error":  # (an error record's row has only its error)
+            value = pc.if_else(measured, value, pa.nulls(len(value), value.type))
+        frame[name] = pd.Series(value, dtype=pd.ArrowDtype(value.type))
+    return pd.DataFrame(frame)
 
 
 def measure(
@@ -268,12 +279,14 @@ def measure(
     ship: bool = True, ship_library: bool = False,
 ) -> Any:
     """``df`` with the result columns added: text cases (``TEXT_COLUMNS``), or cells
-    (``CELL_COLUMNS``) when ``template`` is given or ``df`` has a ``template`` column, measured by
-    one engine per partition (``mapInArrow``: rows travel as Arrow batches), rows in their order.
+    (``CELL_COLUMNS``) when ``template`` is given or ``df`` has a ``template`` column, each row's
+    results beside it. Spark writes each row as its JSON record; the records travel to Python in
+    Arrow batches (a vectorised UDF), where one engine per Python worker measures a batch in one
+    call; the other columns never leave the JVM.
 
     An input column that has a result column's name (a product card's ``width``, say) is read as
-    a field and replaced by the result's value. Needs PyArrow on the driver and the executors
-    (``pip install pyspark pyarrow``).
+    a field and replaced by the result's value. Needs PyArrow and pandas on the driver and the
+    executors (``pip install "galley[spark]"``).
 
     With ``ship`` (the default), the driver sends the executors everything of Galley's they
     need: the package, its library (a wheel's, with what it links) and the fonts
@@ -282,6 +295,8 @@ def measure(
     ``GALLEY_LIBRARY`` (or the driver's library path) themselves. (``ship_library`` is the
     older name of ``ship``.)
     """
+    import pandas as pd
+    from pyspark.sql import functions as F
     from pyspark.sql.types import (
         BooleanType, DoubleType, IntegerType, StringType, StructField, StructType)
 
@@ -292,12 +307,10 @@ def measure(
     result_columns = CELL_COLUMNS if template is not None or "template" in df.columns else TEXT_COLUMNS
     results = [name for name, _ in result_columns]
     kept = [f for f in df.schema.fields if f.name not in results]
-    schema = StructType(
-        kept + [StructField(name, spark_types[t], True) for name, t in result_columns])
+    results_type = StructType([StructField(name, spark_types[t], True) for name, t in result_columns])
     # On the driver, before any job: a library that cannot load or fonts that are not there
     # raise one GalleyError here, not a task failure (and its Java stack) on every executor.
     galley.Engine(fonts_dir=fonts_dir).close()
-    path = galley.library_path()
     shipped = None
     library = None
     if ship or ship_library:
@@ -307,10 +320,20 @@ def measure(
         df.sparkSession.sparkContext.addPyFile(str(archive))
         shipped = archive.name
     else:
-        library = str(path)
-    kept_names = [f.name for f in kept]
+        library = str(galley.library_path())
 
-    def run(batches: Iterator[Any]) -> Iterator[Any]:
-        return _sized_batches(batches, result_columns, kept_names, fonts_dir, template, library, shipped)
+    def sized(records: pd.Series) -> pd.DataFrame:
+        return _sized(records, result_columns, _engine(fonts_dir, library, shipped))
 
-    return df.mapInArrow(run, schema)
+    # (Spark reads the kind of UDF from its type hints, which this module keeps as text.)
+    sized.__annotations__ = {"records": pd.Series, "return": pd.DataFrame}
+
+    # A column expression, not a map over partitions: only the records travel to Python; the
+    # other columns stay where they are and the results join them row for row.
+    udf = F.pandas_udf(sized, results_type)
+    result = "_galley_result"
+    while result in df.columns:
+        result += "_"
+    return (df.select(*[F.col(f"`{f.name}`") for f in kept], udf(_records(df, template)).alias(result))
+            .select(*[F.col(f"`{f.name}`") for f in kept],
+                    *[F.col(f"`{result}`.`{name}`").alias(name) for name in results]))

@@ -137,6 +137,30 @@ class SparkTests(unittest.TestCase):
         with self.assertRaises(ValueError):
             gs.schema("card")
 
+    def test_numeric_strings_at_any_depth(self):
+        """A text case's own lineHeight mixing "normal" and numbers is a string column too (and
+        is one in gs.schema("text")): its numeric values measure as numbers, as the CLI reads
+        the file; a string that is not a JSON number stays a string and names the field."""
+        from galley import spark as gs
+
+        records = [
+            {"id": "n1", "text": "Line heights " * 8, "width": 120, "size": 17, "lineHeight": 20.5},
+            {"id": "n2", "text": "Line heights " * 8, "width": 120, "size": 17, "lineHeight": "normal"},
+            {"id": "n3", "text": "Line heights " * 8, "width": 120, "size": 17, "lineHeight": 31},
+        ]
+        path, _ = self.frame(records, "heights.jsonl")
+        expected = {r["id"]: r for r in cli(path)}
+        for df in [self.spark.read.json(str(path)),
+                   self.spark.read.schema(gs.schema("text")).json(str(path))]:
+            out = {r["id"]: r for r in gs.measure(df).collect()}
+            for key, e in expected.items():
+                self.assertIsNone(out[key]["error"], (key, out[key]["error"]))
+                self.assertEqual((out[key]["lines"], out[key]["height"]), (e["lines"], e["height"]), key)
+        self.assertNotEqual(expected["n1"]["height"], expected["n2"]["height"])
+        bad = self.spark.createDataFrame(
+            [("x", "hi", 100.0, "20.")], "id string, text string, width double, lineHeight string")
+        self.assertIn("lineHeight", gs.measure(bad).collect()[0]["error"])
+
     def test_missing_fonts_fail_on_the_driver_before_any_job(self):
         from galley import spark as gs
 
