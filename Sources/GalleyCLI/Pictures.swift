@@ -122,8 +122,14 @@ enum Pictures {
     missing: MissingGlyphs? = nil
   ) throws -> (Canvas, [Placed], [Failure]) {
     let spec = try LayoutSpec(json: data)
+    // Each cell as the layout measured it (the width it proposed stands in for a missing
+    // container width): drawn as measured, never measured again at its frame's width.
+    var measured: [ItemPath: CellRecord] = [:]
     let result = try spec.layoutResult { request in
-      try LayoutCommand.measureCell(request, library: library, sizer: sizer, missing: missing)
+      let size = try LayoutCommand.measureCell(
+        request, library: library, sizer: sizer, missing: missing)
+      measured[request.indexPath] = try request.cellRecord(library: library)
+      return size
     }
     let all = result.allAttributes
     var width = spec.environment.containerSize.width
@@ -154,7 +160,9 @@ enum Pictures {
         } else if s < spec.sections.count, let cellData = spec.sections[s].cells[a.indexPath.item]
         {
           do {
-            let record = try CellRecord(json: cellData, library: library, proposedWidth: f.width)
+            // (A cell whose item has no estimated axis is not measured: its frame is its width.)
+            let record = try measured[a.indexPath]
+              ?? CellRecord(json: cellData, library: library, proposedWidth: f.width)
             let drawn: CellPainter.Drawn
             switch record.cell {
             case .bubble(let b):

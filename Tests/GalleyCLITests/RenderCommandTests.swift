@@ -250,6 +250,44 @@ final class RenderCommandTests: XCTestCase {
     }
   }
 
+  /// A bubble whose item has an estimated width is measured in the width the layout proposes
+  /// (its container): the picture draws it with the lines it was measured with, inside its
+  /// frame, not measured again in the narrower frame it ended up with.
+  func testSpecBubbleIsDrawnAsTheLayoutMeasuredIt() throws {
+    let dir = try tempDir()
+    let text = "Are we still on for dinner tonight? I booked the table by the window for seven thirty."
+    let spec = dir.appendingPathComponent("spec.json")
+    try Data(
+      """
+      {"container": {"width": 390, "height": 844, "scale": 3},
+       "sections": [{"items": 1,
+         "group": {"axis": "horizontal",
+           "size": {"width": {"fractionalWidth": 1}, "height": {"estimated": 60}},
+           "subitems": [{"item": {"size": {"width": {"estimated": 390}, "height": {"estimated": 60}}}}]},
+         "cells": [{"template": "bubble", "id": "b", "text": "\(text)", "sender": "me"}]}]}
+      """.utf8
+    ).write(to: spec)
+    // What the engine says of that bubble in the 390-point container the layout proposed.
+    let measured = try cli.run(
+      ["measure", "-"],
+      stdin: Data(
+        #"{"template": "bubble", "id": "b", "text": "\#(text)", "containerWidth": 390, "scale": 3}"#
+          .utf8))
+    let m = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(measured.stdout.utf8)) as? [String: Any])
+    let lines = try XCTUnwrap(m["lines"] as? Int)
+    let png = dir.appendingPathComponent("b.png")
+    let framesURL = dir.appendingPathComponent("f.jsonl")
+    let r = try cli.run(["render", spec.path, "-o", png.path, "--frames", framesURL.path])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    let placed = try XCTUnwrap(try frames(framesURL).first)
+    XCTAssertEqual(placed.frame.width, try XCTUnwrap(m["width"] as? Double), accuracy: 1e-6)
+    XCTAssertEqual(placed.ink.count, lines, "drawn with the lines it was measured with")
+    for ink in placed.ink {
+      XCTAssertTrue(placed.frame.contains(ink, tolerance: 0.5), "ink \(ink) outside \(placed.frame)")
+    }
+  }
+
   func testSingleTextWithEmojiAndRightToLeft() throws {
     let dir = try tempDir()
     let png = dir.appendingPathComponent("t.png")
