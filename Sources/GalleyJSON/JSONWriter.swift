@@ -108,6 +108,8 @@ package struct JSONWriter {
     // (Past ~1.8e299 the scaled value is infinite: such a number has no decimals to round.)
     let scaled = v * 1e9
     let r = scaled.isFinite ? scaled.rounded() / 1e9 : v
+    // (A sum that lands within 1e-9 of a whole number is that number: "100", not "100.0".)
+    if abs(r) < 1e15 && Double(Int(r)) == r { return int(Int(r)) }
     raw(r.description)
   }
 

@@ -11,7 +11,7 @@ package enum LayoutJSONEncoder {
   /// - Complexity: O(n).
   package static func encode(_ result: LayoutResult) -> String {
     var out =
-      "{\n  \"contentSize\": {\"width\": \(fmt(result.contentSize.width)), \"height\": \(fmt(result.contentSize.height))},\n"
+      "{\n  \"contentSize\": {\"width\": \(JSONWriter.number(result.contentSize.width)), \"height\": \(JSONWriter.number(result.contentSize.height))},\n"
     out += "  \"attributes\": ["
     var first = true
     for a in result.allAttributes {
@@ -26,8 +26,8 @@ package enum LayoutJSONEncoder {
       out += first ? "\n    " : ",\n    "
       first = false
       out +=
-        "{\"section\": \(o.section), \"contentWidth\": \(fmt(o.contentWidth)), \"pageOffsets\": ["
-      out += o.pageOffsets.map(fmt).joined(separator: ", ") + "]}"
+        "{\"section\": \(o.section), \"contentWidth\": \(JSONWriter.number(o.contentWidth)), \"pageOffsets\": ["
+      out += o.pageOffsets.map(JSONWriter.number).joined(separator: ", ") + "]}"
     }
     out += first ? "],\n" : "\n  ],\n"
     out += "  \"warnings\": ["
@@ -79,7 +79,7 @@ package enum LayoutJSONEncoder {
     }
     out += t.changes.isEmpty ? "]," : "\n      ],"
     out +=
-      "\n      \"contentOffset\": {\"before\": \(fmt(t.contentOffsetBefore)), \"after\": \(fmt(t.contentOffsetAfter))},"
+      "\n      \"contentOffset\": {\"before\": \(JSONWriter.number(t.contentOffsetBefore)), \"after\": \(JSONWriter.number(t.contentOffsetAfter))},"
     var anchor = "{\"mode\": \"\(t.anchor.rawValue)\""
     if let p = t.anchorItem { anchor += ", \"section\": \(p.section), \"item\": \(p.item)" }
     if let n = t.anchorNote { anchor += ", \"note\": \(quote(n))" }
@@ -88,7 +88,7 @@ package enum LayoutJSONEncoder {
     let pairs = overlaps.first.map {
       "[[\($0.0.section), \($0.0.item)], [\($0.1.section), \($0.1.item)]]"
     }
-    out += "\n      \"checks\": {\"overlaps\": \(overlaps.count), \"anchorShift\": \(fmt(t.anchorShift)), \"teleports\": \(t.teleports.count),"
+    out += "\n      \"checks\": {\"overlaps\": \(overlaps.count), \"anchorShift\": \(JSONWriter.number(t.anchorShift)), \"teleports\": \(t.teleports.count),"
     out += "\n        \"overlapPairs\": [" + pairs.joined(separator: ", ") + "],"
     out += "\n        \"teleported\": [" + t.teleports.prefix(50).map(change).joined(separator: ", ") + "]}"
     out += "\n    }"
@@ -99,7 +99,7 @@ package enum LayoutJSONEncoder {
   static func change(_ c: ElementChange) -> String {
     element(c.indexPath, c.scope, c.category, c.kind)
       + "\"change\": \"\(c.change.rawValue)\", \"from\": \(rect(c.from)), \"to\": \(rect(c.to)), "
-      + "\"fromAlpha\": \(fmt(c.fromAlpha)), \"toAlpha\": \(fmt(c.toAlpha))}"
+      + "\"fromAlpha\": \(JSONWriter.number(c.fromAlpha)), \"toAlpha\": \(JSONWriter.number(c.toAlpha))}"
   }
 
   /// What names an element, opening its object: section, item, category and kind as its
@@ -117,7 +117,7 @@ package enum LayoutJSONEncoder {
 
   /// A frame as `[x, y, width, height]`.
   static func rect(_ f: Rect) -> String {
-    "[\(fmt(f.minX)), \(fmt(f.minY)), \(fmt(f.width)), \(fmt(f.height))]"
+    "[\(JSONWriter.number(f.minX)), \(JSONWriter.number(f.minY)), \(JSONWriter.number(f.width)), \(JSONWriter.number(f.height))]"
   }
 
   /// A JSON text nested at `indent` (its first line stays where it is put).

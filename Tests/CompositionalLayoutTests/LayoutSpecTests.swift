@@ -177,9 +177,9 @@ final class LayoutSpecTests: XCTestCase {
     for line in [
       #""contentSize": {"width": 390, "height": 220}"#,
       #"{"category": "supplementary", "kind": "globalHeader", "frame": [0, 0, 390, 30], "zIndex": 1}"#,
-      #"{"section": 0, "item": 0, "category": "cell", "frame": [266.666667, 30, 123.333333, 100], "zIndex": 0}"#,
-      #"{"section": 0, "item": 2, "category": "cell", "frame": [0, 30, 123.333333, 100], "zIndex": 0}"#,
-      #"{"section": 0, "item": 0, "category": "supplementary", "kind": "badge", "frame": [256.666667, 20, 20, 20], "zIndex": 1}"#,
+      #"{"section": 0, "item": 0, "category": "cell", "frame": [266.666666667, 30, 123.333333333, 100], "zIndex": 0}"#,
+      #"{"section": 0, "item": 2, "category": "cell", "frame": [0, 30, 123.333333333, 100], "zIndex": 0}"#,
+      #"{"section": 0, "item": 0, "category": "supplementary", "kind": "badge", "frame": [256.666666667, 20, 20, 20], "zIndex": 1}"#,
       #"{"section": 1, "item": 0, "category": "cell", "frame": [74, 140, 300, 80], "zIndex": 0}"#,
       #"{"section": 1, "item": 1, "category": "cell", "frame": [-236, 140, 300, 80], "zIndex": 0}"#,
       #"{"section": 1, "contentWidth": 1572, "pageOffsets": [0, 390, 780, 1170, 1182]}"#,

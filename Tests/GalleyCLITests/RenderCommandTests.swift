@@ -286,6 +286,14 @@ final class RenderCommandTests: XCTestCase {
     for ink in placed.ink {
       XCTAssertTrue(placed.frame.contains(ink, tolerance: 0.5), "ink \(ink) outside \(placed.frame)")
     }
+    // One writer of numbers: the frame is the same bytes in both outputs.
+    func frameText(_ s: String) -> String? {
+      s.range(of: #""frame": \[[^\]]*\]"#, options: .regularExpression).map { String(s[$0]) }
+    }
+    let layout = try cli.run(["layout", spec.path])
+    let framesText = try String(contentsOf: framesURL, encoding: .utf8)
+    XCTAssertEqual(try XCTUnwrap(frameText(layout.stdout)), try XCTUnwrap(frameText(framesText)))
+    XCTAssertTrue(framesText.contains(".333333333"), framesText)
   }
 
   func testSingleTextWithEmojiAndRightToLeft() throws {
