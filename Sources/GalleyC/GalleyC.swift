@@ -110,7 +110,7 @@ public func galley_free(_ pointer: UnsafeMutableRawPointer?) { free(pointer) }
 nonisolated(unsafe) let versionText: UnsafeMutablePointer<CChar>? = {
   let (mode, reason) = ShapingMode.resolve(nil)
   return mallocString(
-    "galley 0.1.0; harfbuzz \(EngineVersions.harfBuzz); freetype \(EngineVersions.freeType); "
+    "galley \(EngineVersions.galley); harfbuzz \(EngineVersions.harfBuzz); freetype \(EngineVersions.freeType); "
       + "icu \(EngineVersions.icu); shaping: \(mode.rawValue)" + (reason.map { " (\($0))" } ?? ""))
 }()
 

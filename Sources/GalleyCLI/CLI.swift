@@ -53,7 +53,7 @@ public enum GalleyCLI {
     """
 
   /// Galley's version.
-  static let version = "0.1.0"
+  static var version: String { EngineVersions.galley }
 
   static let versionHelp = """
     usage: galley version [--shaping harfbuzz|accelerated]

@@ -5,6 +5,10 @@ import CICUShims
 /// The versions of the libraries the text engine runs on in this process (as loaded, not as
 /// compiled against): what a bug report or a result that differs between machines needs.
 public enum EngineVersions {
+  /// Galley's own version: what `galley version`, `galley_version()` and the Python package
+  /// say. galley.pc and python/pyproject.toml state it too (a test holds them to this).
+  public static let galley = "0.1.0"
+
   /// HarfBuzz's `hb_version_string()`.
   public static var harfBuzz: String { ShapingMode.linkedHarfBuzzVersion }
 
