@@ -14,10 +14,11 @@ public struct LayoutResult: Sendable {
   public package(set) var warnings: [String]
   /// Cells of a layout spec that could not be measured: each was laid out at its estimated
   /// size, and the rest as measured.
-  public package(set) var cellErrors: [CellError] = []
+  public package(set) var unmeasuredCells: [UnmeasuredCell] = []
 
-  /// A cell that could not be measured, and why.
-  public struct CellError: Sendable {
+  /// A cell that could not be measured, and why (what the measurer threw: for the cells
+  /// themselves, a `SelfSizing.CellError`).
+  public struct UnmeasuredCell: Sendable {
     public var indexPath: ItemPath
     /// What the measurer threw, as it threw it (match on its cases).
     public var error: any Error

@@ -76,10 +76,10 @@ enum LayoutCommand {
         try measureCell(request, library: library, sizer: sizer, missing: missing)
       }
       output.write(LayoutJSONEncoder.encode(result) + "\n")
-      for e in result.cellErrors {
+      for e in result.unmeasuredCells {
         Streams.error("galley layout: \(e.message) (laid out at its estimated size)")
       }
-      return result.cellErrors.isEmpty ? 0 : 1
+      return result.unmeasuredCells.isEmpty ? 0 : 1
     } catch let e as LayoutSpecError {
       Streams.error("galley layout: \(e.description)")
       return 2
@@ -112,7 +112,7 @@ enum LayoutCommand {
     output.write(LayoutJSONEncoder.batchesOpening)
     try spec.transitions(batches, measure: measure) { k, t in
       output.write(LayoutJSONEncoder.encode(batch: t, name: batches[k].batch.name, first: k == 0))
-      failed = failed || !t.before.cellErrors.isEmpty || !t.after.cellErrors.isEmpty
+      failed = failed || !t.before.unmeasuredCells.isEmpty || !t.after.unmeasuredCells.isEmpty
     }
     output.write(LayoutJSONEncoder.batchesClosing(empty: batches.isEmpty))
     return failed ? 1 : 0

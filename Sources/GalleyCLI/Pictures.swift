@@ -143,8 +143,8 @@ enum Pictures {
     let painter = try CellPainter(sizer: sizer)
     var placed: [Placed] = []
     // (Cells that could not be measured are drawn as frames at their estimated size.)
-    var failures = result.cellErrors.map { Failure(line: 0, id: nil, message: $0.message) }
-    let unmeasured = Set(result.cellErrors.map(\.indexPath))
+    var failures = result.unmeasuredCells.map { Failure(line: 0, id: nil, message: $0.message) }
+    let unmeasured = Set(result.unmeasuredCells.map(\.indexPath))
     for a in all.sorted(by: { $0.zIndex < $1.zIndex }) {
       let f = a.frame
       switch a.category {

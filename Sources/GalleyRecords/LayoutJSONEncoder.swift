@@ -38,10 +38,10 @@ package enum LayoutJSONEncoder {
       out += quote(w)
     }
     out += first ? "]" : "\n  ]"
-    if !result.cellErrors.isEmpty {
+    if !result.unmeasuredCells.isEmpty {
       // (Only when some cell could not be measured: it was laid out at its estimated size.)
       out += ",\n  \"errors\": ["
-      for (k, e) in result.cellErrors.enumerated() {
+      for (k, e) in result.unmeasuredCells.enumerated() {
         out += k == 0 ? "\n    " : ",\n    "
         out +=
           "{\"section\": \(e.indexPath.section), \"item\": \(e.indexPath.item), \"error\": \(quote(e.message)), \"estimated\": true}"

@@ -43,8 +43,8 @@ public struct LayoutSpec: Sendable {
     let source = SpecSizingSource(sections: sections, measure: measure)
     var result = layout.layout(
       itemCounts: sections.map(\.itemCount), environment: environment, sizing: source)
-    result.cellErrors = source.failures.sorted { $0.key < $1.key }.map {
-      LayoutResult.CellError(indexPath: $0.key, error: $0.value)
+    result.unmeasuredCells = source.failures.sorted { $0.key < $1.key }.map {
+      LayoutResult.UnmeasuredCell(indexPath: $0.key, error: $0.value)
     }
     // Cells that overlap: a measured size larger than the slot the layout gives it.
     let overlaps = result.overlappingCells(listing: 5)

@@ -109,9 +109,9 @@ final class LayoutSpecTests: XCTestCase {
       if request.indexPath.item == 1 { throw Boom() }
       return Size(width: request.proposedWidth, height: 20)
     }
-    XCTAssertEqual(result.cellErrors.map(\.indexPath), [ItemPath(section: 0, item: 1)])
-    XCTAssertEqual(result.cellErrors.map(\.message), ["boom"])
-    XCTAssertTrue(result.cellErrors.first?.error is Boom)
+    XCTAssertEqual(result.unmeasuredCells.map(\.indexPath), [ItemPath(section: 0, item: 1)])
+    XCTAssertEqual(result.unmeasuredCells.map(\.message), ["boom"])
+    XCTAssertTrue(result.unmeasuredCells.first?.error is Boom)
     XCTAssertEqual(result.cells.map(\.frame.minY), [0, 24, 72])
     XCTAssertEqual(result.cells.map(\.frame.height), [20, 44, 30])
     XCTAssertEqual(result.contentSize.height, 102)
