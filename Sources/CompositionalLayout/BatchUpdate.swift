@@ -87,12 +87,29 @@ public struct BatchMapping: Sendable {
   /// Sections after whose content was reloaded (their index before is `sectionBefore`).
   public let reloadedSections: Set<Int>
   /// Per section before, per item: its path after (nil: deleted).
-  public let itemAfter: [SectionItemMap]
+  package let itemAfter: [SectionItemMap]
   /// Per section after, per item: its path before (nil: inserted).
-  public let itemBefore: [SectionItemMap]
+  package let itemBefore: [SectionItemMap]
   /// Items after that were moved explicitly, or reloaded (paths after).
   public let movedItems: Set<ItemPath>
   public let reloadedItems: Set<ItemPath>
+
+  /// Where the item at `path` before the batch is after it (nil: deleted, or no such item), as
+  /// UIKit's `indexPathAfterUpdate(for:)` would say.
+  public func path(after path: ItemPath) -> ItemPath? {
+    guard path.section >= 0, path.section < itemAfter.count, path.item >= 0,
+      path.item < itemAfter[path.section].count
+    else { return nil }
+    return itemAfter[path.section][path.item]
+  }
+
+  /// Where the item at `path` after the batch was before it (nil: inserted, or no such item).
+  public func path(before path: ItemPath) -> ItemPath? {
+    guard path.section >= 0, path.section < itemBefore.count, path.item >= 0,
+      path.item < itemBefore[path.section].count
+    else { return nil }
+    return itemBefore[path.section][path.item]
+  }
 
   /// The change of the item at `path` after the batch, when it did not come new.
   func change(after path: ItemPath) -> Change? {
@@ -344,7 +361,7 @@ public struct BatchMapping: Sendable {
 
 /// Where the items of one section go after a batch (or come from before it): a path or nil
 /// per item. A section whose items all keep their order is held as that fact, not as a list.
-public struct SectionItemMap: RandomAccessCollection, Sendable, Hashable {
+package struct SectionItemMap: RandomAccessCollection, Sendable, Hashable {
   enum Storage: Sendable, Hashable {
     /// Item i maps to item i of `section`.
     case same(section: Int, count: Int)

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(LineBreaking) import Typesetting
+import Typesetting
 
 extension BubbleEstimator {
   /// Receives the words of a text as they are read.

@@ -1,4 +1,4 @@
-@_spi(LineBreaking) import Typesetting
+import Typesetting
 
 extension BubbleEstimator {
   /// A word (or a run of equal words with no space between them) and the spaces after it.

@@ -25,7 +25,7 @@ import Typesetting
 /// ```
 public struct BubbleEstimator: Sendable, Hashable {
   /// Classes of characters, for counting and for the break rules.
-  public enum CharacterClass: Int, CaseIterable, Sendable {
+  package enum CharacterClass: Int, CaseIterable, Sendable {
     case narrow, space, hangul, cjk, emoji, mark, other
   }
 
@@ -163,7 +163,7 @@ public struct BubbleEstimator: Sendable, Hashable {
   }
 
   /// Counts per class, emoji sequences counted as they are drawn (for calibration and reports).
-  public static func count(_ text: String) -> [Int] {
+  package static func count(_ text: String) -> [Int] {
     var counts = [Int](repeating: 0, count: classCount)
     var k = Classifier()
     let scalars = text.unicodeScalars.lazy.map(\.value).filter { $0 != 0x0A }

@@ -339,6 +339,15 @@ final class BatchUpdateTests: XCTestCase {
     XCTAssertEqual(m.change(after: ItemPath(section: 0, item: 0)), .move)
     XCTAssertEqual(m.change(after: ItemPath(section: 0, item: 2)), .insert)
     XCTAssertNil(m.itemAfter[0][1])
+    // The public questions, as UIKit's indexPathAfterUpdate / indexPathBeforeUpdate answer them.
+    func at(_ i: Int) -> ItemPath { ItemPath(section: 0, item: i) }
+    XCTAssertEqual(m.path(after: at(3)), at(0))
+    XCTAssertEqual(m.path(after: at(4)), at(4))
+    XCTAssertNil(m.path(after: at(1)), "deleted")
+    XCTAssertNil(m.path(after: at(5)), "no such item")
+    XCTAssertEqual(m.path(before: at(1)), at(0))
+    XCTAssertNil(m.path(before: at(2)), "inserted")
+    XCTAssertNil(m.path(before: ItemPath(section: 1, item: 0)), "no such section")
     // Sections: [A B C], delete A, insert N at 0, move C to 1 → N C B.
     let s = try BatchMapping(
       BatchUpdate(deleteSections: [0], insertSections: [0], moveSections: [.init(from: 2, to: 1)]),

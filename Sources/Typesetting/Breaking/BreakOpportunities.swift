@@ -306,10 +306,10 @@ extension BreakOpportunities {
 }
 
 /// Whether `scalar` is of a script whose lines break by dictionary (Thai, Lao, Khmer, Myanmar:
-/// line-break class SA). (Public to the estimator, and inlinable: asked of every character
+/// line-break class SA). (Open to the estimator, and inlinable: asked of every character
 /// there, a call would spill its loop's state.)
-@_spi(LineBreaking) @inlinable @inline(__always)
-public func breaksByDictionary(_ scalar: UInt32) -> Bool {
+@inlinable @inline(__always)
+package func breaksByDictionary(_ scalar: UInt32) -> Bool {
   (0x0E00...0x0EFF).contains(scalar) || (0x1000...0x109F).contains(scalar)
     || (0x1780...0x17FF).contains(scalar)
 }

@@ -35,7 +35,7 @@ public final class Font: @unchecked Sendable {
   let bmpCoverage: [UInt64]
   /// Advance of each ASCII character (index = code point) in em, 0 where the font has no glyph:
   /// for estimators that want widths without shaping (no kerning, no ligatures).
-  public let asciiAdvances: [Double]
+  package let asciiAdvances: [Double]
 
   let hbFont: OpaquePointer
   private let hbFace: OpaquePointer

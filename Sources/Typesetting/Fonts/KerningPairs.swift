@@ -90,11 +90,11 @@ package final class KerningPairs: @unchecked Sendable {
 }
 
 
-/// ``KerningPairs/index(_:)`` over a table's `rows` read out of it (below `limit`). (Public to
+/// ``KerningPairs/index(_:)`` over a table's `rows` read out of it (below `limit`). (Open to
 /// the estimator, and inlinable: asked of every character there, a call would spill its
 /// loop's state.)
-@_spi(LineBreaking) @inlinable @inline(__always)
-public func kerningPairIndex(_ scalar: UInt32, rows: UnsafeMutablePointer<Int16>, limit: Int)
+@inlinable @inline(__always)
+package func kerningPairIndex(_ scalar: UInt32, rows: UnsafeMutablePointer<Int16>, limit: Int)
   -> Int
 {
   scalar < UInt32(limit) ? Int(rows[Int(scalar)]) : -1

@@ -6,7 +6,7 @@
 /// ``SegmentWalk`` walks the segments one by one (where widths depend on where lines start:
 /// tabs); the estimator's index holds estimated widths. Which segments make a line is decided
 /// by ``GreedyLines`` alone.
-@_spi(LineBreaking) public protocol SegmentIndex {
+package protocol SegmentIndex {
   /// Number of segments.
   var count: Int { get }
   /// Where the line that starts at segment `a` begins (after segment `a - 1`, whose line ended
@@ -35,17 +35,17 @@
 }
 
 /// A part of a segment broken between graphemes that fills a line.
-@_spi(LineBreaking) public struct BrokenPart {
+package struct BrokenPart {
   /// The grapheme after it.
-  public var end: Int
+  package var end: Int
   /// Its reported width.
-  public var width: Double
+  package var width: Double
   /// How many lines it fills (1 but for the estimator, which breaks a long word by dividing its
   /// estimated width, not between graphemes).
-  public var repeats = 1
+  package var repeats = 1
 
   @inlinable
-  public init(end: Int, width: Double, repeats: Int = 1) {
+  package init(end: Int, width: Double, repeats: Int = 1) {
     self.end = end
     self.width = width
     self.repeats = repeats
@@ -55,19 +55,19 @@
 /// A line as ``GreedyLines`` finds it: segments `first...last`, starting inside `first` at
 /// grapheme `resume` (after a broken part; -1: at its start) and, for a part broken by
 /// overflow-wrap, ending before grapheme `breakEnd` (-1: after `last` and its white space).
-@_spi(LineBreaking) public struct FoundLine {
-  public var first: Int
-  public var last: Int
-  public var resume: Int
-  public var breakEnd: Int
+package struct FoundLine {
+  package var first: Int
+  package var last: Int
+  package var resume: Int
+  package var breakEnd: Int
   /// Reported width, a shown hyphen included (not snapped).
-  public var width: Double
-  public var hyphenated: Bool
+  package var width: Double
+  package var hyphenated: Bool
   /// How many such lines (see ``BrokenPart/repeats``).
-  public var repeats = 1
+  package var repeats = 1
 
   @inlinable
-  public init(
+  package init(
     first: Int, last: Int, resume: Int, breakEnd: Int, width: Double, hyphenated: Bool,
     repeats: Int = 1
   ) {
@@ -82,7 +82,7 @@
 }
 
 /// Receives the lines ``GreedyLines`` finds; returns false to stop (a line limit is passed).
-@_spi(LineBreaking) public protocol FoundLineSink {
+package protocol FoundLineSink {
   mutating func add(_ line: FoundLine) -> Bool
 }
 
@@ -92,19 +92,19 @@
 /// hyphen, which must fit too, or the line ends a segment earlier; a segment too wide to fit
 /// alone is broken between graphemes where `overflow-wrap` allows. Measuring, laying out and
 /// estimating all call ``run(_:_:)``; only their ``SegmentIndex`` differs.
-@_spi(LineBreaking) public struct GreedyLines {
+package struct GreedyLines {
   /// How far a line's content may reach: the width plus the fit tolerance.
-  public let limit: Double
+  package let limit: Double
   /// Lines wrap at soft wrap opportunities (white space `normal` or `pre-wrap`).
-  public let wraps: Bool
+  package let wraps: Bool
   /// overflow-wrap breaks segments too wide for a line between graphemes.
-  public let breakWords: Bool
+  package let breakWords: Bool
   /// Some segment ends with a soft hyphen; and the advance of the hyphen shown there.
-  public let hasSoftHyphens: Bool
-  public let hyphenAdvance: Double
+  package let hasSoftHyphens: Bool
+  package let hyphenAdvance: Double
 
   @inlinable
-  public init(
+  package init(
     limit: Double, wraps: Bool, breakWords: Bool, hasSoftHyphens: Bool = false,
     hyphenAdvance: Double = 0
   ) {
@@ -118,7 +118,7 @@
   // (Inlinable for SelfSizing, which runs it over estimated words: specialised there for its
   // index. Always inlined: the sink's running figures then stay in registers.)
   @inlinable @inline(__always)
-  public func run<Index: SegmentIndex, Sink: FoundLineSink>(_ index: inout Index, _ sink: inout Sink) {
+  package func run<Index: SegmentIndex, Sink: FoundLineSink>(_ index: inout Index, _ sink: inout Sink) {
     let n = index.count
     guard n > 0 else { return }
     var a = 0
@@ -173,7 +173,7 @@ extension GreedyLines {
   /// `sink`; then the last segment that fits on the line that goes on with the rest, and where
   /// that line starts. Nil when the sink stops.
   @inlinable @inline(never)
-  public func brokenLines<Index: SegmentIndex, Sink: FoundLineSink>(
+  package func brokenLines<Index: SegmentIndex, Sink: FoundLineSink>(
     _ index: inout Index, _ sink: inout Sink, segment a: Int, to hi: Int, base: Double,
     resume: Int
   ) -> (last: Int, base: Double, resume: Int)? {
@@ -199,7 +199,7 @@ extension GreedyLines {
   /// before that segment (showing the hyphen of the one before, if it has one): the hyphen's
   /// advance, or 0 when none shows. (Out of line: most texts have no soft hyphen.)
   @inlinable @inline(never)
-  public func hyphenAtSoftHyphen<Index: SegmentIndex>(
+  package func hyphenAtSoftHyphen<Index: SegmentIndex>(
     _ index: Index, from a: Int, last g: inout Int, base: Double
   ) -> Double {
     let end = max(0, index.lastVisibleEnd(from: a, through: g, base: base) - base)
