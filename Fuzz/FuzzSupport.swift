@@ -67,10 +67,9 @@ func checkFeatureGates(_ text: String, style: TextStyle) {
   guard let runs = try? Typesetter(cacheCapacity: 0).shapingBaseline([(text, style)]).items else {
     return
   }
-  let gated = Shaper()
+  let gated = Shaper(accelerated: true)
   gated.gateAfterUses = 1
   let whole = Shaper()
-  whole.featureGating = false
   for item in runs {
     let run = ShapingRun(
       start: 0, end: item.text.count, font: item.font, rtl: item.rtl, script: item.script)

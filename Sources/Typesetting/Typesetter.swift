@@ -135,9 +135,7 @@ public final class Typesetter: @unchecked Sendable {
       return workers.remove(at: i).worker
     }
     if !workers.isEmpty { return workers.removeFirst().worker }
-    let shaper = Shaper()
-    shaper.featureGating = shaping == .accelerated
-    shaper.directShaping = shaping == .accelerated
+    let shaper = Shaper(accelerated: shaping == .accelerated)
     if wordCacheCapacity > 0 { shaper.cache = WordCache(capacity: wordCacheCapacity) }
     return PreparationWorker(shaper: shaper)
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Typesetting
 import XCTest
 
 /// `--shaping`, `GALLEY_SHAPING` and `galley version`, as a user runs them.
@@ -32,13 +33,34 @@ final class ShapingCommandTests: XCTestCase {
       let version = line.split(separator: " ")[1]
       XCTAssertTrue(version.allSatisfy { $0.isNumber || $0 == "." } && version.contains("."), line)
     }
-    XCTAssertEqual(lines.last, "shaping: accelerated")
+    XCTAssertEqual(
+      lines.last, ShapingMode.fence.map { "shaping: harfbuzz (\($0))" } ?? "shaping: accelerated")
     let variable = try cli.run(["version"], environment: ["GALLEY_SHAPING": "harfbuzz"])
     XCTAssertEqual(
       variable.stdout.split(separator: "\n").last, "shaping: harfbuzz (GALLEY_SHAPING=harfbuzz)")
     let option = try cli.run(["version", "--shaping", "harfbuzz"], environment: ["GALLEY_SHAPING": "accelerated"])
     XCTAssertEqual(
       option.stdout.split(separator: "\n").last, "shaping: harfbuzz (--shaping harfbuzz)")
+  }
+
+  /// A machine whose HarfBuzz is not a verified version (simulated: the fence judges as if
+  /// HarfBuzz 7.0.0 were linked) runs without the accelerator, says why, and measures the
+  /// same bytes.
+  func testAnUnverifiedHarfBuzzRunsWithoutTheAcceleratorToTheSameBytes() throws {
+    let fenced: [String: String?] = [
+      "GALLEY_SHAPING": nil, "GALLEY_FENCE_HARFBUZZ_VERSION": "7.0.0",
+    ]
+    let reason = "the accelerator is verified on HarfBuzz 6.0.0 only; this is HarfBuzz 7.0.0"
+    let linked = ShapingMode.linkedHarfBuzzVersion
+    let expected = linked == "6.0.0" ? reason : try XCTUnwrap(ShapingMode.fence)
+    for args in [["version"], ["version", "--shaping", "accelerated"]] {
+      let v = try cli.run(args, environment: fenced)
+      XCTAssertEqual(v.stdout.split(separator: "\n").last.map(String.init), "shaping: harfbuzz (\(expected))")
+    }
+    let plain = try cli.run(["measure", corpus, "--quiet"], environment: ["GALLEY_SHAPING": nil])
+    let off = try cli.run(["measure", corpus, "--quiet"], environment: fenced)
+    XCTAssertEqual(off.status, 0, off.stderr)
+    XCTAssertTrue(plain.stdout == off.stdout, "the fenced run measured differently")
   }
 
   func testBadShapingValuesAreUsageErrors() throws {

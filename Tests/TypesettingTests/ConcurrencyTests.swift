@@ -177,6 +177,9 @@ final class ConcurrencyTests: XCTestCase {
 /// The word cache (shaping word by word, each word checked with HarfBuzz's unsafe-to-concat flags)
 /// gives exactly the layouts of whole-run shaping on the corpus: same line starts, same widths.
 final class WordCacheTests: XCTestCase {
+  /// (The word cache is part of the accelerator.)
+  override func setUpWithError() throws { try requireVerifiedAccelerator() }
+
   /// The cases whose layouts through `words` differ from whole-run shaping's (line starts,
   /// widths, height), over two passes: the first fills the cache, the second is served from it.
   func differences(_ cases: [TextCase], through words: Typesetter) throws -> [String] {

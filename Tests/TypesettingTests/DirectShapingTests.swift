@@ -6,6 +6,8 @@ import XCTest
 
 /// Runs shaped without HarfBuzz (``DirectPlan``) must get exactly the advances HarfBuzz gives.
 final class DirectShapingTests: XCTestCase {
+  override func setUpWithError() throws { try requireVerifiedAccelerator() }
+
   /// Shapes `text` as one run with a direct shaper (plans decided at first use) and with plain
   /// HarfBuzz; returns both per-character advances and whether the first went direct.
   func shapeBoth(
@@ -27,10 +29,9 @@ final class DirectShapingTests: XCTestCase {
   }
 
   func shapers() -> (direct: Shaper, whole: Shaper) {
-    let direct = Shaper()
+    let direct = Shaper(accelerated: true)
     direct.gateAfterUses = 1
     let whole = Shaper()
-    whole.featureGating = false
     return (direct, whole)
   }
 
@@ -83,7 +84,7 @@ final class DirectShapingTests: XCTestCase {
     let (first, whole) = shapers()
     XCTAssertTrue(
       shapeBoth(text, font: font, script: HB_SCRIPT_LATIN, direct: first, whole: whole).wentDirect)
-    let second = Shaper()
+    let second = Shaper(accelerated: true)
     XCTAssertGreaterThan(second.gateAfterUses, 1)
     let known = shapeBoth(text, font: font, script: HB_SCRIPT_LATIN, direct: second, whole: whole)
     XCTAssertTrue(known.wentDirect)

@@ -7,6 +7,8 @@ import XCTest
 /// Leaving off features that cannot change a run (``FeatureGate``) must give HarfBuzz's glyphs,
 /// clusters and positions exactly as shaping with every feature does.
 final class FeatureGateTests: XCTestCase {
+  override func setUpWithError() throws { try requireVerifiedAccelerator() }
+
   /// The corpus's runs (as `prepare` shapes them).
   func corpusRuns() -> [ShapingBaseline.Item] {
     let cases =
@@ -23,10 +25,9 @@ final class FeatureGateTests: XCTestCase {
   func compare(_ runs: [ShapingBaseline.Item], passes: Int = 2, gateAfterUses: Int = 32) -> (
     differ: [String], gated: Int
   ) {
-    let gated = Shaper()
+    let gated = Shaper(accelerated: true)
     gated.gateAfterUses = gateAfterUses
     let whole = Shaper()
-    whole.featureGating = false
     var differ: [String] = []
     // The first pass lets each plan reach the uses after which its gate is worked out.
     for _ in 0..<passes {

@@ -5,17 +5,29 @@ import XCTest
 
 /// The accelerator's fence and switch: on only where verified, and the same answers either way.
 final class ShapingModeTests: XCTestCase {
-  func testLinkedHarfBuzzIsAVerifiedVersion() {
-    XCTAssertNil(
-      ShapingMode.fence,
+  func testTheAcceleratorRunsWhereHarfBuzzIsVerified() throws {
+    try XCTSkipIf(
+      ShapingMode.fence != nil,
       """
       HarfBuzz \(ShapingMode.linkedHarfBuzzVersion) is not in ShapingMode.verifiedHarfBuzzVersions \
-      (\(ShapingMode.verifiedHarfBuzzVersions)): the accelerator is off in this build. Run \
-      DirectShapingTests, FeatureGateTests and this file's comparisons against it, and add it to \
-      the list only when they pass.
+      (\(ShapingMode.verifiedHarfBuzzVersions)): the accelerator is off in this build, and its \
+      comparison tests skip. Run DirectShapingTests, FeatureGateTests and this file's comparisons \
+      against it with the version added to the list, and keep it there only when they pass.
       """)
     XCTAssertEqual(Typesetter(cacheCapacity: 0).shaping, .accelerated)
     XCTAssertEqual(ShapingMode.resolve(.accelerated).mode, .accelerated)
+  }
+
+  /// On a HarfBuzz that is not verified, nothing runs the accelerator, whatever is asked.
+  func testAnUnverifiedHarfBuzzFencesTheAcceleratorOff() {
+    XCTAssertNil(ShapingMode.fence(linked: ShapingMode.verifiedHarfBuzzVersions[0]))
+    let fence = ShapingMode.fence(linked: "7.0.0")
+    XCTAssertEqual(
+      fence, "the accelerator is verified on HarfBuzz 6.0.0 only; this is HarfBuzz 7.0.0")
+    if ShapingMode.fence != nil {
+      XCTAssertEqual(Typesetter(cacheCapacity: 0, shaping: .accelerated).shaping, .harfBuzz)
+      XCTAssertEqual(ShapingMode.resolve(.accelerated).reason, ShapingMode.fence)
+    }
   }
 
   func testHarfBuzzModeShapesEveryRunWithHarfBuzzAndKeepsNoWords() throws {
@@ -32,7 +44,11 @@ final class ShapingModeTests: XCTestCase {
     }
     XCTAssertGreaterThan(harfBuzz.shapingCounts.runs, 0)
     XCTAssertEqual(harfBuzz.shapingCounts.direct, 0)
-    XCTAssertGreaterThan(accelerated.shapingCounts.direct, 0)
+    if ShapingMode.fence == nil {
+      XCTAssertGreaterThan(accelerated.shapingCounts.direct, 0)
+    } else {
+      XCTAssertEqual(accelerated.shapingCounts.direct, 0, "fenced off: HarfBuzz alone")
+    }
   }
 
   /// Glyph ids, clusters, advances and offsets of every corpus text, and its lines at three

@@ -26,15 +26,16 @@ final class Shaper: ShapingEngine {
   /// Shape plans this shaper has used, so that each run skips HarfBuzz's search of its plan cache.
   @exclusivity(unchecked) private var plans: [PlanKey: OpaquePointer] = [:]
   /// Whether runs leave off the features none of whose lookups can change them (``FeatureGate``;
-  /// the results are the same either way — off only to check that).
-  var featureGating = true
+  /// the results are the same either way). Off unless asked for (``init(accelerated:)``).
+  var featureGating = false
   /// Per shape plan: its feature gate once the plan has been used often enough to be worth one.
   @exclusivity(unchecked) private var gateEntries = PlanEntries<GateEntry>()
   /// Uses of a plan before its gate is worked out (a plan used a few times is not worth it).
   var gateAfterUses = 32
   /// Whether runs that need only nominal glyphs, advances and pair kerning are shaped without
-  /// HarfBuzz (``DirectPlan``; the same advances either way), when gating is on too.
-  var directShaping = true
+  /// HarfBuzz (``DirectPlan``; the same advances either way), when gating is on too. Off
+  /// unless asked for.
+  var directShaping = false
   /// Runs shaped without HarfBuzz, and what that needs per plan.
   private let direct = DirectShaper()
   /// Runs shaped without HarfBuzz (for tests and benchmarks).
@@ -92,8 +93,13 @@ final class Shaper: ShapingEngine {
     }
   }
 
-  init() {
+  /// A shaper: plain HarfBuzz, or with `accelerated` the accelerator in front of it (feature
+  /// gates and direct shaping). The accelerator is only ever on when asked for; whether it may
+  /// be (``ShapingMode/fence``) is the asker's to decide.
+  init(accelerated: Bool = false) {
     buffer = hb_buffer_create()!
+    featureGating = accelerated
+    directShaping = accelerated
   }
 
   deinit {

@@ -26,12 +26,25 @@ public enum ShapingMode: String, Sendable, CaseIterable {
   /// The version of the HarfBuzz this process runs (`hb_version_string()`).
   public static let linkedHarfBuzzVersion = String(cString: hb_version_string())
 
-  /// Why the accelerator is off in this process whatever is asked (nil: it may run).
-  public static let fence: String? =
-    verifiedHarfBuzzVersions.contains(linkedHarfBuzzVersion)
-    ? nil
-    : "the accelerator is verified on HarfBuzz \(verifiedHarfBuzzVersions.joined(separator: ", "))"
-      + " only; this is HarfBuzz \(linkedHarfBuzzVersion)"
+  /// The environment variable that makes the fence judge as if another HarfBuzz version were
+  /// linked, to see (and test) what a machine with that version gets. It can only close the
+  /// fence: naming a verified version where an unverified one is linked changes nothing.
+  public static let fenceVersionVariable = "GALLEY_FENCE_HARFBUZZ_VERSION"
+
+  /// Why the accelerator is off in this process whatever is asked (nil: it may run): the linked
+  /// HarfBuzz (or the one `GALLEY_FENCE_HARFBUZZ_VERSION` names) is not a verified version.
+  public static let fence: String? = {
+    let named = ProcessInfo.processInfo.environment[fenceVersionVariable] ?? ""
+    return fence(linked: linkedHarfBuzzVersion) ?? (named.isEmpty ? nil : fence(linked: named))
+  }()
+
+  /// Why the accelerator must be off where HarfBuzz `version` is linked (nil: it may run).
+  public static func fence(linked version: String) -> String? {
+    verifiedHarfBuzzVersions.contains(version)
+      ? nil
+      : "the accelerator is verified on HarfBuzz \(verifiedHarfBuzzVersions.joined(separator: ", "))"
+        + " only; this is HarfBuzz \(version)"
+  }
 
   /// The mode `GALLEY_SHAPING` asks for: nil when it is not set; an error naming the value when
   /// it is neither `harfbuzz` nor `accelerated`.
