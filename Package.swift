@@ -41,15 +41,20 @@ let package = Package(
       name: "GalleyRecords",
       dependencies: ["GalleyJSON", "Geometry", "Typesetting", "CompositionalLayout", "SelfSizing"]),
     .target(name: "Rasterizer", dependencies: ["Geometry", "Typesetting", "CFreeType", "CPNG"]),
+    // Record lines in, result lines out: what the command line and the C ABI both serve.
+    .target(
+      name: "GalleyService",
+      dependencies: ["GalleyJSON", "GalleyRecords", "Typesetting", "SelfSizing"]),
     .target(
       name: "GalleyCLI",
       dependencies: [
-        "GalleyJSON", "GalleyRecords", "Typesetting", "CompositionalLayout", "SelfSizing",
-        "Rasterizer",
+        "GalleyJSON", "GalleyRecords", "GalleyService", "Typesetting", "CompositionalLayout",
+        "SelfSizing", "Rasterizer",
       ]),
     .executableTarget(name: "galley", dependencies: ["GalleyCLI"]),
     .target(
-      name: "GalleyC", dependencies: ["GalleyCLI", "GalleyRecords", "Typesetting", "SelfSizing"]),
+      name: "GalleyC",
+      dependencies: ["GalleyService", "GalleyJSON", "GalleyRecords", "Typesetting", "SelfSizing"]),
     // Reliability figures that print rather than assert (memory plateau, hostile-input timings).
     .executableTarget(
       name: "galley-stress", dependencies: ["Typesetting"], path: "Sources/GalleyStress"),
@@ -59,7 +64,8 @@ let package = Package(
     .testTarget(
       name: "GalleyCLITests",
       dependencies: [
-        "GalleyCLI", "GalleyJSON", "GalleyRecords", "Typesetting", "SelfSizing", "Rasterizer",
+        "GalleyCLI", "GalleyJSON", "GalleyRecords", "GalleyService", "Typesetting", "SelfSizing",
+        "Rasterizer",
       ]),
     .testTarget(
       name: "RasterizerTests",

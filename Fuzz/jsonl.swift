@@ -1,8 +1,8 @@
 import Foundation
 import SelfSizing
 
-@testable import GalleyCLI
 @testable import GalleyRecords
+@testable import GalleyService
 @testable import Typesetting
 
 // Fuzz target (b): one JSON Lines record through `galley measure`'s record path: UTF-8 check,
@@ -15,8 +15,9 @@ let sizer = CellSizer(typesetter: typesetter, cacheCapacity: 0)
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONL(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let record = Data(bytes: data, count: size)
-  let (out, isError) = MeasureCommand.measureRecord(
-    record, line: 1, library: fuzzLibrary, typesetter: typesetter, sizer: sizer, template: nil)
+  let (out, isError) = RecordMeasuring.measure(
+    record, line: 1, library: fuzzLibrary, typesetter: typesetter, sizer: sizer, template: nil,
+    warn: { _ in })
   invariant(!out.contains("\n"), "output spans lines")
   guard let object = try? JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any]
   else {
@@ -30,9 +31,9 @@ public func fuzzJSONL(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   }
   // The same record as a cell: one line of JSON, a size or an error.
   for template in CellTemplate.allCases {
-    let (cell, _) = MeasureCommand.measureRecord(
+    let (cell, _) = RecordMeasuring.measure(
       record, line: 1, library: fuzzLibrary, typesetter: typesetter, sizer: sizer,
-      template: template)
+      template: template, warn: { _ in })
     invariant(!cell.contains("\n"), "\(template) output spans lines")
     let parsed = try? JSONSerialization.jsonObject(with: Data(cell.utf8)) as? [String: Any]
     invariant(

@@ -1,7 +1,7 @@
 import Foundation
 import GalleyJSON
 import GalleyRecords
-import GalleyCLI
+import GalleyService
 import SelfSizing
 import Typesetting
 
@@ -91,16 +91,22 @@ public func galley_measure_jsonl(
   var out = JSONWriter()
   while let data = reader.next() {
     if reader.lastLineWasCut {
-      out.raw(Batches.cutRecord(data, line: reader.lineNumber, length: reader.lastLineLength))
+      out.raw(RecordMeasuring.cutRecord(data, line: reader.lineNumber, length: reader.lastLineLength))
       out.raw(UInt8(ascii: "\n"))
       continue
     }
-    _ = MeasureCommand.measureRecord(
+    _ = RecordMeasuring.measure(
       data, line: reader.lineNumber, library: e.library, typesetter: e.typesetter, sizer: e.sizer,
-      template: nil, into: &out)
+      template: nil, warn: warnOnStandardError, into: &out)
     out.raw(UInt8(ascii: "\n"))
   }
   return out.withBytes { mallocString($0, length: outLength) }
+}
+
+/// A record's warning (a string cut inside a character, say), on standard error as the
+/// command line writes it.
+func warnOnStandardError(_ text: String) {
+  FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
 @_cdecl("galley_free")

@@ -1,6 +1,7 @@
 import Foundation
 import GalleyJSON
 import GalleyRecords
+import GalleyService
 import Typesetting
 
 /// Runs a per-line function over a stream on several threads, writing results in input order
@@ -33,7 +34,7 @@ package enum Batches {
         let run = lines.lines[first..<min(first + runLength, lines.lines.count)]
         for (number, range, length) in run {
           if length > range.count {
-            out.raw(Batches.cutRecord(lines.bytes[range], line: number, length: length))
+            out.raw(RecordMeasuring.cutRecord(lines.bytes[range], line: number, length: length))
             errors.append(true)
           } else {
             errors.append(work(number, lines.bytes[range], { warnings.append($0) }, &out))
@@ -59,12 +60,5 @@ package enum Batches {
     }
     if Interrupt.requested { throw CLIError.interrupted(done) }
     flush()
-  }
-
-  /// The error record of a line the reader cut for its length (`kept`: its first bytes).
-  package static func cutRecord(_ kept: some Collection<UInt8>, line: Int, length: Int) -> String {
-    let (message, id) = Records.cutRecordError(
-      kept: kept, length: length, limit: LineReader.maximumLineBytes)
-    return Records.errorRecord(id: id, line: line, message: message)
   }
 }

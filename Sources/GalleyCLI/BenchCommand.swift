@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import GalleyJSON
 import GalleyRecords
+import GalleyService
 import SelfSizing
 import Typesetting
 
@@ -415,9 +416,9 @@ enum BenchCommand {
             recordTime += time {
               var w = JSONWriter()
               for r in records[chunk..<end] {
-                _ = MeasureCommand.measureRecord(
+                _ = RecordMeasuring.measure(
                   r.bytes, line: r.line, library: library, typesetter: rt, sizer: sizer, template: nil,
-                  into: &w)
+                  warn: Streams.error, into: &w)
               }
               sink &+= w.withBytes { $0.count }
             }
@@ -434,7 +435,7 @@ enum BenchCommand {
             pipelineTime += time {
               let reader = LineReader(bytes: input)
               try? Batches.process(reader: reader, jobs: 1, output: devNull) { line, data, warn, w in
-                MeasureCommand.measureRecord(
+                RecordMeasuring.measure(
                   data, line: line, library: library, typesetter: pt, sizer: pipeSizer,
                   template: nil, warn: warn, into: &w)
               } onResult: { _ in }

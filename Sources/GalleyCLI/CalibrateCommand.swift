@@ -1,6 +1,7 @@
 import Foundation
 import GalleyJSON
 import GalleyRecords
+import GalleyService
 import SelfSizing
 import Typesetting
 

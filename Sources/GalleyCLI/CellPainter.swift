@@ -1,4 +1,5 @@
 import Foundation
+import GalleyService
 import Rasterizer
 import SelfSizing
 import Typesetting

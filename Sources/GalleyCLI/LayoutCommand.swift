@@ -2,6 +2,7 @@ import CompositionalLayout
 import Foundation
 import GalleyJSON
 import GalleyRecords
+import GalleyService
 import SelfSizing
 import Typesetting
 
@@ -63,7 +64,7 @@ enum LayoutCommand {
     let sizer = CellSizer(typesetter: try ShapingOption.typesetter(opts, cacheCapacity: 2048))
     let output = try Streams.output(opts.values["output"])
     let missing = MissingGlyphs()
-    defer { missing.report(command: "layout", strict: false) }
+    defer { missing.report(command: "layout", strict: false).map(Streams.error) }
     do {
       let spec = try LayoutSpec(json: data)
       if let path = opts.values["updates"] {

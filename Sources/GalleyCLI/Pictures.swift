@@ -2,6 +2,7 @@ import CompositionalLayout
 import Foundation
 import GalleyJSON
 import GalleyRecords
+import GalleyService
 import Rasterizer
 import SelfSizing
 import Typesetting

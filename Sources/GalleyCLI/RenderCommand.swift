@@ -2,6 +2,7 @@ import CompositionalLayout
 import Foundation
 import GalleyJSON
 import GalleyRecords
+import GalleyService
 import Rasterizer
 import SelfSizing
 import Typesetting
@@ -102,7 +103,7 @@ enum RenderCommand {
     let typesetter = try ShapingOption.typesetter(opts, cacheCapacity: 0)
     let sizer = CellSizer(typesetter: typesetter, cacheCapacity: 0)
     let missing = MissingGlyphs()
-    defer { missing.report(command: "render", strict: false) }
+    defer { missing.report(command: "render", strict: false).map(Streams.error) }
 
     var canvas: Canvas?
     var placed: [Pictures.Placed] = []

@@ -1,6 +1,7 @@
 import Foundation
 import GalleyJSON
 import GalleyRecords
+import GalleyService
 import SelfSizing
 import Typesetting
 
@@ -100,7 +101,7 @@ enum ValidateCommand {
     defer { progress.finish() }
     var chunk: [(Int, [UInt8])] = []
     let missing = MissingGlyphs()
-    defer { missing.report(command: "validate", strict: false) }
+    defer { missing.report(command: "validate", strict: false).map(Streams.error) }
     func flush() {
       let lines = chunk.map { Line(number: $0.0, data: $0.1) }
       let outcomes = concurrentMap(lines, threads: jobs) {

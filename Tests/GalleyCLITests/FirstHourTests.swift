@@ -1,4 +1,5 @@
 import Foundation
+import GalleyService
 import XCTest
 
 /// What a newcomer met in a first hour with the command (issue 38): options that did not apply

@@ -1,4 +1,5 @@
 import Foundation
+import GalleyService
 import XCTest
 
 @testable import GalleyCLI

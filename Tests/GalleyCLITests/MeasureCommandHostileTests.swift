@@ -2,6 +2,7 @@ import Foundation
 import SelfSizing
 import Typesetting
 import GalleyJSON
+import GalleyService
 import XCTest
 
 @testable import GalleyCLI
@@ -15,9 +16,9 @@ final class MeasureCommandHostileTests: XCTestCase {
 
   func record(_ json: String, line: Int = 1) throws -> [String: Any] {
     let typesetter = Typesetter(cacheCapacity: 0)
-    let (out, _) = MeasureCommand.measureRecord(
+    let (out, _) = RecordMeasuring.measure(
       Data(json.utf8), line: line, library: library, typesetter: typesetter,
-      sizer: CellSizer(typesetter: typesetter, cacheCapacity: 0), template: nil)
+      sizer: CellSizer(typesetter: typesetter, cacheCapacity: 0), template: nil, warn: { _ in })
     return try XCTUnwrap(
       try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any], out)
   }

@@ -1,4 +1,5 @@
 import Foundation
+import GalleyService
 import XCTest
 
 /// A measurement that is wrong for a known reason says so: characters no font has.

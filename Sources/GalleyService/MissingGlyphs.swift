@@ -11,13 +11,15 @@ package final class MissingGlyphs: @unchecked Sendable {
   private var places = Set<String>()
 
   /// A record of an input line (`line 12 (m11)`).
-  func note(line: Int, id: String, _ characters: [Unicode.Scalar]) {
+  package init() {}
+
+  package func note(line: Int, id: String, _ characters: [Unicode.Scalar]) {
     note(order: line, place: "line \(line) (\(id))", characters)
   }
 
   /// A record anywhere else (a layout spec's cell: `sections[1].cells[0]`), `order` its place
   /// among the others.
-  func note(order: Int, place: String, _ characters: [Unicode.Scalar]) {
+  package func note(order: Int, place: String, _ characters: [Unicode.Scalar]) {
     guard !characters.isEmpty else { return }
     lock.lock()
     if places.insert(place).inserted { found.append((order, place, characters)) }
@@ -25,7 +27,7 @@ package final class MissingGlyphs: @unchecked Sendable {
   }
 
   /// `U+BBFC 민, U+C9C0 지` (the first few).
-  static func describe(_ characters: [Unicode.Scalar]) -> String {
+  package static func describe(_ characters: [Unicode.Scalar]) -> String {
     var seen = Set<UInt32>()
     let unique = characters.filter { seen.insert($0.value).inserted }
     let shown = unique.prefix(4).map { c in
@@ -36,16 +38,17 @@ package final class MissingGlyphs: @unchecked Sendable {
   }
 
   /// The error of a record under `--strict-glyphs`.
-  static func message(_ characters: [Unicode.Scalar]) -> String {
+  package static func message(_ characters: [Unicode.Scalar]) -> String {
     "\(counted(characters.count, "character")) no font of the stack has: \(describe(characters))"
   }
 
-  /// One warning on standard error: how many records, and the first few with their lines.
-  func report(command: String, strict: Bool) {
+  /// The one warning of a run (nil when no record had such characters): how many records, and
+  /// the first few with their lines.
+  package func report(command: String, strict: Bool) -> String? {
     lock.lock()
     let all = found.sorted { $0.order < $1.order }
     lock.unlock()
-    guard !all.isEmpty else { return }
+    guard !all.isEmpty else { return nil }
     var text =
       "galley \(command): \(counted(all.count, "record")) \(all.count == 1 ? "holds" : "hold") "
       + "characters no font of their stack has"
@@ -54,6 +57,6 @@ package final class MissingGlyphs: @unchecked Sendable {
       text += "\n  \(r.place): \(MissingGlyphs.describe(r.characters))"
     }
     if all.count > 5 { text += "\n  …" }
-    Streams.error(text)
+    return text
   }
 }

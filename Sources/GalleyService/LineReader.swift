@@ -14,7 +14,7 @@ package final class LineReader {
   /// JSON escapes fits.
   package static let maximumLineBytes = 8 * Typesetter.maximumTextBytes
   /// How much of a longer line is kept (enough to read the `id` of most records).
-  static let keptOfCutLine = 4096
+  package static let keptOfCutLine = 4096
   private let handle: FileHandle?
   private var buffer: [UInt8] = []
   private var start = 0
@@ -27,11 +27,11 @@ package final class LineReader {
   /// Bytes of the line being cut that were skipped so far.
   private var skipped = 0
   /// Bytes read from the input so far.
-  private(set) var bytesRead: Int64 = 0
+  package private(set) var bytesRead: Int64 = 0
   /// Bytes of the lines returned so far (what progress is measured in).
-  var bytesConsumed: Int64 { bytesRead - Int64(buffer.count - start) }
+  package var bytesConsumed: Int64 { bytesRead - Int64(buffer.count - start) }
 
-  init(handle: FileHandle) { self.handle = handle }
+  package init(handle: FileHandle) { self.handle = handle }
 
   /// Lines of bytes already in memory (the C ABI's input), split as a file's would be.
   package init(bytes: [UInt8]) {
@@ -57,7 +57,7 @@ package final class LineReader {
   /// Appends up to `count` lines to `batch` (each line's bytes, its range among them, its
   /// number and whole length), stopping early once the batch holds ``LineBatch/maximumBytes``;
   /// false when there was none left. One array for all the lines of a batch, not one each.
-  func next(_ count: Int, into batch: inout LineBatch) -> Bool {
+  package func next(_ count: Int, into batch: inout LineBatch) -> Bool {
     var any = false
     for _ in 0..<count {
       guard batch.bytes.count < LineBatch.maximumBytes, let r = nextRange() else { break }
@@ -148,16 +148,18 @@ package final class LineReader {
 
 /// Lines read together: their bytes one after another, and each line's number, range there
 /// and whole length (more than its range when it was cut).
-struct LineBatch: Sendable {
+package struct LineBatch: Sendable {
   /// The bytes past which a batch takes no more lines (one line may still bring up to
   /// ``LineReader/maximumLineBytes``).
-  static let maximumBytes = 16 << 20
-  var bytes: [UInt8] = []
-  var lines: [(number: Int, range: Range<Int>, length: Int)] = []
+  package static let maximumBytes = 16 << 20
+  package var bytes: [UInt8] = []
+  package var lines: [(number: Int, range: Range<Int>, length: Int)] = []
 
-  var isEmpty: Bool { lines.isEmpty }
+  package init() {}
 
-  mutating func removeAll() {
+  package var isEmpty: Bool { lines.isEmpty }
+
+  package mutating func removeAll() {
     bytes.removeAll(keepingCapacity: true)
     lines.removeAll(keepingCapacity: true)
   }
