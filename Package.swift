@@ -29,7 +29,7 @@ let package = Package(
       linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
     .target(name: "GalleyJSON"),
     .target(
-      name: "Typesetting", dependencies: ["CHarfBuzz", "CFreeType", "CICUShims"]),
+      name: "Typesetting", dependencies: ["Geometry", "CHarfBuzz", "CFreeType", "CICUShims"]),
     // Point, Size and Rect: the layout model's frames and the pictures' boxes are one type.
     .target(name: "Geometry"),
     .target(name: "CompositionalLayout", dependencies: ["Geometry"]),

@@ -1,3 +1,5 @@
+import Geometry
+
 /// What the chat layout keeps per message.
 struct MessageRecord: Sendable {
   var widthPixels: UInt32
@@ -24,9 +26,7 @@ public struct ChatLayout: Sendable {
   /// - Complexity: O(n).
   public init(configuration: ChatLayoutConfiguration, messages: [ChatMessage]) {
     self.configuration = configuration
-    scale =
-      configuration.displayScale > 0 && configuration.displayScale.isFinite
-      ? configuration.displayScale : 1
+    scale = configuration.pixelScale
     records = TwoEndedStore()
     rows = FenwickDeque()
     load(messages)
@@ -51,25 +51,14 @@ public struct ChatLayout: Sendable {
   private func width(_ i: Int) -> Double { Double(records[i].widthPixels) / scale }
   private func height(_ i: Int) -> Double { Double(records[i].heightPixels) / scale }
 
-  private var contentWidth: Double {
-    configuration.containerSize.width - configuration.contentInsets.leading
-      - configuration.contentInsets.trailing
-  }
-  private var maxBubbleWidth: Double {
-    Swift.max(0, contentWidth * configuration.maxBubbleWidthFraction)
-  }
-
   /// A length rounded up to whole pixels (at most 2³² − 1 of them; negative and non-finite lengths are 0).
   private func pixels(_ v: Double) -> UInt32 {
     guard v.isFinite, v > 0 else { return 0 }
-    return UInt32(Swift.min((v * scale - 1e-9).rounded(.up), Double(UInt32.max)))
+    return UInt32(Swift.min(PixelGrid.pixelsCovering(v, scale: scale), Double(UInt32.max)))
   }
 
   /// The widest whole-pixel width within the bubble limit, in pixels.
-  private var capPixels: UInt32 {
-    UInt32(
-      Swift.max(0, Swift.min((maxBubbleWidth * scale + 1e-9).rounded(.down), Double(UInt32.max))))
-  }
+  private var capPixels: UInt32 { UInt32(configuration.bubbleWidthCapPixels) }
 
   /// A bubble width in pixels, capped at the widest whole-pixel width within the limit.
   private func bubbleWidthPixels(_ w: Double) -> UInt32 { Swift.min(pixels(w), capPixels) }
@@ -129,7 +118,7 @@ public struct ChatLayout: Sendable {
     return Rect(
       x: configuration.layoutDirection == .rightToLeft ? ins.trailing : ins.leading,
       y: rowTop + spacingBefore(i),
-      width: contentWidth, height: configuration.dateHeaderHeight)
+      width: configuration.contentWidth, height: configuration.dateHeaderHeight)
   }
 
   /// The bubble frame of message `index`.

@@ -1,3 +1,5 @@
+import Geometry
+
 /// Settings of a chat layout.
 public struct ChatLayoutConfiguration: Hashable, Sendable {
   /// The collection view's bounds size.
@@ -20,6 +22,24 @@ public struct ChatLayoutConfiguration: Hashable, Sendable {
   public var dateHeaderSpacing: Double
   /// Left-to-right or right-to-left.
   public var layoutDirection: LayoutDirection
+
+  /// The pixel scale sizes are rounded to: `displayScale` when positive and finite, else 1.
+  public var pixelScale: Double { displayScale > 0 && displayScale.isFinite ? displayScale : 1 }
+
+  /// The width between the content insets.
+  public var contentWidth: Double {
+    containerSize.width - contentInsets.leading - contentInsets.trailing
+  }
+
+  /// The widest a bubble may be, in whole pixels: `maxBubbleWidthFraction` of the content
+  /// width, rounded down to the grid (at most 2³² − 1 pixels).
+  public var bubbleWidthCapPixels: Double {
+    Swift.max(
+      0,
+      Swift.min(
+        PixelGrid.pixelsWithin(contentWidth * maxBubbleWidthFraction, scale: pixelScale),
+        Double(UInt32.max)))
+  }
 
   /// Creates a configuration.
   public init(

@@ -199,7 +199,7 @@ extension BubbleEstimator {
     let letterSpacing = style.letterSpacing * size / style.size
     let keepAll = style.wordBreak == .keepAll
     let breakAll = style.wordBreak == .breakAll
-    let collapse = style.whiteSpace == .normal || style.whiteSpace == .nowrap
+    let collapse = style.whiteSpace.collapses
     let separatorsBreak = style.profile == .apple
     var isEmpty = text.isEmpty
     var used: UInt64 = 1  // the primary font is the strut

@@ -19,7 +19,7 @@ extension BubbleEstimator {
     init() {}
     init(_ style: TextStyle) {
       breakWords = style.overflowWrap != .normal
-      nowrap = style.whiteSpace == .nowrap || style.whiteSpace == .pre
+      nowrap = !style.whiteSpace.wraps
       maxLines = style.maxLines
     }
   }

@@ -1,5 +1,6 @@
 import Typesetting
 import CompositionalLayout
+import Geometry
 
 /// Insets of a cell's content, in points (the layout model's insets: top, leading, bottom, trailing).
 public typealias Padding = DirectionalEdgeInsets
@@ -105,9 +106,8 @@ package enum CellLimits {
   }
 }
 
-/// `value` rounded up to a multiple of 1/scale (float noise below 1e-6 pt ignored).
+/// `value` rounded up to a multiple of 1/scale (``PixelGrid``).
 @inline(__always)
 func roundUp(_ value: Double, scale: Double) -> Double {
-  guard scale > 0 else { return value }
-  return (value * scale - 1e-6).rounded(.up) / scale
+  PixelGrid.roundedUp(value, scale: scale)
 }

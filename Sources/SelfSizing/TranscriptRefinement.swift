@@ -53,13 +53,11 @@ public struct TranscriptRefinement {
     guard cells.count == senders.count, cells.count == days.count else {
       throw CellError.invalidValue("senders", "one sender and one day per cell")
     }
-    let content =
-      configuration.containerSize.width - configuration.contentInsets.leading
-      - configuration.contentInsets.trailing
+    let content = configuration.contentWidth
     // The layout caps bubbles at a whole number of device pixels; wrap the text at that cap so
     // that a measured size never conflicts with the width the layout allows.
-    let scale = configuration.displayScale > 0 ? configuration.displayScale : 1
-    let cap = (content * configuration.maxBubbleWidthFraction * scale + 1e-9).rounded(.down) / scale
+    let scale = configuration.pixelScale
+    let cap = configuration.bubbleWidthCapPixels / scale
     self.cells = cells.map { c in
       var c = c
       c.containerWidth = content
@@ -157,7 +155,7 @@ public struct TranscriptRefinement {
     /// Checks every bubble against a fresh measurement; returns the report with `unsettled` filled.
     public mutating func checkConvergence() -> Report {
       let r = refinement
-      let scale = r.configuration.displayScale > 0 ? r.configuration.displayScale : 1
+      let scale = r.configuration.pixelScale
       let frames = (0..<r.cells.count).map { layout.frame(ofItem: $0) }
       let flags = concurrentMap(Array(0..<r.cells.count)) { i -> Bool in
         guard let m = try? r.sizer.measure(r.cells[i]) else { return true }

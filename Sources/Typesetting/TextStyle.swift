@@ -14,6 +14,11 @@ public struct TextStyle: Sendable, Hashable {
     case pre
     /// Collapse like `normal`; never wrap.
     case nowrap
+
+    /// Whether runs of spaces, tabs and newlines collapse into one space (`normal`, `nowrap`).
+    @inlinable public var collapses: Bool { self == .normal || self == .nowrap }
+    /// Whether lines wrap at break opportunities (`normal`, `pre-wrap`).
+    @inlinable public var wraps: Bool { self == .normal || self == .preWrap }
   }
 
   /// CSS `word-break`.

@@ -142,7 +142,7 @@ struct FastIndex: @unchecked Sendable {
     var lastIsContentEnd = true
     var firstIsStart = true
     let whiteSpace = text.style.whiteSpace
-    let collapse = whiteSpace == .normal || whiteSpace == .nowrap
+    let collapse = whiteSpace.collapses
     // Breaking a word between graphemes walks their advances, which the segment walk clamps
     // in ways a prefix sum cannot follow when some are negative (negative letter spacing).
     if text.style.overflowWrap != .normal && text.graphemeAdvance.contains(where: { $0 < 0 }) {
@@ -227,7 +227,7 @@ struct FastIndex: @unchecked Sendable {
       }
     }
     boxHeight = strut.height
-    let wraps = whiteSpace == .normal || whiteSpace == .preWrap
+    let wraps = whiteSpace.wraps
     let spacing = text.style.profile == .apple ? text.style.lineSpacing : 0
     let snapsWidths = text.style.profile == .browser
     let maxLines = max(0, text.style.maxLines ?? 0)

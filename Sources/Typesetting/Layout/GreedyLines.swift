@@ -214,7 +214,7 @@ extension GreedyLines {
   init(_ text: PreparedText, width: Double) {
     let ws = text.style.whiteSpace
     self.init(
-      limit: min(width + PreparedText.fitTolerance, 0x1p900), wraps: ws == .normal || ws == .preWrap,
+      limit: min(width + PreparedText.fitTolerance, 0x1p900), wraps: ws.wraps,
       breakWords: text.style.overflowWrap != .normal, hasSoftHyphens: text.hasSoftHyphens,
       hyphenAdvance: text.hyphenAdvance)
   }

@@ -249,7 +249,7 @@ extension PreparedText {
     init(_ text: PreparedText) {
       self.text = text
       let ws = text.style.whiteSpace
-      collapses = ws == .normal || ws == .nowrap
+      collapses = ws.collapses
     }
 
     mutating func add(_ line: FoundLine) -> Bool {

@@ -23,7 +23,7 @@ struct SegmentWalk: SegmentIndex {
   init(_ text: PreparedText) {
     self.text = text
     let ws = text.style.whiteSpace
-    collapses = ws == .normal || ws == .nowrap
+    collapses = ws.collapses
     contentEnds = [Double](repeating: 0, count: text.segmentEnd.count)
     ends = contentEnds
   }

@@ -1,3 +1,5 @@
+import Geometry
+
 /// The lines and size of a ``PreparedText`` laid out at one width.
 public struct TextLayout: Sendable, Equatable {
   /// One line box.
@@ -60,9 +62,8 @@ public struct TextLayout: Sendable, Equatable {
     TextLayout.roundUp(widest, scale: scale)
   }
 
-  /// `value` rounded up to a multiple of 1/scale, ignoring floating-point noise below 1e-6 pt.
+  /// `value` rounded up to a multiple of 1/scale (``PixelGrid``).
   public static func roundUp(_ value: Double, scale: Double) -> Double {
-    guard scale > 0 else { return value }
-    return (value * scale - 1e-6).rounded(.up) / scale
+    PixelGrid.roundedUp(value, scale: scale)
   }
 }

@@ -13,7 +13,7 @@ struct ProcessedText {
   ///   - breakAtLineSeparators: U+2028 and U+2029 end lines (Apple); Chromium does not break there.
   init(_ original: [UInt32], whiteSpace: TextStyle.WhiteSpace, breakAtLineSeparators: Bool) {
     let n = original.count
-    let collapse = whiteSpace == .normal || whiteSpace == .nowrap
+    let collapse = whiteSpace.collapses
     var kept: [Int32] = []
     // (Both written in place: an append checks its array's uniqueness every time.)
     scalars = original.withUnsafeBufferPointer { original in
