@@ -31,7 +31,6 @@ enum Pictures {
   /// The `--scale`s a picture may be drawn at, in pixels per point.
   static let scales: ClosedRange<Double> = 0.1...8
   static let margin = 8.0
-  static let gap = 6.0
 
   /// A transcript: bubble cells top to bottom in one column `width` points wide (with
   /// `containerIsColumn`, every bubble is laid out in that width: its `containerWidth` becomes
@@ -75,34 +74,31 @@ enum Pictures {
     guard !items.isEmpty else { return (nil, [], failures) }
     var width = columnWidth
     for (_, _, cell, _) in items { width = max(width, cell.containerWidth) }
+    let chat = chatLayout(items.map { ($0.2, $0.3) }, width: width)
     let estimator = BubbleEstimator()
-    var height = margin
-    var bottom = 0.0
-    for (_, record, cell, p) in items {
-      if overlay {
+    var height = chat.contentSize.height
+    if overlay {
+      for (k, (_, record, cell, _)) in items.enumerated() {
         let eh = record.estimatedHeight ?? estimator.estimate(cell).height
-        bottom = max(bottom, height + eh)
+        height = max(height, chat.frame(ofItem: k).minY + eh + margin)
       }
-      height += p.size.height + gap
     }
-    height = max(height + margin - gap, bottom + margin)
     try checkSize(width: width, height: height, scale: scale)
     let canvas = Canvas(
       width: width, height: height, scale: scale, background: CellPainter.background)
     let painter = try CellPainter(sizer: sizer, marksMissingGlyphs: overlay)
     var placed: [Placed] = []
-    var y = margin
-    for (line, record, cell, placement) in items {
-      let w = placement.size.width
-      let x = cell.sender == .me ? width - margin - w : margin
-      let drawn = try painter.drawBubble(cell, placement, x: x, y: y, on: canvas)
+    for (k, (line, record, cell, placement)) in items.enumerated() {
+      let frame = chat.frame(ofItem: k)
+      let drawn = try painter.drawBubble(cell, placement, x: frame.minX, y: frame.minY, on: canvas)
       var estimatedFrame: Rect? = nil
       if overlay {
         let guess = estimator.estimate(cell)
         let ew = record.estimatedWidth ?? guess.width
         let eh = record.estimatedHeight ?? guess.height
-        let ex = cell.sender == .me ? width - margin - ew : margin
-        let e = Rect(x: ex, y: y, width: ew, height: eh)
+        // (On the bubble's own side: its trailing edge for "me", its leading edge otherwise.)
+        let ex = cell.sender == .me ? frame.maxX - ew : frame.minX
+        let e = Rect(x: ex, y: frame.minY, width: ew, height: eh)
         canvas.strokeRect(drawn.frame, CellPainter.measuredOutline, lineWidth: 1)
         canvas.strokeRect(e, CellPainter.estimatedOutline, lineWidth: 1, dash: (4, 3))
         estimatedFrame = e
@@ -111,9 +107,28 @@ enum Pictures {
         Placed(
           line: line, id: record.id, frame: drawn.frame, estimated: estimatedFrame, ink: drawn.ink,
           lineWidths: drawn.lineWidths))
-      y += placement.size.height + gap
     }
     return (canvas, placed, failures)
+  }
+
+  /// The bubbles of a transcript placed by ``ChatLayout`` in a column `width` points wide:
+  /// `me` on the trailing side, a change of sender spaced wider than a run of one sender,
+  /// inside a `margin` on every side. Bubbles keep the sizes they were measured at (their own
+  /// width limits, their own pixel scale); the picture has no date headers.
+  static func chatLayout(_ bubbles: [(BubbleCell, CellPlacement)], width: Double) -> ChatLayout {
+    var senders: [String: Int32] = [:]
+    let messages = bubbles.map { cell, placement -> ChatMessage in
+      let sender = cell.sender == .me ? "" : "other:" + (cell.senderName ?? "")
+      let id = senders[sender] ?? Int32(senders.count)
+      senders[sender] = id
+      return ChatMessage(senderID: cell.sender == .me ? -1 : id, day: 0, size: placement.size)
+    }
+    let configuration = ChatLayoutConfiguration(
+      containerSize: Size(width: width, height: 0),
+      displayScale: bubbles.first.map { $0.0.scale } ?? 1,
+      contentInsets: DirectionalEdgeInsets(top: margin, leading: margin, bottom: margin, trailing: margin),
+      currentUserID: -1, maxBubbleWidthFraction: 1, dateHeaderHeight: 0, dateHeaderSpacing: 0)
+    return ChatLayout(configuration: configuration, messages: messages)
   }
 
   /// A layout spec: every element's frame outlined (cells grey, supplementary views orange,

@@ -25,8 +25,9 @@ enum RenderCommand {
     column 390 points wide (wider if a record's containerWidth is), each bubble laid out in its
     record's containerWidth (390 when it has none); --width W draws the column W points wide
     and lays every bubble out in it (its containerWidth becomes W: the same chat on another
-    screen). "sender": "me" on the trailing side in blue, others on the leading side in grey, with sender
-    name, reply preview and timestamp where the record has them. --overlay outlines each cell's
+    screen). The chat layout stacks them: "sender": "me" on the trailing side in blue, others
+    on the leading side in grey, 2 points apart within one sender's run and 12 between senders,
+    8 around; with sender name, reply preview and timestamp where the record has them. --overlay outlines each cell's
     measured frame (solid green) and its estimated frame (dashed red: "estimatedHeight" and
     "estimatedWidth" when the record has them, else the built-in estimator), and outlines in red
     every missing glyph (a character no font of the stack has, drawn as a box: tofu).

@@ -120,7 +120,17 @@ final class RenderCommandTests: XCTestCase {
       } else {
         XCTAssertEqual(p.frame.minX, 8, accuracy: 1e-6, "\(p.id) leading")
       }
-      if i > 0 { XCTAssertGreaterThan(p.frame.minY, placed[i - 1].frame.maxY, "stacked, no overlap") }
+      // Stacked by the chat layout (ChatLayoutConfiguration's spacings): 2 points after a
+      // bubble of the same sender, 12 after another sender's; 8 above the first.
+      if i > 0 {
+        let same =
+          records[i]["sender"] as? String == records[i - 1]["sender"] as? String
+          && records[i]["senderName"] as? String == records[i - 1]["senderName"] as? String
+        XCTAssertEqual(
+          p.frame.minY - placed[i - 1].frame.maxY, same ? 2 : 12, accuracy: 1e-6, "\(p.id) spacing")
+      } else {
+        XCTAssertEqual(p.frame.minY, 8, accuracy: 1e-6)
+      }
       // The bubble region is filled.
       var filled = 0
       var total = 0
