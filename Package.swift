@@ -41,6 +41,9 @@ let package = Package(
       name: "GalleyRecords",
       dependencies: ["GalleyJSON", "Geometry", "Typesetting", "CompositionalLayout", "SelfSizing"]),
     .target(name: "Rasterizer", dependencies: ["Geometry", "Typesetting", "CFreeType", "CPNG"]),
+    // Benchmark and fuzzing support that no library links: `galley bench`, the fuzz targets
+    // and the tests that replay them.
+    .target(name: "GalleyBench", dependencies: ["Typesetting", "CompositionalLayout"]),
     // Record lines in, result lines out: what the command line and the C ABI both serve.
     .target(
       name: "GalleyService",
@@ -48,8 +51,8 @@ let package = Package(
     .target(
       name: "GalleyCLI",
       dependencies: [
-        "GalleyJSON", "GalleyRecords", "GalleyService", "Typesetting", "CompositionalLayout",
-        "SelfSizing", "Rasterizer",
+        "GalleyJSON", "GalleyRecords", "GalleyService", "GalleyBench", "Typesetting",
+        "CompositionalLayout", "SelfSizing", "Rasterizer",
       ]),
     .executableTarget(name: "galley", dependencies: ["GalleyCLI"]),
     .target(
@@ -59,7 +62,8 @@ let package = Package(
     .executableTarget(
       name: "galley-stress", dependencies: ["Typesetting"], path: "Sources/GalleyStress"),
     .testTarget(
-      name: "TypesettingTests", dependencies: ["Typesetting", "GalleyJSON", "GalleyRecords"],
+      name: "TypesettingTests",
+      dependencies: ["Typesetting", "GalleyJSON", "GalleyRecords", "GalleyBench"],
       exclude: ["Fixtures"]),
     .testTarget(
       name: "GalleyCLITests",
@@ -73,7 +77,7 @@ let package = Package(
     .testTarget(name: "GalleyJSONTests", dependencies: ["GalleyJSON"]),
     .testTarget(
       name: "CompositionalLayoutTests",
-      dependencies: ["CompositionalLayout", "GalleyJSON", "GalleyRecords"]),
+      dependencies: ["CompositionalLayout", "GalleyJSON", "GalleyRecords", "GalleyBench"]),
     .testTarget(
       name: "SelfSizingTests",
       dependencies: [

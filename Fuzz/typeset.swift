@@ -1,5 +1,6 @@
 import Foundation
 
+@testable import GalleyBench
 @testable import Typesetting
 
 // Fuzz target (a): prepare + layout on arbitrary bytes decoded as UTF-8, with the style and the

@@ -1,6 +1,7 @@
 import CompositionalLayout
 import Dispatch
 import Foundation
+import GalleyBench
 import GalleyJSON
 import GalleyRecords
 import GalleyService

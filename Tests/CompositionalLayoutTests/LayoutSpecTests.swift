@@ -1,5 +1,6 @@
 @testable import GalleyRecords
 import Foundation
+import GalleyBench
 import GalleyJSON
 import XCTest
 

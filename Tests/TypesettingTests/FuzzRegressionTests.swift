@@ -1,4 +1,5 @@
 import Foundation
+import GalleyBench
 import XCTest
 
 @testable import Typesetting

@@ -1,3 +1,4 @@
+import CompositionalLayout
 import Foundation
 
 /// Speed and memory figures of the layouts, for `layoutbench` and `galley bench`.

@@ -1,3 +1,5 @@
+import Typesetting
+
 /// How the `typeset` fuzz target reads its input bytes (`Fuzz/typeset.swift`): the first 8 bytes
 /// choose the style and the width, the rest is the text as UTF-8. Kept here, in one place, so
 /// that `swift test` replays the inputs that once failed (`Fuzz/regressions/typeset/`) exactly
