@@ -193,6 +193,13 @@ public final class Font: @unchecked Sendable {
     return hb_blob_get_length(blob) > 0
   }
 
+  /// Whether HarfBuzz shapes this font with Apple's layout tables (`morx`/`mort` instead of
+  /// GSUB, `kerx` instead of GPOS kerning, `trak` tracking): the accelerator leaves such a font
+  /// to HarfBuzz, whole.
+  package var hasAppleLayoutTables: Bool {
+    ["morx", "mort", "kerx", "trak"].contains(where: hasTable)
+  }
+
   /// The feature tags of the font's layout table `table` (`GSUB` or `GPOS`), all of them, as
   /// HarfBuzz lists them (in any script and language).
   package func featureTags(_ table: String) -> Set<hb_tag_t> {

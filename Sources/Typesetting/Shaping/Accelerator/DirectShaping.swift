@@ -213,7 +213,7 @@ final class DirectPlan: Sendable {
     else { return nil }
     let face = hb_font_get_face(font.hbFont)
     func table(_ tag: String) -> TableBytes { font.tableBytes(tag) }
-    if ["morx", "mort", "kerx", "trak"].contains(where: font.hasTable) { return nil }
+    if font.hasAppleLayoutTables { return nil }
     // How much reading the plan may do: a hostile font can point many lookups at one huge
     // table; past this, no direct plan.
     let work = LookupRequirements.Work()

@@ -274,7 +274,7 @@ final class FeatureGate: Sendable {
     else { return nil }
     let face = hb_font_get_face(font.hbFont)
     // Apple's layout tables replace GSUB when present.
-    if ["morx", "mort"].contains(where: font.hasTable) { return nil }
+    if font.hasAppleLayoutTables { return nil }
     let planLookups = lookups(plan, "GSUB")
     let planPositioning = lookups(plan, "GPOS")
     var lookupsOf: [Set<UInt32>] = []

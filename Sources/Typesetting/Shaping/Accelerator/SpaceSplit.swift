@@ -62,7 +62,7 @@ struct SpaceSplit {
     }
     let face = hb_font_get_face(font.hbFont)
     // Apple's layout tables (which HarfBuzz applies instead of GSUB/GPOS) are not inspected here.
-    if ["morx", "mort", "kerx"].contains(where: font.hasTable) {
+    if font.hasAppleLayoutTables {
       self = .never
       return
     }
