@@ -136,7 +136,7 @@ enum HTMLReport {
       """
     if let m = maxError {
       html +=
-        s.max <= m + 1e-9
+        r.passes(maxError: m)
         ? "<p class=\"ok\">OK: max error ≤ \(f(m))</p>\n"
         : "<p class=\"fail\">FAIL: max error \(f(s.max)) &gt; \(f(m))</p>\n"
     }

@@ -170,7 +170,7 @@ enum ValidateCommand {
           + "(first at line \(failures[0].line): \(failures[0].message))")
       return 1
     }
-    if let m = maxError, report.statistics.max > m + 1e-9 { return 1 }
+    if let m = maxError, !report.passes(maxError: m) { return 1 }
     return 0
   }
 
@@ -301,7 +301,7 @@ enum ValidateCommand {
     }
     if let m = maxError {
       out +=
-        s.max <= m + 1e-9 ? "OK: max error ≤ \(f(m))\n" : "FAIL: max error \(f(s.max)) > \(f(m))\n"
+        r.passes(maxError: m) ? "OK: max error ≤ \(f(m))\n" : "FAIL: max error \(f(s.max)) > \(f(m))\n"
     }
     return out
   }

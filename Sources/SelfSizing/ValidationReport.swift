@@ -4,6 +4,10 @@
 /// content-offset change a reader would see scrolling down a single column from the top while the
 /// items above the viewport get measured: the largest absolute running sum of signed errors.
 public struct ValidationReport: Sendable {
+  /// Whether every error is within `limit` points (float noise of 1e-9 pt forgiven): the one
+  /// pass/fail rule of `galley validate --max-error`, its exit status and its HTML report.
+  public func passes(maxError limit: Double) -> Bool { statistics.max <= limit + 1e-9 }
+
   /// One measured item.
   public struct Item: Sendable, Hashable {
     /// The record's identifier.
