@@ -109,6 +109,58 @@ enum BenchCommand {
     }
     let repeats = max(1, try opts.int("repeat") ?? 3)
     let library = try opts.fontLibrary()
+    let only = opts.values["only"]
+    if let only, !groups.contains(only) {
+      throw CLIError.usage(
+        "--only \(only): unknown group (one of \(groups.joined(separator: ", ")))")
+    }
+    let (cases, records) = try readCorpus(path, library: library)
+    #if DEBUG
+      FileHandle.standardError.write(
+        Data("warning: debug build; run `swift build -c release` for real figures\n".utf8))
+    #endif
+    if only == "layoutModel" {
+      print(LayoutBenchmark.json(LayoutBenchmark.run()))
+      return 0
+    }
+    if let only {
+      for (name, value) in try groupFigures(only, cases, records, library: library, repeats: repeats) {
+        print("\(name) \(value)")
+      }
+      return 0
+    }
+    var figures = try engineFigures(cases, repeats: repeats)
+    figures += recordFigures(cases, records, library: library, repeats: repeats)
+    figures += cellFigures(cases, repeats: repeats)
+    // The layout model (no text): 100k-item chat and grid, queries, updates at 1M items.
+    let layoutFigures = LayoutBenchmark.run()
+    figures += [
+      "layout100kMillis", "queryMicros", "updateMicros1M", "bytesPerItem", "batchInsertMicros1M",
+      "batchGridMillis100k", "batchGridWholeMillis100k",
+    ].compactMap { k in layoutFigures[k].map { (k, $0) } }
+    if opts.flags.contains("json") {
+      print(
+        JSONWriter.object(figures.map { ($0.0, JSONWriter.number(($0.1 * 1000).rounded() / 1000)) })
+      )
+    } else {
+      for (k, v) in figures {
+        print(k.padding(toLength: 30, withPad: " ", startingAt: 0) + String(format: "%12.3f", v))
+      }
+    }
+    return 0
+  }
+
+  /// The groups `--only` runs by themselves.
+  static let groups = [
+    "prepare", "prepareWords", "layout", "estimate", "bubbles", "bubbles1", "parallel",
+    "lines", "records", "layoutModel",
+  ]
+
+  /// The corpus's usable text cases, and each one's line number and bytes (a line that is not a
+  /// usable case is left out, with one warning that names the first few).
+  static func readCorpus(_ path: String, library: FontLibrary) throws -> (
+    cases: [TextCase], records: [(line: Int, bytes: [UInt8])]
+  ) {
     let text = try String(contentsOfFile: path, encoding: .utf8)
     var cases: [TextCase] = []
     var records: [(line: Int, bytes: [UInt8])] = []
@@ -136,22 +188,18 @@ enum BenchCommand {
       )
     }
     guard !cases.isEmpty else { throw CLIError.input("\(path): no usable cases") }
-    let n = Double(cases.count)
-    var log = ""
-    #if DEBUG
-      log += "warning: debug build; run `swift build -c release` for real figures\n"
-    #endif
+    return (cases, records)
+  }
 
-    let only = opts.values["only"]
-    let groups = [
-      "prepare", "prepareWords", "layout", "estimate", "bubbles", "bubbles1", "parallel",
-      "lines", "records", "layoutModel",
-    ]
-    if let only, !groups.contains(only) {
-      throw CLIError.usage(
-        "--only \(only): unknown group (one of \(groups.joined(separator: ", ")))")
-    }
-    if only == "prepareWords" {
+  /// The figures of one `--only` group (not `layoutModel`, which prints its own JSON).
+  static func groupFigures(
+    _ only: String, _ cases: [TextCase], _ records: [(line: Int, bytes: [UInt8])],
+    library: FontLibrary, repeats: Int
+  ) throws -> [(String, Double)] {
+    let n = Double(cases.count)
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    switch only {
+    case "prepareWords":
       // Each text at 4 different tails (never the same text twice), with a word cache.
       let t =
         best(repeats) {
@@ -160,47 +208,29 @@ enum BenchCommand {
             for c in cases { _ = try? ts.prepare(c.text + " #\(k)", style: c.style) }
           }
         } / (n * 4)
-      print("prepareWordsMicrosPerText \(t)")
-      return 0
-    }
-    if only == "layoutModel" {
-      print(LayoutBenchmark.json(LayoutBenchmark.run()))
-      return 0
-    }
-    if only == "lines" {
+      return [("prepareWordsMicrosPerText", t)]
+    case "lines":
       // The engine alone for the cases (the denominator of `Scripts/tool-speed`'s ratio).
       var sink = 0
       let t = best(repeats) { sink &+= engineLines(cases[...], Typesetter(cacheCapacity: 0)) } / n
-      print("linesMicrosPerCase \(t)")
-      if sink == -1 { print("") }
-      return 0
-    }
-    if only == "records" {
-      for (name, value) in recordFigures(cases, records, library: library, repeats: repeats) {
-        print("\(name) \(value)")
-      }
-      return 0
-    }
-    if only == "bubbles1" {
+      return [("linesMicrosPerCase", t + (sink == -1 ? 1 : 0))]
+    case "records":
+      return recordFigures(cases, records, library: library, repeats: repeats)
+    case "bubbles1":
       // One figure only (for profilers): bubbles/s on one core.
-      print("bubblesPerSecond1 \(bubbleRate(transcript(cases), threads: 1, repeats: repeats))")
-      return 0
-    }
-    if only == "bubbles" {
+      return [("bubblesPerSecond1", bubbleRate(transcript(cases), threads: 1, repeats: repeats))]
+    case "bubbles":
       let bubbles = transcript(cases)
-      print("bubblesPerSecond1 \(bubbleRate(bubbles, threads: 1, repeats: repeats))")
-      let cores = ProcessInfo.processInfo.activeProcessorCount
-      print("bubblesPerSecond \(bubbleRate(bubbles, threads: cores, repeats: repeats))")
-      print(
-        "bubblesPerSecond1HarfBuzz "
-          + "\(bubbleRate(bubbles, threads: 1, repeats: repeats, shaping: .harfBuzz))")
       let distinct = Array(bubbles.prefix(cases.count))
-      print(
-        "bubblesPerSecond1WordCache "
-          + "\(bubbleRate(distinct, threads: 1, repeats: repeats, wordCache: true))")
-      return 0
-    }
-    if only == "prepare" {
+      return [
+        ("bubblesPerSecond1", bubbleRate(bubbles, threads: 1, repeats: repeats)),
+        ("bubblesPerSecond", bubbleRate(bubbles, threads: cores, repeats: repeats)),
+        ("bubblesPerSecond1HarfBuzz",
+         bubbleRate(bubbles, threads: 1, repeats: repeats, shaping: .harfBuzz)),
+        ("bubblesPerSecond1WordCache",
+         bubbleRate(distinct, threads: 1, repeats: repeats, wordCache: true)),
+      ]
+    case "prepare":
       // In both shaping modes, alternating (the machine's load shifts).
       var accelerated = Double.infinity
       var whole = Double.infinity
@@ -214,64 +244,57 @@ enum BenchCommand {
           if mode == .accelerated { accelerated = min(accelerated, t) } else { whole = min(whole, t) }
         }
       }
-      print("prepareMicrosPerText \(accelerated)")
-      print("prepareMicrosPerTextHarfBuzz \(whole)")
-      print("acceleratorSpeedup \(whole / accelerated)")
-      return 0
-    }
-    if only == "estimate" {
+      return [
+        ("prepareMicrosPerText", accelerated), ("prepareMicrosPerTextHarfBuzz", whole),
+        ("acceleratorSpeedup", whole / accelerated),
+      ]
+    case "estimate":
       let e = estimatorFigures(transcript(cases), repeats: repeats)
-      print("estimatesPerSecondFromText \(e.fromText)")
-      print("estimatesPerSecond1 \(e.prepared1)")
-      print("estimatesPerSecond \(e.prepared)")
-      print("estimatorPreparesPerSecond \(e.prepares)")
-      return 0
-    }
-    if only == "parallel" {
-      let cores = ProcessInfo.processInfo.activeProcessorCount
+      return [
+        ("estimatesPerSecondFromText", e.fromText), ("estimatesPerSecond1", e.prepared1),
+        ("estimatesPerSecond", e.prepared), ("estimatorPreparesPerSecond", e.prepares),
+      ]
+    case "parallel":
       let (one, all) = throughputs(cases, cores: cores, repeats: repeats)
-      print("casesPerSecond1 \(one)")
-      print("casesPerSecondAll \(all)")
-      print("parallelSpeedup \(all / one)")
-      return 0
-    }
-    if only == "layout" {
+      return [("casesPerSecond1", one), ("casesPerSecondAll", all), ("parallelSpeedup", all / one)]
+    default:  // "layout"
       let ts = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
       let (prepared, widths) = preparedWithWidths(cases, ts)
       let (cold, warm) = layoutFigures(prepared, baseWidths: widths, repeats: repeats)
-      print("layoutMicrosPerText \(cold)")
-      print("layoutMicrosPerTextWarm \(warm)")
-      return 0
+      return [("layoutMicrosPerText", cold), ("layoutMicrosPerTextWarm", warm)]
     }
+  }
+
+  /// The text engine's figures: raw HarfBuzz on the same runs, cold and warm preparing, layout
+  /// at a new width, throughput on one and all cores, what a prepared text holds.
+  static func engineFigures(_ cases: [TextCase], repeats: Int) throws -> [(String, Double)] {
+    let n = Double(cases.count)
     // Raw HarfBuzz on the same runs.
     let baseline = try Typesetter(cacheCapacity: 0, wordCacheCapacity: 0).shapingBaseline(
       cases.map { ($0.text, $0.style) })
     let raw = best(repeats) { _ = baseline.shapeAll() } / n
-
+    /// Seconds per case of `body` over a new typesetter made by `make`.
+    func perCase(_ make: () -> Typesetter, _ body: (Typesetter, TextCase) -> Void) -> Double {
+      best(repeats) {
+        let t = make()
+        for c in cases { body(t, c) }
+      } / n
+    }
     // Cold: prepare + layout of unseen text.
-    let cold =
-      best(repeats) {
-        let t = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
-        for c in cases { _ = try? t.prepare(c.text, style: c.style).measure(width: c.width) }
-      } / n
+    let cold = perCase({ Typesetter(cacheCapacity: 0, wordCacheCapacity: 0) }) { t, c in
+      _ = try? t.prepare(c.text, style: c.style).measure(width: c.width)
+    }
     // The same texts (each distinct) with a word cache that starts empty: words recur, texts do not.
-    let coldWords =
-      best(repeats) {
-        let t = Typesetter(cacheCapacity: 0, wordCacheCapacity: 32_768)
-        for c in cases { _ = try? t.prepare(c.text, style: c.style).measure(width: c.width) }
-      } / n
-    let prepareOnly =
-      best(repeats) {
-        let t = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
-        for c in cases { _ = try? t.prepare(c.text, style: c.style) }
-      } / n
+    let coldWords = perCase({ Typesetter(cacheCapacity: 0, wordCacheCapacity: 32_768) }) { t, c in
+      _ = try? t.prepare(c.text, style: c.style).measure(width: c.width)
+    }
+    let prepareOnly = perCase({ Typesetter(cacheCapacity: 0, wordCacheCapacity: 0) }) { t, c in
+      _ = try? t.prepare(c.text, style: c.style)
+    }
     // The same with every run shaped by HarfBuzz.
-    let prepareHarfBuzz =
-      best(repeats) {
-        let t = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0, shaping: .harfBuzz)
-        for c in cases { _ = try? t.prepare(c.text, style: c.style) }
-      } / n
-
+    let prepareHarfBuzz = perCase({
+      Typesetter(cacheCapacity: 0, wordCacheCapacity: 0, shaping: .harfBuzz)
+    }) { t, c in _ = try? t.prepare(c.text, style: c.style) }
     // Warm: an already-seen message of at most 80 characters.
     let warmTypesetter = Typesetter(cacheCapacity: 8192)
     let short = cases.filter { $0.text.count <= 80 }
@@ -280,7 +303,6 @@ enum BenchCommand {
       best(repeats) {
         for c in short { _ = try? warmTypesetter.prepare(c.text, style: c.style) }
       } / Double(max(1, short.count))
-
     // Layout at a new width from prepared text.
     let layoutTypesetter = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
     let (prepared, widths) = preparedWithWidths(cases, layoutTypesetter)
@@ -288,13 +310,10 @@ enum BenchCommand {
     let counts = layoutTypesetter.shapingCounts
     let memory = prepared.reduce((0, 0)) { ($0.0 + $1.arrayBytes.total, $0.1 + $1.arrayBytes.glyphs) }
     let (layout, layoutWarm) = layoutFigures(prepared, baseWidths: widths, repeats: repeats)
-    var sink = 0.0
-
     // Cold throughput on one core and on all cores.
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let (one, all) = throughputs(cases, cores: cores, repeats: repeats)
-
-    var figures: [(String, Double)] = [
+    return [
       ("cases", n), ("shapingRunsPerCase", Double(baseline.runCount) / n),
       ("coldMicrosPerCase", cold), ("rawShapingMicrosPerCase", raw),
       ("coldRatioToHarfBuzz", cold / raw), ("coldMicrosPerCaseWordCache", coldWords),
@@ -306,11 +325,14 @@ enum BenchCommand {
       ("bytesPerPreparedText", Double(memory.0) / n),
       ("bytesPerPreparedTextWithoutGlyphs", Double(memory.0 - memory.1) / n),
     ]
-    figures += recordFigures(cases, records, library: library, repeats: repeats)
-    if sink.isNaN { log += "" }
-    // Cells: exact bubble heights over a 10k-message transcript of the corpus texts, each text unseen
-    // (every message gets a distinct tail, so no cache can help), on 1 core and all cores; then
-    // at a new width from prepared text; then the estimator.
+  }
+
+  /// Cells: exact bubble heights over a 10k-message transcript of the corpus texts, each text
+  /// unseen (every message gets a distinct tail, so no cache can help), on 1 core and all
+  /// cores; then at a new width from prepared text; then the estimator.
+  static func cellFigures(_ cases: [TextCase], repeats: Int) -> [(String, Double)] {
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    var sink = 0.0
     let bubbles = transcript(cases)
     let bubbles1 = bubbleRate(bubbles, threads: 1, repeats: repeats)
     let bubblesAll = bubbleRate(bubbles, threads: cores, repeats: repeats)
@@ -338,35 +360,16 @@ enum BenchCommand {
         } / 1e6
     }
     let estimates = estimatorFigures(bubbles, repeats: repeats)
-    figures += [
+    // (The sink keeps the measured work from being optimised away.)
+    return [
       ("exactBubbleSizesPerSecondNewWidth", Double(bubbles.count) / exactSeconds),
       ("bubblesPerSecond1", bubbles1), ("bubblesPerSecond", bubblesAll),
       ("bubblesPerSecondWordCache", bubblesWordCache),
-      ("bubblesPerSecondNewWidth", Double(preparedBubbles.count) / newWidthSeconds),
+      ("bubblesPerSecondNewWidth", Double(preparedBubbles.count) / newWidthSeconds + (sink.isNaN ? 1 : 0)),
       ("estimatesPerSecond1", estimates.prepared1), ("estimatesPerSecond", estimates.prepared),
       ("estimatesPerSecondFromText", estimates.fromText),
       ("estimatorPreparesPerSecond", estimates.prepares),
     ]
-    // The layout model (no text): 100k-item chat and grid, queries, updates at 1M items.
-    let layoutFigures = LayoutBenchmark.run()
-    figures += [
-      "layout100kMillis", "queryMicros", "updateMicros1M", "bytesPerItem", "batchInsertMicros1M",
-      "batchGridMillis100k", "batchGridWholeMillis100k",
-    ].compactMap {
-      k in
-      layoutFigures[k].map { (k, $0) }
-    }
-    FileHandle.standardError.write(log.data(using: .utf8)!)
-    if opts.flags.contains("json") {
-      print(
-        JSONWriter.object(figures.map { ($0.0, JSONWriter.number(($0.1 * 1000).rounded() / 1000)) })
-      )
-    } else {
-      for (k, v) in figures {
-        print(k.padding(toLength: 30, withPad: " ", startingAt: 0) + String(format: "%12.3f", v))
-      }
-    }
-    return 0
   }
 
   /// What `galley measure` adds to the engine, on one thread: `linesMicrosPerCase` (prepare and
