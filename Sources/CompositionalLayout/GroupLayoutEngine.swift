@@ -99,6 +99,21 @@ struct Kid {
   var uniformCross: Bool
 }
 
+/// The one rule of how much of a group's main axis a subitem takes and whether it still fits:
+/// the layout places by it, and the lint warns by it.
+enum GroupFit {
+  /// A subitem's length along `axis` with its leading and trailing edge spacing (their
+  /// minimums: flexible spacing grows only into what is left).
+  static func footprint(_ length: Double, spacing: EdgeSpacing?, horizontal: Bool) -> Double {
+    let lead = (horizontal ? spacing?.leading : spacing?.top)?.minimum ?? 0
+    let trail = (horizontal ? spacing?.trailing : spacing?.bottom)?.minimum ?? 0
+    return lead + length + trail
+  }
+
+  /// Whether `used` points fit a main axis `length` points long (float noise of 1e-9 forgiven).
+  static func fits(_ used: Double, in length: Double) -> Bool { used <= length + 1e-9 }
+}
+
 /// Lays out group instances one after another, consuming a section's items in order.
 struct GroupLayoutEngine {
   let section: Int
@@ -227,11 +242,10 @@ struct GroupLayoutEngine {
           leafStart: leafStart, leafEnd: leaves.count, main: isH ? s.width : s.height,
           cross: isH ? s.height : s.width, spacing: sub.edgeSpacing, uniformCross: false)
       }
-      let lead = (isH ? kid.spacing?.leading : kid.spacing?.top)?.minimum ?? 0
-      let trail = (isH ? kid.spacing?.trailing : kid.spacing?.bottom)?.minimum ?? 0
-      let add = (k == 0 ? 0 : gap.minimum) + lead + kid.main + trail
+      let add =
+        (k == 0 ? 0 : gap.minimum) + GroupFit.footprint(kid.main, spacing: kid.spacing, horizontal: isH)
       if cursor == cursorBefore
-        || (isFill && !mainEstimated && k > 0 && used + add > mainLength + 1e-9)
+        || (isFill && !mainEstimated && k > 0 && !GroupFit.fits(used + add, in: mainLength))
       {
         leaves.removeSubrange(leafStart...)
         cursor = cursorBefore

@@ -29,20 +29,14 @@ enum Lint {
     }
 
     func footprint(_ child: GroupChild, in container: Size, axis: Axis) -> Double {
+      let (size, spacing): (Size, EdgeSpacing?)
       switch child {
-      case .item(let item):
-        let s = item.size.resolve(in: container)
-        let sp = item.edgeSpacing
-        return axis == .horizontal
-          ? (sp?.leading?.minimum ?? 0) + s.width + (sp?.trailing?.minimum ?? 0)
-          : (sp?.top?.minimum ?? 0) + s.height + (sp?.bottom?.minimum ?? 0)
-      case .group(let g):
-        let s = g.size.resolve(in: container)
-        let sp = g.edgeSpacing
-        return axis == .horizontal
-          ? (sp?.leading?.minimum ?? 0) + s.width + (sp?.trailing?.minimum ?? 0)
-          : (sp?.top?.minimum ?? 0) + s.height + (sp?.bottom?.minimum ?? 0)
+      case .item(let item): (size, spacing) = (item.size.resolve(in: container), item.edgeSpacing)
+      case .group(let g): (size, spacing) = (g.size.resolve(in: container), g.edgeSpacing)
       }
+      let horizontal = axis == .horizontal
+      return GroupFit.footprint(
+        horizontal ? size.width : size.height, spacing: spacing, horizontal: horizontal)
     }
 
     func visit(_ g: Group, path: String, container: Size, parent: (w: Bool, h: Bool)) {
@@ -64,7 +58,7 @@ enum Lint {
           var used = 0.0
           for (j, child) in g.subitems.enumerated() {
             used += (j == 0 ? 0 : gap) + footprint(child, in: size, axis: axis)
-            if used > mainLength + 1e-9 {
+            if !GroupFit.fits(used, in: mainLength) {
               out.append(
                 j == 0
                   ? "\(path).subitems[0]: \(fmt(used)) pt does not fit the group's \(axisName(axis)) of \(fmt(mainLength)) pt; it overflows"
@@ -79,13 +73,13 @@ enum Lint {
             used +=
               (k == 0 ? 0 : gap) + footprint(g.subitems[k % g.subitems.count], in: size, axis: axis)
           }
-          if used > mainLength + 1e-9 {
+          if !GroupFit.fits(used, in: mainLength) {
             out.append(
               "\(path): repeatingCount \(n) needs \(fmt(used)) pt but the group's \(axisName(axis)) is \(fmt(mainLength)) pt; the items overflow"
             )
           }
         case .count(let n):
-          if Double(n - 1) * gap > mainLength + 1e-9 {
+          if !GroupFit.fits(Double(n - 1) * gap, in: mainLength) {
             out.append("\(path): count \(n) with spacing \(fmt(gap)) leaves no room for the items")
           }
         }
