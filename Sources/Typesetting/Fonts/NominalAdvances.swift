@@ -14,7 +14,7 @@ import Foundation
 /// let table = font.nominalAdvances()
 /// let em = table[0xAC00]  // 1.0 in Noto Sans CJK
 /// ```
-package final class NominalAdvances: @unchecked Sendable {
+public final class NominalAdvances: @unchecked Sendable {
   // @unchecked: the storage is written once in `init` and only read afterwards.
   /// One entry per BMP code point, in em; negative where the font has no glyph.
   @usableFromInline let storage: UnsafeMutablePointer<Float>
@@ -67,7 +67,7 @@ final class FontLazy<Value: Sendable>: @unchecked Sendable {
 extension Font {
   /// The nominal advance of every BMP code point the font covers (made on first call, then
   /// shared): see ``NominalAdvances``.
-  package func nominalAdvances() -> NominalAdvances {
+  public func nominalAdvances() -> NominalAdvances {
     nominalCache.get {
       var bmp = [Float](repeating: -1, count: 0x10000)
       let face = hb_font_get_face(hbFont)
