@@ -28,8 +28,12 @@ extension Pictures {
       runs: runs, layout: layout, rightToLeft: prepared.isRightToLeft, at: (pad, pad),
       boxWidth: width - 2 * pad, color: .black, on: canvas)
     if overlay {
+      // (Each line's box where its glyphs were drawn: the renderer's alignment, not a second.)
+      let starts = TextRenderer.lineStarts(
+        runs, lineCount: layout.lines.count, rightToLeft: prepared.isRightToLeft,
+        boxWidth: width - 2 * pad)
       for (i, line) in layout.lines.enumerated() {
-        let x = prepared.isRightToLeft ? width - pad - line.width : pad
+        let x = pad + starts[i]
         canvas.strokeRect(
           Rect(x: x, y: pad + line.top, width: max(1, line.width), height: line.height),
           CellPainter.measuredOutline, lineWidth: 0.5)

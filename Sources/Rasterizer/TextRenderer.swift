@@ -59,6 +59,16 @@ public final class TextRenderer {
     return zip(lo, hi).map { $0.isFinite ? max(0, $1 - $0) : 0 }
   }
 
+  /// Where each line of `runs` starts from the left of a box `boxWidth` wide: 0, or for a
+  /// right-to-left paragraph the box's width less the line's drawn width (its right edge on the
+  /// box's). The one alignment rule of drawing and of the outlines drawn over it.
+  public static func lineStarts(
+    _ runs: [GlyphRun], lineCount: Int, rightToLeft: Bool, boxWidth: Double
+  ) -> [Double] {
+    guard rightToLeft else { return [Double](repeating: 0, count: lineCount) }
+    return lineWidths(runs, lineCount: lineCount).map { boxWidth - $0 }
+  }
+
   /// Draws glyph runs of `layout` (see ``draw(_:layout:at:boxWidth:color:on:)``).
   @discardableResult
   public func draw(
@@ -66,10 +76,11 @@ public final class TextRenderer {
     boxWidth: Double? = nil, color: Color = .black, on canvas: Canvas
   ) throws -> [Rect?] {
     var ink = [Rect?](repeating: nil, count: layout.lines.count)
-    let lineAdvance = TextRenderer.lineWidths(runs, lineCount: layout.lines.count)
-    let box = boxWidth ?? layout.widest
+    let starts = TextRenderer.lineStarts(
+      runs, lineCount: layout.lines.count, rightToLeft: rightToLeft,
+      boxWidth: boxWidth ?? layout.widest)
     for run in runs where run.line < layout.lines.count {
-      let left = rightToLeft ? box - lineAdvance[run.line] : 0
+      let left = starts[run.line]
       let face = try face(for: run.font)
       for k in run.glyphs.indices {
         let x = origin.x + left + run.x[k]
