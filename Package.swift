@@ -60,7 +60,8 @@ let package = Package(
       dependencies: ["GalleyService", "GalleyJSON", "GalleyRecords", "Typesetting", "SelfSizing"]),
     // Reliability figures that print rather than assert (memory plateau, hostile-input timings).
     .executableTarget(
-      name: "galley-stress", dependencies: ["Typesetting"], path: "Sources/GalleyStress"),
+      name: "galley-stress", dependencies: ["Typesetting", "GalleyBench"],
+      path: "Sources/GalleyStress"),
     .testTarget(
       name: "TypesettingTests",
       dependencies: ["Typesetting", "GalleyJSON", "GalleyRecords", "GalleyBench"],

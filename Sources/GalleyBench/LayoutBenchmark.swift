@@ -15,7 +15,7 @@ package enum LayoutBenchmark {
   /// answered), `batchGridWholeMillis100k` (one item inserted into a one-section 100k grid: both
   /// layouts from scratch and every change listed).
   package static func run() -> [String: Double] {
-    var rng = SplitMix64(seed: 42)
+    var rng = SplitMix(state: 42)
     let screen = Size(width: 390, height: 844)
 
     // Chat, 100k.
@@ -138,7 +138,7 @@ package enum LayoutBenchmark {
     return "{" + fields.joined(separator: ", ") + "}"
   }
 
-  private static func randomMessage(_ rng: inout SplitMix64) -> ChatMessage {
+  private static func randomMessage(_ rng: inout SplitMix) -> ChatMessage {
     let sender = Int32(rng.next() % 3)
     return ChatMessage(
       senderID: sender, day: 0,
@@ -156,7 +156,7 @@ package enum LayoutBenchmark {
   }
 
   private static func averageQuery(
-    count: Int, height: Double, rng: inout SplitMix64, _ query: (Rect) -> Int
+    count: Int, height: Double, rng: inout SplitMix, _ query: (Rect) -> Int
   ) -> Double {
     var rects: [Rect] = []
     for _ in 0..<count {
@@ -169,18 +169,5 @@ package enum LayoutBenchmark {
     let micros = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e3 / Double(count)
     if total < 0 { print("") }
     return micros
-  }
-}
-
-/// A small deterministic random generator.
-struct SplitMix64 {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GalleyBench
 import Typesetting
 
 // galley-stress: long-running reliability figures that do not belong in a test (they print
@@ -26,18 +27,6 @@ func residentKB() -> Int {
 }
 
 func fontsDir() -> String { FontLibrary.bundledDirectory() }
-
-/// A deterministic generator (SplitMix64).
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 func memory(count: Int, every: Int, uniqueLanguages: Bool) throws {
   let library = FontLibrary(directory: fontsDir())

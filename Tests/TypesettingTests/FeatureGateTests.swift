@@ -1,5 +1,6 @@
 @testable import GalleyRecords
 import CHarfBuzz
+import GalleyBench
 import XCTest
 
 @testable import Typesetting
@@ -66,7 +67,7 @@ final class FeatureGateTests: XCTestCase {
   /// letters, digits and spaces between), so that gates are tried with every glyph.
   func testEveryCharacterOfEveryFontShapesTheSame() throws {
     let library = Fixtures.library
-    var generator = HostileInputTests.SplitMix(state: 7)
+    var generator = SplitMix(state: 7)
     let scripts: [hb_script_t] = [
       HB_SCRIPT_LATIN, HB_SCRIPT_COMMON, HB_SCRIPT_HAN, HB_SCRIPT_HANGUL,
     ]

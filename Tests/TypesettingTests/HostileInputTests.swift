@@ -1,5 +1,6 @@
 @testable import GalleyRecords
 import Foundation
+import GalleyBench
 import XCTest
 
 @testable import Typesetting
@@ -30,18 +31,6 @@ final class HostileInputTests: XCTestCase {
 
   func fontData(_ name: String) throws -> Data {
     try Data(contentsOf: URL(fileURLWithPath: Fixtures.fontsDir + "/" + name))
-  }
-
-  /// A deterministic generator (SplitMix64), so that a failing row fails the same way again.
-  struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
   }
 
   func expectFontInvalid(
