@@ -48,6 +48,12 @@ void galley_engine_destroy(galley_engine *engine);
 char *galley_measure_jsonl(galley_engine *engine, const char *jsonl, size_t length,
                            size_t *out_length);
 
+/* galley_measure_jsonl with the template of the records that name none ("bubble" or
+ * "productCard", as `galley measure --template`; NULL: none). NULL (and *out_length 0) also
+ * for an unknown template name. */
+char *galley_measure_jsonl_template(galley_engine *engine, const char *jsonl, size_t length,
+                                    const char *template_name, size_t *out_length);
+
 /* Frees what this library returned. */
 void galley_free(void *pointer);
 

@@ -82,7 +82,20 @@ public func galley_measure_jsonl(
   _ engine: OpaquePointer?, _ jsonl: UnsafePointer<CChar>?, _ length: Int,
   _ outLength: UnsafeMutablePointer<Int>?
 ) -> UnsafeMutablePointer<CChar>? {
+  galley_measure_jsonl_template(engine, jsonl, length, nil, outLength)
+}
+
+@_cdecl("galley_measure_jsonl_template")
+public func galley_measure_jsonl_template(
+  _ engine: OpaquePointer?, _ jsonl: UnsafePointer<CChar>?, _ length: Int,
+  _ templateName: UnsafePointer<CChar>?, _ outLength: UnsafeMutablePointer<Int>?
+) -> UnsafeMutablePointer<CChar>? {
   outLength?.pointee = 0
+  var template: CellTemplate? = nil
+  if let templateName {
+    guard let t = CellTemplate(rawValue: String(cString: templateName)) else { return nil }
+    template = t
+  }
   // (A length above SSIZE_MAX arrives negative: no buffer is that long.)
   guard let engine, let jsonl, length >= 0 else { return nil }
   let e = Unmanaged<Engine>.fromOpaque(UnsafeRawPointer(engine)).takeUnretainedValue()
@@ -97,7 +110,7 @@ public func galley_measure_jsonl(
     }
     _ = RecordMeasuring.measure(
       data, line: reader.lineNumber, library: e.library, typesetter: e.typesetter, sizer: e.sizer,
-      template: nil, warn: warnOnStandardError, into: &out)
+      template: template, warn: warnOnStandardError, into: &out)
     out.raw(UInt8(ascii: "\n"))
   }
   return out.withBytes { mallocString($0, length: outLength) }

@@ -69,6 +69,18 @@ int main(int argc, char **argv) {
   if (!out || !strstr(out, "invalid font passwd") || !strstr(out, "not found")) return 18;
   galley_free(out);
   galley_engine_destroy(anywhere);
+  /* A default template, as `galley measure --template bubble`: a record naming none is a
+   * bubble (its size: a width and lines), one naming a template keeps it; unknown: NULL. */
+  const char *cells = "{\"id\": \"b\", \"text\": \"hi\", \"containerWidth\": 300}\n"
+                      "{\"id\": \"c\", \"template\": \"productCard\", \"title\": \"Mug\", \"width\": 160}\n";
+  out = galley_measure_jsonl_template(engine, cells, strlen(cells), "bubble", &length);
+  if (!out || !strstr(out, "{\"id\": \"b\", \"width\": ") || !strstr(out, "{\"id\": \"c\", \"width\": 160")) return 19;
+  galley_free(out);
+  out = galley_measure_jsonl_template(engine, cells, strlen(cells), NULL, &length);
+  if (!out || !strstr(out, "{\"id\": \"b\", \"line\": 1, \"error\"")) return 20;
+  galley_free(out);
+  if (galley_measure_jsonl_template(engine, cells, strlen(cells), "card", &length) != NULL ||
+      length != 0) return 21;
   galley_engine_destroy(engine);
   free(input);
   return 0;

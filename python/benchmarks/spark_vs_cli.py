@@ -4,8 +4,9 @@
 
 MASTER is `local[2]` by default, or a cluster's `spark://host:port` (its cores in all are
 taken as N). Each round times the command line (JSON Lines in, JSON Lines out), Spark end to
-end (JSON Lines read with their schema, measured, Parquet written) and Spark's measuring
-alone (rows cached in memory, results consumed by the `noop` sink), and prints rows/s and
+end (JSON Lines read with their schema, measured, Parquet written), Spark's measuring alone
+(rows cached in memory, results consumed by the `noop` sink) and the JSON Lines as they are
+(`spark.read.text`, `measure_json`, Parquet written), and prints rows/s and
 each Spark figure over the command line's: the same cores, so the ratio is per core. The
 last line is the median ratio over the rounds after the first (the machine may be shared).
 """
@@ -55,15 +56,21 @@ def main() -> None:
         t = time.time()
         gs.measure(cached).write.format("noop").mode("overwrite").save()
         measuring = n / (time.time() - t)
+        t = time.time()
+        lines = spark.read.text(cases).where("trim(value) != ''")
+        gs.measure_json(lines).write.mode("overwrite").parquet(f"{out}/spark-json.parquet")
+        as_they_are = n / (time.time() - t)
         print(f"round {r + 1}: {n} rows, {cores} cores: galley measure {cli:,.0f}/s; "
               f"Spark {master} end to end {end_to_end:,.0f}/s ({end_to_end / cli:.2f}x), "
-              f"measuring {measuring:,.0f}/s ({measuring / cli:.2f}x)", flush=True)
+              f"measuring {measuring:,.0f}/s ({measuring / cli:.2f}x), "
+              f"JSON Lines as they are {as_they_are:,.0f}/s ({as_they_are / cli:.2f}x)", flush=True)
         if r > 0:  # (the first round starts the JVM's compiler and the Python workers)
-            ratios.append((end_to_end / cli, measuring / cli))
+            ratios.append((end_to_end / cli, measuring / cli, as_they_are / cli))
     if ratios:
         middle = len(ratios) // 2
-        print(f"median of rounds 2-{rounds}: end to end {sorted(a for a, _ in ratios)[middle]:.2f}x, "
-              f"measuring {sorted(b for _, b in ratios)[middle]:.2f}x the command line per core")
+        med = [sorted(r[k] for r in ratios)[middle] for k in range(3)]
+        print(f"median of rounds 2-{rounds}: end to end {med[0]:.2f}x, measuring {med[1]:.2f}x, "
+              f"JSON Lines as they are {med[2]:.2f}x the command line per core")
     spark.stop()
 
 

@@ -11,6 +11,10 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional
 __all__ = ["Engine", "Prepared", "GalleyError", "fonts_path", "library_path", "version"]
 
 
+#: The cell templates a record may be measured as (docs/CELLS.md).
+TEMPLATES = ("bubble", "productCard")
+
+
 class GalleyError(Exception):
     """The library cannot be loaded, or an engine or prepared text cannot be made."""
 
@@ -70,6 +74,10 @@ def _library() -> ctypes.CDLL:
         lib.galley_measure_jsonl.argtypes = [
             ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]
         lib.galley_measure_jsonl.restype = ctypes.c_void_p
+        lib.galley_measure_jsonl_template.argtypes = [
+            ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
+            ctypes.POINTER(ctypes.c_size_t)]
+        lib.galley_measure_jsonl_template.restype = ctypes.c_void_p
         lib.galley_free.argtypes = [ctypes.c_void_p]
         lib.galley_version.restype = ctypes.c_char_p
         lib.galley_prepare.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
@@ -189,11 +197,15 @@ class Engine:
             raise GalleyError(_take_string(error.value) or "cannot make an engine")
         self._handle: Optional[int] = handle
 
-    def _measure_bytes(self, jsonl: bytes) -> str:
+    def _measure_bytes(self, jsonl: bytes, template: Optional[str] = None) -> str:
         if not self._handle:
             raise GalleyError("this engine was closed")
+        if template is not None and template not in TEMPLATES:
+            raise ValueError(f"template must be one of {', '.join(TEMPLATES)} (got {template!r})")
         length = ctypes.c_size_t()
-        out = _library().galley_measure_jsonl(self._handle, jsonl, len(jsonl), ctypes.byref(length))
+        out = _library().galley_measure_jsonl_template(
+            self._handle, jsonl, len(jsonl), template.encode() if template else None,
+            ctypes.byref(length))
         if not out:
             raise GalleyError("galley_measure_jsonl returned nothing")
         try:
@@ -201,9 +213,11 @@ class Engine:
         finally:
             _library().galley_free(out)
 
-    def measure_jsonl(self, jsonl: str) -> str:
-        """JSON Lines in, JSON Lines out: the bytes `galley measure` writes."""
-        return self._measure_bytes(jsonl.encode("utf-8"))
+    def measure_jsonl(self, jsonl: str, template: Optional[str] = None) -> str:
+        """JSON Lines in, JSON Lines out: the bytes `galley measure` writes (with `template`,
+        what `galley measure --template` writes: records that name no template are cells of
+        that one)."""
+        return self._measure_bytes(jsonl.encode("utf-8"), template)
 
     def measure(self, record: Dict[str, Any]) -> Dict[str, Any]:
         """One text case or cell → its result (or error record) as a dict."""

@@ -37,7 +37,7 @@ from typing import Any, Dict, List, Optional
 
 import galley
 
-__all__ = ["measure", "schema", "TEXT_COLUMNS", "CELL_COLUMNS"]
+__all__ = ["measure", "measure_json", "schema", "TEXT_COLUMNS", "CELL_COLUMNS", "JSON_COLUMNS"]
 
 #: The columns ``measure`` adds to text cases, with their Spark SQL types.
 TEXT_COLUMNS = [
@@ -48,6 +48,15 @@ TEXT_COLUMNS = [
 CELL_COLUMNS = [
     ("width", "double"), ("height", "double"), ("lines", "int"), ("textHeight", "double"),
     ("truncated", "boolean"), ("missingGlyphs", "int"), ("error", "string"),
+]
+
+
+#: The columns ``measure_json`` adds: the record's ``id`` and every result field of text cases
+#: and cells (those a record's kind does not have are null).
+JSON_COLUMNS = [
+    ("id", "string"), ("lines", "int"), ("height", "double"), ("widest", "double"),
+    ("width", "double"), ("textHeight", "double"), ("truncated", "boolean"),
+    ("missingGlyphs", "int"), ("error", "string"),
 ]
 
 
@@ -235,7 +244,7 @@ def _engine(fonts_dir: Optional[str], library: Optional[str], shipped: Optional[
 _ENGINES: Dict[tuple, Any] = {}
 
 
-def _sized(records: Any, columns: List[tuple], engine: Any) -> Any:
+def _sized(records: Any, columns: List[tuple], engine: Any, template: Optional[str] = None) -> Any:
     """One Arrow batch of JSON records (each ending in a newline) → its results as a pandas
     frame of the result columns, row for row. The records go to the library as the text they
     are in the batch, and its JSON Lines come back through PyArrow's reader: no row becomes a
@@ -252,7 +261,7 @@ def _sized(records: Any, columns: List[tuple], engine: Any) -> Any:
     _, offsets, data = records.buffers()
     offsets = memoryview(offsets).cast("i")
     start, end = offsets[records.offset], offsets[records.offset + len(records)]
-    out = engine._measure_bytes(data[start:end].to_pybytes()).encode("utf-8")
+    out = engine._measure_bytes(data[start:end].to_pybytes(), template).encode("utf-8")
     types = {"int": pa.int32(), "double": pa.float64(), "boolean": pa.bool_(), "string": pa.string()}
     parse = pj.ParseOptions(
         explicit_schema=pa.schema([(name, types[kind]) for name, kind in columns]),
@@ -268,7 +277,7 @@ def _sized(records: Any, columns: List[tuple], engine: Any) -> Any:
         value = results.column(name).combine_chunks()
         if name == "truncated":  # (written only when true)
             value = pc.fill_null(value, False)
-        if name != "error":  # (an error record's row has only its error)
+        if name not in ("error", "id"):  # (an error record's row has only its error and id)
             value = pc.if_else(measured, value, pa.nulls(len(value), value.type))
         frame[name] = pd.Series(value, dtype=pd.ArrowDtype(value.type))
     return pd.DataFrame(frame)
@@ -295,16 +304,52 @@ def measure(
     ``GALLEY_LIBRARY`` (or the driver's library path) themselves. (``ship_library`` is the
     older name of ``ship``.)
     """
+    result_columns = CELL_COLUMNS if template is not None or "template" in df.columns else TEXT_COLUMNS
+    return _with_results(df, _records(df, template), result_columns, fonts_dir,
+                         ship or ship_library, template=None)
+
+
+def measure_json(
+    df: Any, column: str = "value", template: Optional[str] = None,
+    fonts_dir: Optional[str] = None, ship: bool = True,
+) -> Any:
+    """``df`` with the results of the JSON record in its string column ``column`` (one record
+    per row, as ``galley measure`` reads a line; ``spark.read.text`` of a JSON Lines archive
+    gives such a column, ``value``) beside each row: ``JSON_COLUMNS``, the record's ``id`` and
+    every result field (null where the record's kind has none). ``template``: records that name
+    no template are cells of this one (``galley measure --template``).
+
+    The records go to the library as they are: no schema, no column types to infer, and Spark
+    neither parses nor writes JSON, so this is the quickest way from an archive of JSON Lines
+    to its sizes. A null value is an error row; line breaks inside a value (JSON allows them
+    only between tokens) are read as spaces, so each row stays one record. Shipping as in
+    ``measure``.
+    """
+    from pyspark.sql import functions as F
+
+    if template is not None and template not in galley.TEMPLATES:
+        raise ValueError(f"template must be one of {', '.join(galley.TEMPLATES)} (got {template!r})")
+    if column not in df.columns:
+        raise ValueError(f"measure_json needs a string column {column!r} (columns: {df.columns})")
+    records = F.concat(
+        F.translate(F.coalesce(F.col(f"`{column}`"), F.lit("null")), "\n\r", "  "), F.lit("\n"))
+    return _with_results(df, records, JSON_COLUMNS, fonts_dir, ship, template=template)
+
+
+def _with_results(
+    df: Any, records: Any, result_columns: List[tuple], fonts_dir: Optional[str], ship: bool,
+    template: Optional[str],
+) -> Any:
+    """``df`` with ``result_columns`` measured from the record column expression ``records``
+    (each value one JSON record ending in a newline); an input column of a result's name is
+    replaced by it."""
     import pandas as pd
     from pyspark.sql import functions as F
     from pyspark.sql.types import (
         BooleanType, DoubleType, IntegerType, StringType, StructField, StructType)
 
-    import galley
-
     spark_types = {"int": IntegerType(), "double": DoubleType(), "boolean": BooleanType(),
                    "string": StringType()}
-    result_columns = CELL_COLUMNS if template is not None or "template" in df.columns else TEXT_COLUMNS
     results = [name for name, _ in result_columns]
     kept = [f for f in df.schema.fields if f.name not in results]
     results_type = StructType([StructField(name, spark_types[t], True) for name, t in result_columns])
@@ -313,7 +358,7 @@ def measure(
     galley.Engine(fonts_dir=fonts_dir).close()
     shipped = None
     library = None
-    if ship or ship_library:
+    if ship:
         archive = _shipment(fonts_dir)
         # (A zip on the executors' Python path: the package is imported from it, and the
         # native parts are unpacked from the same file.)
@@ -323,7 +368,7 @@ def measure(
         library = str(galley.library_path())
 
     def sized(records: pd.Series) -> pd.DataFrame:
-        return _sized(records, result_columns, _engine(fonts_dir, library, shipped))
+        return _sized(records, result_columns, _engine(fonts_dir, library, shipped), template)
 
     # (Spark reads the kind of UDF from its type hints, which this module keeps as text.)
     sized.__annotations__ = {"records": pd.Series, "return": pd.DataFrame}
@@ -334,6 +379,6 @@ def measure(
     result = "_galley_result"
     while result in df.columns:
         result += "_"
-    return (df.select(*[F.col(f"`{f.name}`") for f in kept], udf(_records(df, template)).alias(result))
+    return (df.select(*[F.col(f"`{f.name}`") for f in kept], udf(records).alias(result))
             .select(*[F.col(f"`{f.name}`") for f in kept],
                     *[F.col(f"`{result}`.`{name}`").alias(name) for name in results]))

@@ -94,6 +94,20 @@ class EngineTests(unittest.TestCase):
         self.assertTrue(all("error" not in r for k, r in enumerate(out) if k not in (4, 5, 1400)))
         self.assertEqual(engine.measure({"id": "b", "text": b"x", "width": 9})["line"], 1)
 
+    def test_a_default_template(self):
+        """measure_jsonl(template=) is `galley measure --template`, byte for byte."""
+        path = ROOT / "Examples" / "transcript.jsonl"
+        binary = galley.library_path().parent / "galley"
+        run = subprocess.run([str(binary), "measure", str(path), "--quiet", "--template", "bubble"],
+                             capture_output=True, text=True, check=False)
+        records = "".join(
+            json.dumps({k: v for k, v in json.loads(l).items() if k != "template"}) + "\n"
+            for l in path.read_text(encoding="utf-8").split("\n") if l)
+        engine = galley.Engine()
+        self.assertEqual(engine.measure_jsonl(records, template="bubble"), run.stdout)
+        with self.assertRaises(ValueError):
+            engine.measure_jsonl(records, template="card")
+
     def test_version(self):
         self.assertTrue(galley.version().startswith("galley "))
 

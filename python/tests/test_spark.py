@@ -161,6 +161,34 @@ class SparkTests(unittest.TestCase):
             [("x", "hi", 100.0, "20.")], "id string, text string, width double, lineHeight string")
         self.assertIn("lineHeight", gs.measure(bad).collect()[0]["error"])
 
+    def test_json_lines_as_they_are(self):
+        """measure_json over spark.read.text of a JSON Lines file: each row's results as the CLI
+        gives them (with --template, for records naming none), ids included; a null value and
+        a line that is not JSON are error rows; a line break inside a value stays one record."""
+        from galley import spark as gs
+
+        path = ROOT / "Examples" / "transcript.jsonl"
+        expected = cli(path, "--template", "bubble")
+        out = gs.measure_json(self.spark.read.text(str(path)), template="bubble").collect()
+        self.assertEqual(len(out), 200)
+        for row, e in zip(sorted(out, key=lambda r: r["id"]), sorted(expected, key=lambda r: r["id"])):
+            self.assertEqual(row["id"], e["id"])
+            self.assertIsNone(row["error"], row["id"])
+            self.assertEqual((row["width"], row["height"], row["lines"], row["textHeight"]),
+                             (e["width"], e["height"], e["lines"], e["textHeight"]), row["id"])
+            self.assertIsNone(row["widest"])
+        cases = self.spark.createDataFrame(
+            [('{"id": "t", "text": "Hello world", "width": 120}',), (None,), ("not json",),
+             ('{"id": "n",\n "text": "Hello world", "width": 120}',)], "value string")
+        rows = {r["value"]: r for r in gs.measure_json(cases).collect()}
+        self.assertEqual(rows['{"id": "t", "text": "Hello world", "width": 120}']["lines"], 1)
+        self.assertIsNone(rows[None]["lines"])
+        self.assertIn("object", rows[None]["error"])
+        self.assertIn("invalid JSON", rows["not json"]["error"])
+        self.assertEqual(rows['{"id": "n",\n "text": "Hello world", "width": 120}']["id"], "n")
+        with self.assertRaises(ValueError):
+            gs.measure_json(cases, template="card")
+
     def test_missing_fonts_fail_on_the_driver_before_any_job(self):
         from galley import spark as gs
 
