@@ -128,13 +128,21 @@ enum LayoutCommand {
   static func measureCell(
     _ r: CellRequest, library: FontLibrary, sizer: CellSizer, missing: MissingGlyphs? = nil
   ) throws -> Size {
+    try measuredCell(r, library: library, sizer: sizer, missing: missing).size
+  }
+
+  /// ``measureCell(_:library:sizer:missing:)`` with the record it measured (as the request's
+  /// proposed width made it), for a caller that draws the cell.
+  static func measuredCell(
+    _ r: CellRequest, library: FontLibrary, sizer: CellSizer, missing: MissingGlyphs? = nil
+  ) throws -> (record: CellRecord, size: Size) {
     let location = "sections[\(r.indexPath.section)].cells[\(r.indexPath.item)]"
     do {
       let record = try r.cellRecord(library: library)
       let m = try sizer.measure(record.cell)
       missing?.note(
         order: r.indexPath.section << 32 | r.indexPath.item, place: location, m.missingCharacters)
-      return Size(width: m.size.width, height: m.size.height)
+      return (record, Size(width: m.size.width, height: m.size.height))
     } catch let e as CellError {
       throw CellMeasureError(description: "\(location): \(e.description)")
     }

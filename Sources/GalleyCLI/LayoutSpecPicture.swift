@@ -19,9 +19,9 @@ extension Pictures {
     // container width): drawn as measured, never measured again at its frame's width.
     var measured: [ItemPath: CellRecord] = [:]
     let result = try spec.layoutResult { request in
-      let size = try LayoutCommand.measureCell(
+      let (record, size) = try LayoutCommand.measuredCell(
         request, library: library, sizer: sizer, missing: missing)
-      measured[request.indexPath] = try request.cellRecord(library: library)
+      measured[request.indexPath] = record
       return size
     }
     let all = result.allAttributes

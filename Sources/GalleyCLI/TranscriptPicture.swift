@@ -39,8 +39,9 @@ extension Pictures {
           continue
         }
         if containerIsColumn { b.containerWidth = columnWidth }
-        items.append((line, record, b, try sizer.place(b)))
-        if let missing { missing.note(line: line, id: record.id, try sizer.measure(b).missingCharacters) }
+        let placement = try sizer.place(b)
+        items.append((line, record, b, placement))
+        missing?.note(line: line, id: record.id, placement.missingCharacters)
       } catch let e as CellError {
         failures.append(Failure(line: line, id: id, message: e.description))
       } catch {
@@ -51,13 +52,18 @@ extension Pictures {
     var width = columnWidth
     for (_, _, cell, _) in items { width = max(width, cell.containerWidth) }
     let chat = chatLayout(items.map { ($0.2, $0.3) }, width: width)
+    // With the overlay, each bubble's estimated size: the record's, else the estimator's.
     let estimator = BubbleEstimator()
+    let estimates: [Size] =
+      overlay
+      ? items.map { _, record, cell, _ in
+        let guess = estimator.estimate(cell)
+        return Size(
+          width: record.estimatedWidth ?? guess.width, height: record.estimatedHeight ?? guess.height)
+      } : []
     var height = chat.contentSize.height
-    if overlay {
-      for (k, (_, record, cell, _)) in items.enumerated() {
-        let eh = record.estimatedHeight ?? estimator.estimate(cell).height
-        height = max(height, chat.frame(ofItem: k).minY + eh + margin)
-      }
+    for (k, e) in estimates.enumerated() {
+      height = max(height, chat.frame(ofItem: k).minY + e.height + margin)
     }
     try checkSize(width: width, height: height, scale: scale)
     let canvas = Canvas(
@@ -69,12 +75,10 @@ extension Pictures {
       let drawn = try painter.drawBubble(cell, placement, x: frame.minX, y: frame.minY, on: canvas)
       var estimatedFrame: Rect? = nil
       if overlay {
-        let guess = estimator.estimate(cell)
-        let ew = record.estimatedWidth ?? guess.width
-        let eh = record.estimatedHeight ?? guess.height
+        let size = estimates[k]
         // (On the bubble's own side: its trailing edge for "me", its leading edge otherwise.)
-        let ex = cell.sender == .me ? frame.maxX - ew : frame.minX
-        let e = Rect(x: ex, y: frame.minY, width: ew, height: eh)
+        let ex = cell.sender == .me ? frame.maxX - size.width : frame.minX
+        let e = Rect(x: ex, y: frame.minY, width: size.width, height: size.height)
         canvas.strokeRect(drawn.frame, CellPainter.measuredOutline, lineWidth: 1)
         canvas.strokeRect(e, CellPainter.estimatedOutline, lineWidth: 1, dash: (4, 3))
         estimatedFrame = e
@@ -92,12 +96,15 @@ extension Pictures {
   /// inside a `margin` on every side. Bubbles keep the sizes they were measured at (their own
   /// width limits, their own pixel scale); the picture has no date headers.
   static func chatLayout(_ bubbles: [(BubbleCell, CellPlacement)], width: Double) -> ChatLayout {
-    var senders: [String: Int32] = [:]
+    // (Each other sender by name, "me" as -1: the configuration's current user.)
+    var others: [String: Int32] = [:]
     let messages = bubbles.map { cell, placement -> ChatMessage in
-      let sender = cell.sender == .me ? "" : "other:" + (cell.senderName ?? "")
-      let id = senders[sender] ?? Int32(senders.count)
-      senders[sender] = id
-      return ChatMessage(senderID: cell.sender == .me ? -1 : id, day: 0, size: placement.size)
+      var id: Int32 = -1
+      if cell.sender != .me {
+        id = others[cell.senderName ?? "", default: Int32(others.count)]
+        others[cell.senderName ?? ""] = id
+      }
+      return ChatMessage(senderID: id, day: 0, size: placement.size)
     }
     let configuration = ChatLayoutConfiguration(
       containerSize: Size(width: width, height: 0),

@@ -56,6 +56,12 @@ public struct CellPlacement: Sendable {
   public var texts: [Text] = []
   /// The filled areas to draw under the texts.
   public var boxes: [Box] = []
+
+  /// The characters no font of their stack has, of every text in order: what the cell's
+  /// measurement reports (``CellMeasurement/missingCharacters``), read off the drawn texts.
+  public var missingCharacters: [Unicode.Scalar] {
+    texts.flatMap { $0.prepared.missingCharacters }
+  }
 }
 
 extension CellSizer {
