@@ -110,16 +110,10 @@ public func galley_measure_jsonl_template(
     }
     _ = RecordMeasuring.measure(
       data, line: reader.lineNumber, library: e.library, typesetter: e.typesetter, sizer: e.sizer,
-      template: template, warn: warnOnStandardError, into: &out)
+      template: template, warn: writeToStandardError, into: &out)
     out.raw(UInt8(ascii: "\n"))
   }
   return out.withBytes { mallocString($0, length: outLength) }
-}
-
-/// A record's warning (a string cut inside a character, say), on standard error as the
-/// command line writes it.
-func warnOnStandardError(_ text: String) {
-  FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
 @_cdecl("galley_free")

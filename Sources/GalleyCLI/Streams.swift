@@ -1,5 +1,6 @@
 import Foundation
 import GalleyRecords
+import GalleyService
 
 /// Where a command reads and writes.
 enum Streams {
@@ -17,9 +18,7 @@ enum Streams {
   }
 
   /// Writes a line to standard error.
-  static func error(_ message: String) {
-    FileHandle.standardError.write((message + "\n").data(using: .utf8)!)
-  }
+  static func error(_ message: String) { writeToStandardError(message) }
 
   static func output(_ path: String?) throws -> OutputStream {
     guard let path, path != "-" else { return OutputStream(fd: 1) }
