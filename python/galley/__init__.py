@@ -15,6 +15,12 @@ __all__ = ["Engine", "Prepared", "GalleyError", "fonts_path", "library_path", "v
 TEMPLATES = ("bubble", "productCard")
 
 
+def _check_template(template: Optional[str]) -> None:
+    """A ValueError for a template name that is not one of ``TEMPLATES`` (None is none)."""
+    if template is not None and template not in TEMPLATES:
+        raise ValueError(f"template must be one of {', '.join(TEMPLATES)} (got {template!r})")
+
+
 class GalleyError(Exception):
     """The library cannot be loaded, or an engine or prepared text cannot be made."""
 
@@ -200,8 +206,7 @@ class Engine:
     def _measure_bytes(self, jsonl: bytes, template: Optional[str] = None) -> str:
         if not self._handle:
             raise GalleyError("this engine was closed")
-        if template is not None and template not in TEMPLATES:
-            raise ValueError(f"template must be one of {', '.join(TEMPLATES)} (got {template!r})")
+        _check_template(template)
         length = ctypes.c_size_t()
         out = _library().galley_measure_jsonl_template(
             self._handle, jsonl, len(jsonl), template.encode() if template else None,

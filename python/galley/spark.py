@@ -327,8 +327,8 @@ def measure_json(
     """
     from pyspark.sql import functions as F
 
-    if template is not None and template not in galley.TEMPLATES:
-        raise ValueError(f"template must be one of {', '.join(galley.TEMPLATES)} (got {template!r})")
+    # (On the driver, before any job: a bad name fails here, not in every task.)
+    galley._check_template(template)
     if column not in df.columns:
         raise ValueError(f"measure_json needs a string column {column!r} (columns: {df.columns})")
     records = F.concat(
