@@ -219,7 +219,12 @@ enum ValidateCommand {
         case .productCard(let c): group = ScriptGroup.of(c.title).rawValue
         }
       }
-      return .item(.init(id: record.id, category: group, estimated: estimated, actual: m.size.height))
+      // (The estimator's report counts bubbles more than one line off.)
+      var box: Double? = nil
+      if estimator != nil, case .bubble(let b) = record.cell { box = try sizer.tallestLineBox(b) }
+      return .item(
+        .init(
+          id: record.id, category: group, estimated: estimated, actual: m.size.height, lineBox: box))
     } catch let e as CellError {
       return .failure(.init(line: line, id: id, message: e.description))
     } catch {
@@ -231,8 +236,9 @@ enum ValidateCommand {
     [
       ("count", String(s.count)), ("meanAbsError", JSONWriter.number(s.meanAbsError)),
       ("p50", JSONWriter.number(s.p50)), ("p95", JSONWriter.number(s.p95)),
-      ("max", JSONWriter.number(s.max)),
-    ]
+      ("p99", JSONWriter.number(s.p99)), ("max", JSONWriter.number(s.max)),
+      ("overTwoPoints", String(s.overTwoPoints)), ("overTwentyPoints", String(s.overTwentyPoints)),
+    ] + (s.overOneLineBox.map { [("overOneLineBox", String($0))] } ?? [])
   }
 
   static func json(_ r: ValidationReport, groups: String = "category") -> String {
@@ -275,6 +281,33 @@ enum ValidateCommand {
     return JSONWriter.object(pairs)
   }
 
+  /// The statistics per group as a table: percentiles and largest error in points, then how
+  /// many items per 10,000 are more than one line box off (when line boxes are known), more
+  /// than 2 and more than 20 points off.
+  static func table(_ r: ValidationReport, groups: String) -> String {
+    let lines = r.statistics.overOneLineBox != nil
+    func row(_ name: String, _ s: ErrorStatistics) -> String {
+      var cells = [
+        name.padding(toLength: max(16, name.count), withPad: " ", startingAt: 0),
+        String(format: "%6d", s.count), String(format: "%6.2f", s.meanAbsError),
+        String(format: "%6.2f", s.p95), String(format: "%6.2f", s.p99),
+        String(format: "%7.2f", s.max),
+      ]
+      if let n = s.overOneLineBox { cells.append(String(format: "%7d", n)) }
+      cells.append(String(format: "%7.1f", s.perTenThousand(s.overTwoPoints)))
+      cells.append(String(format: "%7.1f", s.perTenThousand(s.overTwentyPoints)))
+      return "  " + cells.joined(separator: " ") + "\n"
+    }
+    var out = "by \(groups) (points; the last columns count items):\n"
+    out +=
+      "  " + groups.padding(toLength: 16, withPad: " ", startingAt: 0)
+      + "      n   mean    p95    p99     max" + (lines ? " >1line" : "")
+      + "  >2/10k >20/10k\n"
+    for (k, v) in r.byCategory.sorted(by: { $0.key < $1.key }) { out += row(k, v) }
+    out += row("all", r.statistics)
+    return out
+  }
+
   static func text(_ r: ValidationReport, maxError: Double?, groups: String = "category") -> String {
     func f(_ v: Double) -> String { String(format: "%.2f", v) }
     let s = r.statistics
@@ -283,11 +316,7 @@ enum ValidateCommand {
       "error (actual − estimated), points: mean |e| \(f(s.meanAbsError))  p50 \(f(s.p50))  p95 \(f(s.p95))  max \(f(s.max))\n"
     out += "largest jump while scrolling: \(f(r.maxJump)) pt   total drift: \(f(r.totalDrift)) pt\n"
     if !r.byCategory.isEmpty {
-      out += "by \(groups):\n"
-      for (k, v) in r.byCategory.sorted(by: { $0.key < $1.key }) {
-        out +=
-          "  \(k.padding(toLength: max(16, k.count + 1), withPad: " ", startingAt: 0)) n=\(v.count)  mean \(f(v.meanAbsError))  p95 \(f(v.p95))  max \(f(v.max))\n"
-      }
+      out += table(r, groups: groups)
     }
     if !r.worst.isEmpty {
       out += "worst:\n"

@@ -108,6 +108,18 @@ public final class CellSizer: @unchecked Sendable {
     return s
   }
 
+  /// The height of the tallest line box of a bubble's main text as measured (0 for no line):
+  /// one line's worth of error, for reports of estimates.
+  package func tallestLineBox(_ cell: BubbleCell) throws -> Double {
+    let width = BubbleGeometry(cell).textWidth(cell.containerWidth)
+    do {
+      let text = try typesetter.prepare(cell.text, style: scaled(cell.style, by: cell.textScale))
+      return try text.layout(width: width).lines.map(\.height).max() ?? 0
+    } catch let e as TypesettingError {
+      throw CellError.text(e)
+    }
+  }
+
   /// A text's extent at a width, as sizing needs it (no line records are built).
   func layOut(_ text: String, _ style: TextStyle, width: Double) throws -> TextBox {
     do {

@@ -18,15 +18,21 @@ public struct ValidationReport: Sendable {
     public var estimated: Double
     /// The measured size, points.
     public var actual: Double
+    /// The height of the tallest line box of the measured text, when known (an error larger
+    /// than it is more than one line off).
+    public var lineBox: Double?
     /// Actual − estimated (signed).
     public var error: Double { actual - estimated }
 
     /// An item with its estimate and measured size.
-    public init(id: String, category: String?, estimated: Double, actual: Double) {
+    public init(
+      id: String, category: String?, estimated: Double, actual: Double, lineBox: Double? = nil
+    ) {
       self.id = id
       self.category = category
       self.estimated = estimated
       self.actual = actual
+      self.lineBox = lineBox
     }
   }
 
@@ -65,7 +71,7 @@ public struct ValidationReport: Sendable {
   public init(items: [Item], failures: [Failure] = [], worstCount: Int = 10) {
     self.items = items
     self.failures = failures
-    statistics = ErrorStatistics(items.map(\.error))
+    statistics = Self.statistics(items[...])
     var running = 0.0
     var jump = 0.0
     for item in items {
@@ -79,9 +85,16 @@ public struct ValidationReport: Sendable {
         abs($0.element.error) != abs($1.element.error)
           ? abs($0.element.error) > abs($1.element.error) : $0.offset < $1.offset
       }.prefix(worstCount).map(\.element))
-    var groups: [String: [Double]] = [:]
-    for item in items { groups[item.category ?? "none", default: []].append(item.error) }
-    byCategory = groups.mapValues { ErrorStatistics($0) }
+    var groups: [String: [Item]] = [:]
+    for item in items { groups[item.category ?? "none", default: []].append(item) }
+    byCategory = groups.mapValues { Self.statistics($0[...]) }
+  }
+
+  /// The statistics of `items`, with line boxes when every item has one.
+  static func statistics(_ items: ArraySlice<Item>) -> ErrorStatistics {
+    let boxes = items.compactMap(\.lineBox)
+    return ErrorStatistics(
+      items.map(\.error), lineBoxes: boxes.count == items.count && !items.isEmpty ? boxes : nil)
   }
 
   /// The signed drift accumulated by the items above `index` (what a reader scrolled to item
