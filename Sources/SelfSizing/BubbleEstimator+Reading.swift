@@ -5,8 +5,9 @@ extension BubbleEstimator {
   /// Receives the words of a text as they are read.
   protocol WordSink {
     /// A word `content` wide with `trailing` white space after it; overflow-wrap may break it
-    /// after each `unit` of its width (its characters taken as equally wide).
-    mutating func word(_ content: Double, trailing: Double, unit: Double)
+    /// after each `unit` of its width (its characters taken as equally wide); `fonts` are the
+    /// fonts it uses that raise a line box (``Fonts/LineRule/mask(font:)``).
+    mutating func word(_ content: Double, trailing: Double, unit: Double, fonts: UInt16)
     mutating func endParagraph()
   }
 
@@ -16,17 +17,18 @@ extension BubbleEstimator {
     /// Where the current paragraph's entries begin (no run spans paragraphs).
     var paragraphStart = 0
     var paragraphs: [Paragraph] = []
-    mutating func word(_ content: Double, trailing: Double, unit: Double) {
+    mutating func word(_ content: Double, trailing: Double, unit: Double, fonts: UInt16) {
       let c = Float(content)
       let unit = Float(unit)
       if entries.count > paragraphStart, c > 0, entries[entries.count - 1].trailing == 0,
         entries[entries.count - 1].content == c, entries[entries.count - 1].unit == unit,
-        entries[entries.count - 1].count < UInt32.max
+        entries[entries.count - 1].fonts == fonts, entries[entries.count - 1].count < UInt16.max
       {
         entries[entries.count - 1].count += 1
         entries[entries.count - 1].trailing = Float(trailing)
       } else {
-        entries.append(Entry(content: c, trailing: Float(trailing), count: 1, unit: unit))
+        entries.append(
+          Entry(content: c, trailing: Float(trailing), unit: unit, count: 1, fonts: fonts))
       }
     }
     mutating func endParagraph() {
@@ -34,14 +36,17 @@ extension BubbleEstimator {
       var x = 0.0
       var content = 0.0
       var segments = 0
+      var fonts: UInt16 = 0
       for e in entries[paragraphStart...] {
         let w = Double(e.content)
         x += e.count == 1 ? w : Double(e.count) * w
         if w > 0 { content = x }
         x += Double(e.trailing)
         segments += Int(e.count)
+        fonts |= e.fonts
       }
-      paragraphs.append(Paragraph(end: entries.count, natural: content, segments: segments))
+      paragraphs.append(
+        Paragraph(end: entries.count, natural: content, segments: segments, fonts: fonts))
       paragraphStart = entries.count
     }
   }
@@ -102,6 +107,18 @@ extension BubbleEstimator {
 
     deinit { entries.deallocate() }
 
+    /// The line rules of the last few sizes read (texts in a row mostly share them).
+    private var rules: [LineRule] = []
+
+    /// The line-box rule of `style` (these fonts, at its size and line height).
+    func lineRule(_ style: TextStyle) -> LineRule {
+      for r in rules where r.serves(style) { return r }
+      let r = LineRule(style)
+      if rules.count == 4 { rules.removeFirst() }
+      rules.append(r)
+      return r
+    }
+
     /// Whether these are the fonts of `style` (texts in a row mostly share them, and a
     /// bubble's name and timestamp its text's).
     func serve(_ style: TextStyle, factors: [String: Double]) -> Bool {
@@ -112,6 +129,48 @@ extension BubbleEstimator {
         return false
       }
       return factors.isEmpty ? self.factors.isEmpty : factors == self.factors
+    }
+  }
+
+  /// The engine's line-box rule (``LineBoxes``) for a text, with the fonts that raise a line box
+  /// as words record them: bit i for font i of the stack below 15, bit 15 for any later one.
+  struct LineRule: Sendable, Hashable {
+    let boxes: LineBoxes
+    /// The fonts that raise a line box, as a word mask.
+    let tall: UInt16
+    /// The height of a line of fonts that raise nothing.
+    let strut: Double
+    /// Added between lines (the apple profile's line spacing).
+    let spacing: Double
+    let profile: TextStyle.Profile
+
+    init(_ style: TextStyle) {
+      boxes = LineBoxes(style)
+      let raising = boxes.raisingFonts
+      tall = UInt16(truncatingIfNeeded: raising & 0x7FFF) | (raising >> 15 != 0 ? 0x8000 : 0)
+      strut = boxes.box(fonts: 0).height
+      spacing = style.profile == .apple ? style.lineSpacing : 0
+      profile = style.profile
+    }
+
+    /// The word-mask bit of font `i` of the stack.
+    @inline(__always)
+    static func mask(font i: Int) -> UInt16 { 1 &<< UInt16(min(i, 15)) }
+
+    /// The height of a line whose words' masks are `m` (bit 15 stands for every raising font
+    /// from the 16th on: the tallest of them).
+    func height(_ m: UInt16) -> Double {
+      guard m != 0 else { return strut }
+      var fonts = UInt64(m & 0x7FFF)
+      if m & 0x8000 != 0 { fonts |= boxes.raisingFonts & ~0x7FFF }
+      return boxes.box(fonts: fonts).height
+    }
+
+    /// Whether this is the rule of `style`, whose fonts are the rule's.
+    func serves(_ style: TextStyle) -> Bool {
+      boxes.size == style.size && boxes.lineHeight == style.lineHeight
+        && boxes.minimum == style.minimumLineHeight && boxes.maximum == style.maximumLineHeight
+        && profile == style.profile && spacing == (profile == .apple ? style.lineSpacing : 0)
     }
   }
 
@@ -146,7 +205,7 @@ extension BubbleEstimator {
   func read<Sink: WordSink>(
     _ text: String, _ style: TextStyle, size: Double, perFont: inout [Double]?,
     into out: inout Sink
-  ) -> (lineHeight: Double, isEmpty: Bool) {
+  ) -> (rule: LineRule, isEmpty: Bool) {
     var fonts = RecentFonts()
     return read(text, style, size: size, perFont: &perFont, into: &out, fonts: &fonts)
   }
@@ -191,8 +250,10 @@ extension BubbleEstimator {
   func read<Sink: WordSink>(
     _ text: String, _ style: TextStyle, size: Double, perFont: inout [Double]?,
     into out: inout Sink, fonts: inout RecentFonts
-  ) -> (lineHeight: Double, isEmpty: Bool) {
+  ) -> (rule: LineRule, isEmpty: Bool) {
     let f = fonts.of(style, factors: fontScales)
+    let rule = f.lineRule(style)
+    let tall = rule.tall
     let calibrating = perFont != nil
     // (Bound once: read per character through `f`, they would be retained at each.)
     let entries = f.entries
@@ -202,7 +263,8 @@ extension BubbleEstimator {
     let collapse = style.whiteSpace.collapses
     let separatorsBreak = style.profile == .apple
     var isEmpty = text.isEmpty
-    var used: UInt64 = 1  // the primary font is the strut
+    // The fonts of the word so far (``LineRule/mask(font:)``).
+    var wordFonts: UInt16 = 0
     var word = 0.0
     var spaces = 0.0
     var paragraphStart = 0.0  // pen position where the current word began (for tab stops)
@@ -233,8 +295,9 @@ extension BubbleEstimator {
         // (A word of ideographs breaks after whole ones, the halved punctuation aside; other
         // words after their mean advance.)
         let unit = ideographic ? widestCharacter : word / Double(max(1, characters))
-        out.word(word, trailing: spaces, unit: unit)
+        out.word(word, trailing: spaces, unit: unit, fonts: wordFonts & tall)
       }
+      wordFonts = 0
       word = 0
       spaces = 0
       characters = 0
@@ -287,7 +350,7 @@ extension BubbleEstimator {
       if keycap, let ci = f.color, let a = f.fonts[ci].nominalAdvance(0x23) {
         // "#", "*" or a digit before VS16 + U+20E3: one emoji instead of a character.
         word += a * entries[ci].factor * size - lastAdvance
-        used |= 1 << UInt64(ci)
+        wordFonts |= LineRule.mask(font: ci)
         continue
       }
       if v == 0x200B || v == 0x00AD {
@@ -310,7 +373,8 @@ extension BubbleEstimator {
         continue
       }
       let (fi, em) = BubbleEstimator.resolve(v == 0x09 ? 0x20 : v, emoji: c == .emoji, f, entries)
-      used |= 1 << UInt64(min(fi, 63))
+      // (Joined to the word after any break before this character.)
+      let fontBit = LineRule.mask(font: fi)
       var advance = em * entries[fi].factor * size + letterSpacing
       if calibrating { perFont![fi] += em * size }
       if c != .cjk && c != .hangul && c != .emoji { halvable.font = -1 }
@@ -332,6 +396,7 @@ extension BubbleEstimator {
           advance = stop > 0 ? stop - x.truncatingRemainder(dividingBy: stop) : 0
         }
         spaces += advance
+        wordFonts |= fontBit
         afterIdeograph = false
       case .hangul, .cjk, .emoji:
         // A break may come before each such character (not after an opening bracket or quote,
@@ -361,6 +426,7 @@ extension BubbleEstimator {
           halvable.font = -1
         }
         word += advance
+        wordFonts |= fontBit
         characters += 1
         widestCharacter = max(widestCharacter, advance)
         afterIdeograph = true
@@ -422,6 +488,7 @@ extension BubbleEstimator {
         afterVirama = false
         lastAdvance = advance
         word += advance
+        wordFonts |= fontBit
         characters += 1
         ideographic = false
         // ASCII breaks after "-" and "?" (as the browser rules do).
@@ -431,7 +498,7 @@ extension BubbleEstimator {
     }
     if paragraphHasContent || paragraphs == 0 { endParagraph() }
     if collapse && !anyContent { isEmpty = true }  // white space only: collapses to nothing
-    return (lineHeight(style, size: size, fonts: f.fonts, used: used), isEmpty)
+    return (rule, isEmpty)
   }
 }
 

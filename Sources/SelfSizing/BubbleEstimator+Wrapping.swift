@@ -5,9 +5,11 @@ extension BubbleEstimator {
   struct Entry: Sendable {
     var content: Float
     var trailing: Float
-    var count: UInt32
     /// Its mean character advance: overflow-wrap breaks it after a whole number of them.
     var unit: Float
+    var count: UInt16
+    /// The fonts it uses that raise a line box (``LineRule/mask(font:)``).
+    var fonts: UInt16
   }
 
   /// The wrapping options of a text that matter to an estimate.
@@ -31,6 +33,8 @@ extension BubbleEstimator {
     var natural: Double
     /// Its words, a run of equal words counting each (the segments line breaking sees).
     var segments: Int
+    /// The fonts its words use that raise a line box (0: every line is the strut's).
+    var fonts: UInt16
   }
 
   /// Estimated lines of a block of text.
@@ -41,6 +45,7 @@ extension BubbleEstimator {
     var last = 0.0
     var height = 0.0
   }
+
 
   /// Reads and wraps a short text in a style already scaled.
   func block(_ text: String, _ style: TextStyle, width: Double) -> Block {
@@ -53,62 +58,143 @@ extension BubbleEstimator {
   {
     var sink: [Double]? = nil
     var words = WordsBuilder()
-    let (lineHeight, isEmpty) = read(
+    let (rule, isEmpty) = read(
       text, style, size: style.size, perFont: &sink, into: &words, fonts: &fonts)
-    return words.entries.withUnsafeBufferPointer { entries in
-      words.paragraphs.withUnsafeBufferPointer { paragraphs in
-        BubbleEstimator.wrap(
-          entries, paragraphs: paragraphs, width: width, rules: WrapRules(style),
-          lineHeight: lineHeight, isEmpty: isEmpty)
+    return withUnsafePointer(to: rule) { rule in
+      words.entries.withUnsafeBufferPointer { entries in
+        words.paragraphs.withUnsafeBufferPointer { paragraphs in
+          BubbleEstimator.wrap(
+            entries, paragraphs: paragraphs, width: width, rules: WrapRules(style),
+            heights: LineHeights(rule), isEmpty: isEmpty)
+        }
       }
+    }
+  }
+
+  /// How tall a text's lines are: the strut's height for lines of fonts that raise nothing,
+  /// the rule for the others, and the spacing between lines.
+  struct LineHeights {
+    var strut: Double
+    var spacing: Double
+    /// The text's rule (nil when none of its words uses a font that raises a line box).
+    var rule: UnsafePointer<LineRule>?
+
+    init(strut: Double, spacing: Double, rule: UnsafePointer<LineRule>?) {
+      self.strut = strut
+      self.spacing = spacing
+      self.rule = rule
+    }
+
+    init(_ rule: UnsafePointer<LineRule>) {
+      self.init(strut: rule.pointee.strut, spacing: rule.pointee.spacing, rule: rule)
     }
   }
 
   /// The estimated lines of a text's paragraphs at `width`: a paragraph that fits takes one
   /// line; the others are broken by the greedy rule of the text engine (``GreedyLines``) over
-  /// their estimated words.
+  /// their estimated words. Each line is as tall as the box of the fonts on it; `maxLines`
+  /// keeps the first lines, as the engine does.
   @inline(__always)
   static func wrap(
     _ entries: UnsafeBufferPointer<Entry>, paragraphs: UnsafeBufferPointer<Paragraph>,
-    firstEntry: Int = 0, width: Double, rules: WrapRules, lineHeight: Double, isEmpty: Bool
+    firstEntry: Int = 0, width: Double, rules: WrapRules, heights: LineHeights, isEmpty: Bool
   ) -> Block {
-    var lines = LineCount()
+    let m = rules.maxLines ?? 0
+    var lines = LineCount(heights: heights, limit: m > 0 ? m : .max)
     var k = firstEntry
-    let greedy = GreedyLines(limit: width, wraps: true, breakWords: rules.breakWords)
+    let limit = GreedyLines.limit(width: width)
+    let greedy = GreedyLines(limit: limit, wraps: true, breakWords: rules.breakWords)
     for paragraph in paragraphs {
       let end = paragraph.end
-      if paragraph.natural <= width || rules.nowrap || k == end {
-        lines.add(width: paragraph.natural, count: 1)
+      if paragraph.natural <= limit || rules.nowrap || k == end {
+        if !lines.add(width: paragraph.natural, count: 1, fonts: paragraph.fonts) { break }
       } else {
-        var index = EstimatedWords(
-          UnsafeBufferPointer(rebasing: entries[k..<end]), segments: paragraph.segments)
+        let words = UnsafeBufferPointer(rebasing: entries[k..<end])
+        lines.start(paragraph: words, fonts: paragraph.fonts)
+        var index = EstimatedWords(words, segments: paragraph.segments)
         greedy.run(&index, &lines)
+        if lines.count >= lines.limit { break }
       }
       k = end
     }
-    var b = Block(lines: isEmpty ? 0 : lines.count, widest: lines.widest, last: lines.last)
-    if let m = rules.maxLines, m > 0 { b.lines = min(b.lines, m) }
-    b.height = Double(b.lines) * lineHeight
-    return b
+    if isEmpty { return Block() }
+    return Block(lines: lines.count, widest: lines.widest, last: lines.last, height: lines.height)
   }
 
-  /// Counts the estimated lines and keeps the widest and the last.
+  /// Counts the estimated lines, sums their heights and keeps the widest and the last.
   struct LineCount: FoundLineSink {
     var count = 0
     var widest = 0.0
     var last = 0.0
+    var height = 0.0
+    let heights: LineHeights
+    /// More lines than this are cut (`maxLines`; `Int.max`: no limit).
+    let limit: Int
+    // The paragraph being wrapped when some of its words raise a line box: its entries, the
+    // entry the last line ended in and the index of that entry's first segment.
+    private var entries = UnsafeBufferPointer<Entry>(start: nil, count: 0)
+    private var entry = 0
+    private var entrySegment = 0
+    private var tall = false
+    // The last line box worked out (lines mostly share it).
+    private var boxFonts: UInt16 = 0
+    private var box = 0.0
 
+    init(heights: LineHeights, limit: Int) {
+      self.heights = heights
+      self.limit = limit
+    }
+
+    /// Starts a paragraph whose words are `entries` and use `fonts` (0: all lines are struts).
     @inline(__always)
-    mutating func add(width: Double, count n: Int) {
+    mutating func start(paragraph entries: UnsafeBufferPointer<Entry>, fonts: UInt16) {
+      tall = fonts != 0
+      if tall {
+        self.entries = entries
+        entry = 0
+        entrySegment = 0
+      }
+    }
+
+    /// Adds `n` lines `width` wide whose fonts are `m`; false once the limit is reached.
+    @inline(__always)
+    mutating func add(width: Double, count n: Int, fonts m: UInt16) -> Bool {
+      let n = min(n, limit &- count)
+      guard n > 0 else { return false }
+      var h = heights.strut
+      if m != 0, let rule = heights.rule {
+        if m != boxFonts {
+          boxFonts = m
+          box = rule.pointee.height(m)
+        }
+        h = box
+      }
+      let gaps = count > 0 ? n : n &- 1
+      height += Double(n) * h + Double(gaps) * heights.spacing
       count &+= n
       widest = max(widest, width)
       last = width
+      return count < limit
     }
 
     @inline(__always)
     mutating func add(_ line: FoundLine) -> Bool {
-      add(width: line.width, count: line.repeats)
-      return true
+      add(width: line.width, count: line.repeats, fonts: tall ? fonts(line) : 0)
+    }
+
+    /// The fonts of the words of `line` (lines come in order: the walk goes on from the last).
+    private mutating func fonts(_ line: FoundLine) -> UInt16 {
+      while entrySegment &+ Int(entries[entry].count) <= line.first {
+        entrySegment &+= Int(entries[entry].count)
+        entry &+= 1
+      }
+      var m = entries[entry].fonts
+      while entrySegment &+ Int(entries[entry].count) <= line.last {
+        entrySegment &+= Int(entries[entry].count)
+        entry &+= 1
+        m |= entries[entry].fonts
+      }
+      return m
     }
   }
 

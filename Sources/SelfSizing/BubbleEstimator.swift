@@ -211,32 +211,47 @@ public struct BubbleEstimator: Sendable, Hashable {
     var geometries: [BubbleGeometry] = []
     var geometryIndex: [BubbleGeometry: Int] = [:]
     var replies: [PreparedBubbles.Text] = []
+    var lineRules: [LineRule] = []
+    var lineRuleIndex: [LineRule: Int32] = [:]
     var sink: [Double]? = nil
     // (The thread's: a transcript estimated bubble by bubble reads the same few styles.)
     let thread = RecentFonts.ofThread()
     var recentFonts = thread.fonts
     defer { thread.fonts = recentFonts }
-    func text(_ t: String, _ style: TextStyle, size: Double) -> PreparedBubbles.Text {
+    /// Reads a text in a style already scaled.
+    func text(_ t: String, _ style: TextStyle) -> PreparedBubbles.Text {
       builder.paragraphStart = builder.entries.count
       let first = builder.entries.count
       let firstParagraph = builder.paragraphs.count
-      let (lh, empty) = read(
-        t, style, size: size, perFont: &sink, into: &builder, fonts: &recentFonts)
+      let (rule, empty) = read(
+        t, style, size: style.size, perFont: &sink, into: &builder, fonts: &recentFonts)
+      // (Kept only for texts with a word in a font that raises a line box.)
+      var ruleIndex: Int32 = -1
+      if builder.paragraphs[firstParagraph...].contains(where: { $0.fonts != 0 }) {
+        if let k = lineRuleIndex[rule] {
+          ruleIndex = k
+        } else {
+          ruleIndex = Int32(lineRules.count)
+          lineRuleIndex[rule] = ruleIndex
+          lineRules.append(rule)
+        }
+      }
       let rules = WrapRules(style)
       return PreparedBubbles.Text(
         firstEntry: first, firstParagraph: firstParagraph,
         paragraphs: builder.paragraphs.count - firstParagraph,
-        maxLines: Int32(clamping: max(0, rules.maxLines ?? 0)), lineHeight: lh, isEmpty: empty,
-        breakWords: rules.breakWords, nowrap: rules.nowrap)
+        maxLines: Int32(clamping: max(0, rules.maxLines ?? 0)), strut: rule.strut,
+        spacing: rule.spacing, rule: ruleIndex, isEmpty: empty, breakWords: rules.breakWords,
+        nowrap: rules.nowrap)
     }
     for cell in cells {
-      let main = text(cell.text, cell.style, size: cell.style.size * cell.textScale)
+      let main = text(cell.text, CellSizer.scaled(cell.style, by: cell.textScale))
       let labels = Labels(cell, estimator: self, fonts: &recentFonts)
       var reply = -1
       if let r = cell.replyText {
         let rs = cell.replyTextStyle
         reply = replies.count
-        replies.append(text(r, rs, size: rs.size))
+        replies.append(text(r, rs))
       }
       let g = BubbleGeometry(cell)
       let gi: Int
@@ -251,26 +266,6 @@ public struct BubbleEstimator: Sendable, Hashable {
     }
     return PreparedBubbles(
       entries: builder.entries, paragraphs: builder.paragraphs, bubbles: bubbles,
-      geometries: geometries, replies: replies)
-  }
-
-  /// Line height: fixed values as given; `normal` from the metrics of the primary font and of
-  /// the fonts the text uses (rounded per pixel in the browser profile).
-  func lineHeight(_ style: TextStyle, size: Double, fonts: [Font], used: UInt64) -> Double {
-    switch style.lineHeight {
-    case .points(let p): return p * size / style.size
-    case .multiple(let m): return m * size
-    case .normal:
-      let browser = style.profile == .browser
-      var a = 0.0
-      var d = 0.0
-      for (i, font) in fonts.enumerated() where i < 64 && used & (1 << UInt64(i)) != 0 {
-        let fa = font.ascender * size
-        let fd = font.descender * size
-        a = max(a, browser ? fa.rounded() : fa)
-        d = max(d, browser ? fd.rounded() : fd)
-      }
-      return a + d
-    }
+      geometries: geometries, replies: replies, lineRules: lineRules)
   }
 }

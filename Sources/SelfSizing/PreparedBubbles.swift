@@ -19,7 +19,11 @@ public final class PreparedBubbles: Sendable {
     var paragraphs: Int
     /// `maxLines`, 0 when unlimited.
     var maxLines: Int32
-    var lineHeight: Double
+    /// The height of its lines of fonts that raise no line box, and the spacing between lines.
+    var strut: Double
+    var spacing: Double
+    /// Its line rule among ``PreparedBubbles/lineRules`` (-1: no word raises a line box).
+    var rule: Int32
     var isEmpty: Bool
     var breakWords: Bool
     var nowrap: Bool
@@ -49,16 +53,19 @@ public final class PreparedBubbles: Sendable {
   let geometries: [BubbleGeometry]
   /// The texts of reply previews (a bubble's `reply` indexes them).
   let replies: [Text]
+  /// The line rules of the texts with words in fonts that raise a line box.
+  let lineRules: [BubbleEstimator.LineRule]
 
   init(
     entries: [BubbleEstimator.Entry], paragraphs: [BubbleEstimator.Paragraph], bubbles: [Bubble],
-    geometries: [BubbleGeometry], replies: [Text]
+    geometries: [BubbleGeometry], replies: [Text], lineRules: [BubbleEstimator.LineRule]
   ) {
     self.entries = entries
     self.paragraphs = paragraphs
     self.bubbles = bubbles
     self.geometries = geometries
     self.replies = replies
+    self.lineRules = lineRules
   }
 
   /// Parts prepared apart (on several threads), joined in order.
@@ -69,22 +76,31 @@ public final class PreparedBubbles: Sendable {
     var geometries: [BubbleGeometry] = []
     var geometryIndex: [BubbleGeometry: Int] = [:]
     var replies: [Text] = []
+    var lineRules: [BubbleEstimator.LineRule] = []
+    var lineRuleIndex: [BubbleEstimator.LineRule: Int32] = [:]
     entries.reserveCapacity(parts.reduce(0) { $0 + $1.entries.count })
     bubbles.reserveCapacity(parts.reduce(0) { $0 + $1.bubbles.count })
     for part in parts {
       let entryBase = entries.count
       let paragraphBase = paragraphs.count
       let replyBase = replies.count
+      let ruleMap = part.lineRules.map { r -> Int32 in
+        if let k = lineRuleIndex[r] { return k }
+        lineRuleIndex[r] = Int32(lineRules.count)
+        lineRules.append(r)
+        return Int32(lineRules.count - 1)
+      }
       func moved(_ t: Text) -> Text {
         var t = t
         t.firstEntry += entryBase
         t.firstParagraph += paragraphBase
+        if t.rule >= 0 { t.rule = ruleMap[Int(t.rule)] }
         return t
       }
       entries += part.entries
       paragraphs += part.paragraphs.map {
         BubbleEstimator.Paragraph(
-          end: $0.end + entryBase, natural: $0.natural, segments: $0.segments)
+          end: $0.end + entryBase, natural: $0.natural, segments: $0.segments, fonts: $0.fonts)
       }
       replies += part.replies.map(moved)
       let geometryMap = part.geometries.map { g -> Int in
@@ -101,7 +117,7 @@ public final class PreparedBubbles: Sendable {
     }
     self.init(
       entries: entries, paragraphs: paragraphs, bubbles: bubbles, geometries: geometries,
-      replies: replies)
+      replies: replies, lineRules: lineRules)
   }
 
   /// Number of bubbles.
@@ -153,13 +169,16 @@ public final class PreparedBubbles: Sendable {
     let entries: UnsafeBufferPointer<BubbleEstimator.Entry>
     let paragraphs: UnsafeBufferPointer<BubbleEstimator.Paragraph>
     let geometries: UnsafeBufferPointer<BubbleGeometry>
+    let lineRules: UnsafeBufferPointer<BubbleEstimator.LineRule>
   }
 
   private func withStorage<R>(_ body: (Storage) -> R) -> R {
     entries.withUnsafeBufferPointer { e in
       paragraphs.withUnsafeBufferPointer { p in
         geometries.withUnsafeBufferPointer { g in
-          body(Storage(entries: e, paragraphs: p, geometries: g))
+          lineRules.withUnsafeBufferPointer { r in
+            body(Storage(entries: e, paragraphs: p, geometries: g, lineRules: r))
+          }
         }
       }
     }
@@ -187,7 +206,10 @@ public final class PreparedBubbles: Sendable {
       s.entries,
       paragraphs: UnsafeBufferPointer(
         rebasing: s.paragraphs[t.firstParagraph..<(t.firstParagraph + t.paragraphs)]),
-      firstEntry: t.firstEntry, width: width, rules: t.rules, lineHeight: t.lineHeight,
+      firstEntry: t.firstEntry, width: width, rules: t.rules,
+      heights: BubbleEstimator.LineHeights(
+        strut: t.strut, spacing: t.spacing,
+        rule: t.rule >= 0 ? s.lineRules.baseAddress! + Int(t.rule) : nil),
       isEmpty: t.isEmpty)
   }
 }

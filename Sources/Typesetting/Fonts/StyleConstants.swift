@@ -30,12 +30,7 @@ struct StyleConstants {
   /// The constants of `style`, worked out with `engine`.
   init(_ style: TextStyle, engine: some ShapingEngine) {
     let fonts = style.fonts.fonts
-    for f in fonts {
-      let m = LineMetrics.of(f, size: style.size, profile: style.profile)
-      ascent.append(m.ascent)
-      descent.append(m.descent)
-      lineGap.append(m.lineGap)
-    }
+    (ascent, descent, lineGap) = LineBoxes.metrics(style)
     space = StyleConstants.shapeAlone([0x20], style: style, engine: engine).advance
     ellipsis = StyleConstants.shapeAlone([0x2026], style: style, engine: engine)
     hyphen = StyleConstants.shapeAlone(

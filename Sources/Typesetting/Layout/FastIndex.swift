@@ -222,9 +222,7 @@ struct FastIndex: @unchecked Sendable {
     let uniformBox = strut == all
     var tall: UInt32 = 0
     if !uniformBox {
-      for f in 0..<min(32, text.fontAscent.count) where text.raisesLineBox(font: f) {
-        tall |= 1 << f
-      }
+      tall = UInt32(truncatingIfNeeded: text.lineBoxes.raisingFonts)
     }
     boxHeight = strut.height
     let wraps = whiteSpace.wraps

@@ -115,6 +115,13 @@ package struct GreedyLines {
     self.hyphenAdvance = hyphenAdvance
   }
 
+  /// How far a line's content may reach at `width`: the width plus the fit tolerance
+  /// (``PreparedText/fitTolerance``), kept finite for an unbounded width.
+  @inlinable
+  package static func limit(width: Double) -> Double {
+    min(width + PreparedText.fitTolerance, 0x1p900)
+  }
+
   // (Inlinable for SelfSizing, which runs it over estimated words: specialised there for its
   // index. Always inlined: the sink's running figures then stay in registers.)
   @inlinable @inline(__always)
@@ -214,7 +221,7 @@ extension GreedyLines {
   init(_ text: PreparedText, width: Double) {
     let ws = text.style.whiteSpace
     self.init(
-      limit: min(width + PreparedText.fitTolerance, 0x1p900), wraps: ws.wraps,
+      limit: GreedyLines.limit(width: width), wraps: ws.wraps,
       breakWords: text.style.overflowWrap != .normal, hasSoftHyphens: text.hasSoftHyphens,
       hyphenAdvance: text.hyphenAdvance)
   }

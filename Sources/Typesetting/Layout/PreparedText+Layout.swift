@@ -63,7 +63,7 @@ extension PreparedText {
   func measureLines(width: Double) throws -> (
     lines: Int, height: Double, widest: Double, lastLineWidth: Double, isTruncated: Bool
   ) {
-    let limit = min(width + PreparedText.fitTolerance, 0x1p900)
+    let limit = GreedyLines.limit(width: width)
     // (Called through the optional, the index is borrowed: bound to a name, it would be
     // copied and its sums retained.)
     if fast != nil {
@@ -129,7 +129,7 @@ extension PreparedText {
   func findLines<Sink: FoundLineSink>(width: Double, walking: Bool = false, into sink: inout Sink)
   {
     if let fast, !walking {
-      let limit = min(width + PreparedText.fitTolerance, 0x1p900)
+      let limit = GreedyLines.limit(width: width)
       let rules = fast.rules(hyphenAdvance: hyphenAdvance, limit: limit, AnyShape.self)
       fast.withSums { e in
         var index = PrefixIndex<AnyShape>(self, fast, e, limit: limit)
@@ -165,11 +165,7 @@ extension PreparedText {
 
     init(_ text: PreparedText) {
       lent = .passUnretained(text)
-      var tall: UInt64 = 0
-      for f in 0..<min(64, text.fontAscent.count) where text.raisesLineBox(font: f) {
-        tall |= 1 << f
-      }
-      self.tall = tall
+      tall = text.lineBoxes.raisingFonts
       strut = text.lineBox(fonts: 0).height
       box = strut
       spacing = text.style.profile == .apple ? text.style.lineSpacing : 0

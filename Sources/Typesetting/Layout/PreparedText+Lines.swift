@@ -86,62 +86,10 @@ extension PreparedText {
 }
 
 extension PreparedText {
-  /// Whether font `f` of the stack can make a line box other than the strut's: with `normal`
-  /// line height, its ascent or descent (half its line gap added) goes past the strut's. A font
-  /// that cannot leaves ``lineBox(fonts:)`` exactly as it is without it.
-  func raisesLineBox(font f: Int) -> Bool {
-    guard case .normal = style.lineHeight, f < fontAscent.count else { return false }
-    let strutGap = fontLineGap[0] / 2
-    return fontAscent[f] + fontLineGap[f] / 2 > fontAscent[0] + strutGap
-      || fontDescent[f] + fontLineGap[f] / 2 > fontDescent[0] + strutGap
-  }
-
-  /// Ascent, descent and height of a line box that uses the fonts in the mask (bit i: font i).
-  /// Browser: `normal` takes the largest rounded ascent and descent of the primary font (the
-  /// strut) and every font used; a fixed height centres the strut in it.
+  /// Ascent, descent and height of a line box that uses the fonts in the mask (bit i: font i):
+  /// the style's rule (``LineBoxes``).
   @inline(__always)
   func lineBox(fonts mask: UInt64) -> (ascent: Double, descent: Double, height: Double) {
-    let strutA = fontAscent[0]
-    let strutD = fontDescent[0]
-    var a: Double
-    var d: Double
-    var h: Double
-    switch style.lineHeight {
-    case .normal:
-      let strutGap = fontLineGap[0]
-      a = strutA + strutGap / 2
-      d = strutD + strutGap / 2
-      var m = mask
-      while m != 0 {
-        let f = m.trailingZeroBitCount
-        m &= m - 1
-        if f < fontAscent.count {
-          a = max(a, fontAscent[f] + fontLineGap[f] / 2)
-          d = max(d, fontDescent[f] + fontLineGap[f] / 2)
-        }
-      }
-      h = a + d
-    case .points(let l):
-      h = l
-      let half = (l - (strutA + strutD)) / 2
-      a = strutA + half
-      d = strutD + half
-    case .multiple(let m):
-      h = m * style.size
-      let half = (h - (strutA + strutD)) / 2
-      a = strutA + half
-      d = strutD + half
-    }
-    if let lo = style.minimumLineHeight, h < lo {
-      a += (lo - h) / 2
-      d += (lo - h) / 2
-      h = lo
-    }
-    if let hi = style.maximumLineHeight, hi > 0, h > hi {
-      a -= (h - hi) / 2
-      d -= (h - hi) / 2
-      h = hi
-    }
-    return (a, d, h)
+    lineBoxes.box(fonts: mask)
   }
 }

@@ -54,10 +54,8 @@ public final class PreparedText: @unchecked Sendable {
   let segmentFlags: [UInt8]
   let segmentFonts: [UInt64]  // bit i: font i of the stack is used in the segment
 
-  // Line metrics, per font of the stack, in points: (ascent, descent) as the profile rounds them.
-  let fontAscent: [Double]
-  let fontDescent: [Double]
-  let fontLineGap: [Double]
+  /// The style's line-box rule over its fonts' metrics.
+  let lineBoxes: LineBoxes
   /// Advance of a space of the primary font (tab stops), and of the ellipsis.
   let spaceAdvance: Double
   let ellipsisAdvance: Double
@@ -97,9 +95,7 @@ public final class PreparedText: @unchecked Sendable {
     self.segmentTrailing = segments.trailing
     self.segmentFlags = segments.flags
     self.segmentFonts = segments.fonts
-    self.fontAscent = k.ascent
-    self.fontDescent = k.descent
-    self.fontLineGap = k.lineGap
+    self.lineBoxes = LineBoxes(ascent: k.ascent, descent: k.descent, lineGap: k.lineGap, style: style)
     self.spaceAdvance = k.space + style.letterSpacing
     self.ellipsisAdvance = k.ellipsis.advance
     self.hyphenAdvance = k.hyphen.advance
@@ -135,8 +131,8 @@ public final class PreparedText: @unchecked Sendable {
       bytes(source) + bytes(scalars) + bytes(utf16Offsets) + bytes(graphemeStart)
       + bytes(graphemeAdvance) + bytes(graphemeFlags) + bytes(graphemeFont) + bytes(segmentEnd)
       + bytes(segmentContentEnd) + bytes(segmentContent) + bytes(segmentTrailing)
-      + bytes(segmentFlags) + bytes(segmentFonts) + bytes(fontAscent) + bytes(fontDescent)
-      + bytes(fontLineGap) + (fast?.arrayBytes ?? 0) + fastSide.arrayBytes
+      + bytes(segmentFlags) + bytes(segmentFonts) + bytes(lineBoxes.ascent)
+      + bytes(lineBoxes.descent) + bytes(lineBoxes.lineGap) + (fast?.arrayBytes ?? 0) + fastSide.arrayBytes
     return (rest + glyphs, glyphs)
   }
 
