@@ -83,6 +83,7 @@ let package = Package(
       name: "SelfSizingTests",
       dependencies: [
         "SelfSizing", "Typesetting", "CompositionalLayout", "GalleyJSON", "GalleyRecords",
-      ]),
+      ],
+      exclude: ["Fixtures"]),
   ]
 )
