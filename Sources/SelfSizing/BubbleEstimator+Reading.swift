@@ -2,13 +2,58 @@ import Foundation
 import Typesetting
 
 extension BubbleEstimator {
+  /// Words wider than this many ems keep where each of their characters ends, so that
+  /// overflow-wrap breaks them where the engine would (a narrower word is broken only in a text
+  /// narrower than it, and then after its mean character advance).
+  static let longWord = 6.0
+
   /// Receives the words of a text as they are read.
   protocol WordSink {
     /// A word `content` wide with `trailing` white space after it; overflow-wrap may break it
     /// after each `unit` of its width (its characters taken as equally wide); `fonts` are the
-    /// fonts it uses that raise a line box (``Fonts/LineRule/mask(font:)``).
+    /// fonts it uses that raise a line box (``LineRule/mask(font:)``).
     mutating func word(_ content: Double, trailing: Double, unit: Double, fonts: UInt16)
+    /// A long word, with the end of each of its characters (the last: `content`).
+    mutating func word(
+      _ content: Double, trailing: Double, ends: UnsafeBufferPointer<Float>, fonts: UInt16)
     mutating func endParagraph()
+  }
+
+  /// Where the characters of the word being read end, from its start: a buffer of its own that
+  /// grows for very long words.
+  struct CharacterEnds {
+    private var buffer = UnsafeMutablePointer<Float>.allocate(capacity: 256)
+    private var capacity = 256
+    private(set) var count = 0
+
+    /// Character `k` starts at `end` (so character `k - 1` ends there).
+    @inline(__always)
+    mutating func note(_ k: Int, end: Double) {
+      guard k > 0 else { return }
+      if k > capacity { grow() }
+      buffer[k &- 1] = Float(end)
+    }
+
+    @inline(never)
+    private mutating func grow() {
+      let bigger = UnsafeMutablePointer<Float>.allocate(capacity: capacity * 2)
+      bigger.update(from: buffer, count: capacity)
+      buffer.deallocate()
+      buffer = bigger
+      capacity *= 2
+    }
+
+    /// The word has `characters` characters and ends at `end`.
+    @inline(never)
+    mutating func finish(characters: Int, end: Double) {
+      note(characters, end: end)
+      count = characters
+    }
+
+    /// The ends of the last finished word.
+    var list: UnsafeBufferPointer<Float> { UnsafeBufferPointer(start: buffer, count: count) }
+
+    func free() { buffer.deallocate() }
   }
 
   /// Collects words into flat arrays (for ``PreparedBubbles``).
@@ -30,6 +75,22 @@ extension BubbleEstimator {
         entries.append(
           Entry(content: c, trailing: Float(trailing), unit: unit, count: 1, fonts: fonts))
       }
+    }
+    /// Where long words' characters end: for each, its number of characters, then their ends.
+    var ends: [Float] = []
+    mutating func word(
+      _ content: Double, trailing: Double, ends list: UnsafeBufferPointer<Float>, fonts: UInt16
+    ) {
+      // (Its place in ``ends`` as a negative unit; a Float counts exactly to 2^24.)
+      guard ends.count < 1 << 24 else {
+        word(content, trailing: trailing, unit: content / Double(list.count), fonts: fonts)
+        return
+      }
+      let unit = -Float(ends.count + 1)
+      ends.append(Float(list.count))
+      ends.append(contentsOf: list)
+      entries.append(
+        Entry(content: Float(content), trailing: Float(trailing), unit: unit, count: 1, fonts: fonts))
     }
     mutating func endParagraph() {
       // Its width on one line, summed as the wrapper sums it.
@@ -289,13 +350,24 @@ extension BubbleEstimator {
     var conjunctFont = -1
     var conjunctIndex = -1
     var afterVirama = false
+    // Where the word's characters end (all but the last: the word's end), kept for a word
+    // long enough to be broken inside (wider than ``longWord`` ems).
+    var ends = CharacterEnds()
+    defer { ends.free() }
+    let longWord = BubbleEstimator.longWord * size
     @inline(__always) func emit() {
       paragraphStart += word + spaces
       if word > 0 || spaces > 0 {
-        // (A word of ideographs breaks after whole ones, the halved punctuation aside; other
-        // words after their mean advance.)
-        let unit = ideographic ? widestCharacter : word / Double(max(1, characters))
-        out.word(word, trailing: spaces, unit: unit, fonts: wordFonts & tall)
+        if word > longWord && characters > 1 {
+          // (Out of line: few words are this long.)
+          ends.finish(characters: characters, end: word)
+          out.word(word, trailing: spaces, ends: ends.list, fonts: wordFonts & tall)
+        } else {
+          // (A word of ideographs breaks after whole ones, the halved punctuation aside; other
+          // words after their mean advance.)
+          let unit = ideographic ? widestCharacter : word / Double(max(1, characters))
+          out.word(word, trailing: spaces, unit: unit, fonts: wordFonts & tall)
+        }
       }
       wordFonts = 0
       word = 0
@@ -425,6 +497,7 @@ extension BubbleEstimator {
         } else {
           halvable.font = -1
         }
+        ends.note(characters, end: word)
         word += advance
         wordFonts |= fontBit
         characters += 1
@@ -487,6 +560,7 @@ extension BubbleEstimator {
         }
         afterVirama = false
         lastAdvance = advance
+        ends.note(characters, end: word)
         word += advance
         wordFonts |= fontBit
         characters += 1

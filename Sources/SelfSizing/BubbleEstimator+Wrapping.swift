@@ -5,7 +5,8 @@ extension BubbleEstimator {
   struct Entry: Sendable {
     var content: Float
     var trailing: Float
-    /// Its mean character advance: overflow-wrap breaks it after a whole number of them.
+    /// Its mean character advance: overflow-wrap breaks it after a whole number of them. A
+    /// long word's is negative: -(1 + where its character ends start among the text's ends).
     var unit: Float
     var count: UInt16
     /// The fonts it uses that raise a line box (``LineRule/mask(font:)``).
@@ -63,9 +64,11 @@ extension BubbleEstimator {
     return withUnsafePointer(to: rule) { rule in
       words.entries.withUnsafeBufferPointer { entries in
         words.paragraphs.withUnsafeBufferPointer { paragraphs in
+          words.ends.withUnsafeBufferPointer { ends in
           BubbleEstimator.wrap(
-            entries, paragraphs: paragraphs, width: width, rules: WrapRules(style),
+            entries, paragraphs: paragraphs, ends: ends, width: width, rules: WrapRules(style),
             heights: LineHeights(rule), isEmpty: isEmpty)
+        }
         }
       }
     }
@@ -97,7 +100,8 @@ extension BubbleEstimator {
   @inline(__always)
   static func wrap(
     _ entries: UnsafeBufferPointer<Entry>, paragraphs: UnsafeBufferPointer<Paragraph>,
-    firstEntry: Int = 0, width: Double, rules: WrapRules, heights: LineHeights, isEmpty: Bool
+    ends: UnsafeBufferPointer<Float>, firstEntry: Int = 0, width: Double, rules: WrapRules,
+    heights: LineHeights, isEmpty: Bool
   ) -> Block {
     let m = rules.maxLines ?? 0
     var lines = LineCount(heights: heights, limit: m > 0 ? m : .max)
@@ -111,7 +115,7 @@ extension BubbleEstimator {
       } else {
         let words = UnsafeBufferPointer(rebasing: entries[k..<end])
         lines.start(paragraph: words, fonts: paragraph.fonts)
-        var index = EstimatedWords(words, segments: paragraph.segments)
+        var index = EstimatedWords(words, segments: paragraph.segments, ends: ends)
         greedy.run(&index, &lines)
         if lines.count >= lines.limit { break }
       }
@@ -205,6 +209,8 @@ extension BubbleEstimator {
   struct EstimatedWords: SegmentIndex {
     let entries: UnsafeBufferPointer<Entry>
     let count: Int
+    /// Where long words' characters end (see ``Entry/unit``).
+    let ends: UnsafeBufferPointer<Float>
     // The line's first segment: its entry, its place in the run, its index and its content end.
     private var entry = 0
     private var inRun = 0
@@ -217,9 +223,10 @@ extension BubbleEstimator {
     /// x where the last word with content on the line ends (-infinity: none).
     private var lastContent = -Double.infinity
 
-    init(_ entries: UnsafeBufferPointer<Entry>, segments: Int) {
+    init(_ entries: UnsafeBufferPointer<Entry>, segments: Int, ends: UnsafeBufferPointer<Float>) {
       self.entries = entries
       count = segments
+      self.ends = ends
     }
 
     mutating func startLine(at a: Int) -> Double {
@@ -300,6 +307,8 @@ extension BubbleEstimator {
     mutating func brokenLine(segment a: Int, limit: Double, base: inout Double, resume: inout Int)
       -> BrokenPart?
     {
+      let u = entries[entry].unit
+      if u < 0 { return brokenLongWord(at: Int(-u) &- 1, limit: limit, base: &base, resume: &resume) }
       // A word too wide for a line fills as many whole lines as its width holds; the rest goes
       // on. (Capped: an absurd width must not overflow the count.)
       guard resume < 0, limit > 0 else { return nil }
@@ -313,6 +322,32 @@ extension BubbleEstimator {
       base += full * fill
       resume = 0
       return BrokenPart(end: 0, width: fill, repeats: Int(full))
+    }
+
+    /// ``brokenLine(segment:limit:base:resume:)`` of a long word whose character ends start at
+    /// `ends[i]`: as the engine breaks it, at least one character, then as many as fit
+    /// (`resume`: the character the line starts with).
+    @inline(never)
+    private func brokenLongWord(at i: Int, limit: Double, base: inout Double, resume: inout Int)
+      -> BrokenPart?
+    {
+      let n = Int(ends[i])
+      let from = max(0, resume)
+      guard from < n else { return nil }
+      let wordStart = firstEnd - Double(entries[entry].content)
+      let start = from == 0 ? 0 : Double(ends[i &+ from])
+      if Double(ends[i &+ n]) - start <= limit {
+        // All that is left fits: the line goes on with it.
+        base = wordStart + start
+        resume = from
+        return nil
+      }
+      var k = from &+ 1
+      while k < n && Double(ends[i &+ k &+ 1]) - start <= limit { k &+= 1 }
+      let end = Double(ends[i &+ k])
+      base = wordStart + end
+      resume = k
+      return BrokenPart(end: 0, width: end - start, repeats: 1)
     }
   }
 }

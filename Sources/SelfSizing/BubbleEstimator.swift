@@ -266,6 +266,6 @@ public struct BubbleEstimator: Sendable, Hashable {
     }
     return PreparedBubbles(
       entries: builder.entries, paragraphs: builder.paragraphs, bubbles: bubbles,
-      geometries: geometries, replies: replies, lineRules: lineRules)
+      geometries: geometries, replies: replies, lineRules: lineRules, ends: builder.ends)
   }
 }

@@ -55,11 +55,15 @@ public final class PreparedBubbles: Sendable {
   let replies: [Text]
   /// The line rules of the texts with words in fonts that raise a line box.
   let lineRules: [BubbleEstimator.LineRule]
+  /// Where long words' characters end (``BubbleEstimator/Entry/unit``).
+  let ends: [Float]
 
   init(
     entries: [BubbleEstimator.Entry], paragraphs: [BubbleEstimator.Paragraph], bubbles: [Bubble],
-    geometries: [BubbleGeometry], replies: [Text], lineRules: [BubbleEstimator.LineRule]
+    geometries: [BubbleGeometry], replies: [Text], lineRules: [BubbleEstimator.LineRule],
+    ends: [Float]
   ) {
+    self.ends = ends
     self.entries = entries
     self.paragraphs = paragraphs
     self.bubbles = bubbles
@@ -78,6 +82,7 @@ public final class PreparedBubbles: Sendable {
     var replies: [Text] = []
     var lineRules: [BubbleEstimator.LineRule] = []
     var lineRuleIndex: [BubbleEstimator.LineRule: Int32] = [:]
+    var ends: [Float] = []
     entries.reserveCapacity(parts.reduce(0) { $0 + $1.entries.count })
     bubbles.reserveCapacity(parts.reduce(0) { $0 + $1.bubbles.count })
     for part in parts {
@@ -97,7 +102,14 @@ public final class PreparedBubbles: Sendable {
         if t.rule >= 0 { t.rule = ruleMap[Int(t.rule)] }
         return t
       }
-      entries += part.entries
+      let endBase = Float(ends.count)
+      entries += part.entries.map {
+        var e = $0
+        // (A long word's place among the ends moves with them.)
+        if e.unit < 0 { e.unit -= endBase }
+        return e
+      }
+      ends += part.ends
       paragraphs += part.paragraphs.map {
         BubbleEstimator.Paragraph(
           end: $0.end + entryBase, natural: $0.natural, segments: $0.segments, fonts: $0.fonts)
@@ -117,7 +129,7 @@ public final class PreparedBubbles: Sendable {
     }
     self.init(
       entries: entries, paragraphs: paragraphs, bubbles: bubbles, geometries: geometries,
-      replies: replies, lineRules: lineRules)
+      replies: replies, lineRules: lineRules, ends: ends)
   }
 
   /// Number of bubbles.
@@ -170,6 +182,7 @@ public final class PreparedBubbles: Sendable {
     let paragraphs: UnsafeBufferPointer<BubbleEstimator.Paragraph>
     let geometries: UnsafeBufferPointer<BubbleGeometry>
     let lineRules: UnsafeBufferPointer<BubbleEstimator.LineRule>
+    let ends: UnsafeBufferPointer<Float>
   }
 
   private func withStorage<R>(_ body: (Storage) -> R) -> R {
@@ -177,7 +190,10 @@ public final class PreparedBubbles: Sendable {
       paragraphs.withUnsafeBufferPointer { p in
         geometries.withUnsafeBufferPointer { g in
           lineRules.withUnsafeBufferPointer { r in
-            body(Storage(entries: e, paragraphs: p, geometries: g, lineRules: r))
+            ends.withUnsafeBufferPointer { ends in
+              body(
+                Storage(entries: e, paragraphs: p, geometries: g, lineRules: r, ends: ends))
+            }
           }
         }
       }
@@ -206,7 +222,7 @@ public final class PreparedBubbles: Sendable {
       s.entries,
       paragraphs: UnsafeBufferPointer(
         rebasing: s.paragraphs[t.firstParagraph..<(t.firstParagraph + t.paragraphs)]),
-      firstEntry: t.firstEntry, width: width, rules: t.rules,
+      ends: s.ends, firstEntry: t.firstEntry, width: width, rules: t.rules,
       heights: BubbleEstimator.LineHeights(
         strut: t.strut, spacing: t.spacing,
         rule: t.rule >= 0 ? s.lineRules.baseAddress! + Int(t.rule) : nil),
