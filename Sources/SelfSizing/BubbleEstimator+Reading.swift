@@ -418,7 +418,7 @@ extension BubbleEstimator {
         continue
       }
       if v == 0x2028 || v == 0x2029 { v = 0x20 }
-      let (c, keycap) = classifier.next(v, before: following ?? 0)
+      let (c, keycap, attached) = classifier.next(v, before: following ?? 0)
       if keycap, let ci = f.color, let a = f.fonts[ci].nominalAdvance(0x23) {
         // "#", "*" or a digit before VS16 + U+20E3: one emoji instead of a character.
         word += a * entries[ci].factor * size - lastAdvance
@@ -478,7 +478,8 @@ extension BubbleEstimator {
           && (BubbleEstimator.isIdeographOrSyllable(lastScalar) && BubbleEstimator.isIdeographOrSyllable(v)
             || BreakOpportunities.keepAfterKeepAll(scalarBeforeLast, lastScalar, v))
         if spaces > 0
-          || (!kept && !BubbleEstimator.isOpening(lastScalar) && !BubbleEstimator.isClosing(v))
+          || (!kept && !attached && !BubbleEstimator.isOpening(lastScalar)
+            && !BubbleEstimator.isClosing(v))
         {
           emit()
         }

@@ -76,7 +76,9 @@ public struct BubbleEstimator: Sendable, Hashable {
   static let emojiBlocks: Range<UInt32> = 0x1F000..<0x1FB00
 
   /// Classifies code points in context: a regional-indicator pair, a ZWJ sequence and a keycap
-  /// make one emoji; a skin tone rides on its base (except after VS16, where it is drawn apart);
+  /// make one emoji; a skin tone rides on its base, but after a character that takes none
+  /// (not Emoji_Modifier_Base, or a VS16) it is drawn as an emoji of its own, in the same
+  /// grapheme (no break before it);
   /// a pictograph of text presentation is an emoji before VS16, a joiner or a skin tone, and
   /// inside a ZWJ sequence, as the engine's font fallback decides.
   struct Classifier {
@@ -84,28 +86,37 @@ public struct BubbleEstimator: Sendable, Hashable {
     var afterZWJ = false
     var afterVS16 = false
     var lastWasKeycapBase = false
+    var last: UInt32 = 0
     /// ``BubbleEstimator/classTable`` (read once: each read of a static costs a check).
     let table = BubbleEstimator.classTable
 
     /// The class of `v`, followed by `w` (0 at the end); `keycap` is true when `v` (U+20E3)
-    /// turns the previous character into an emoji.
+    /// turns the previous character into an emoji; `attached`, when `v` is an emoji no line
+    /// may break before (a skin tone drawn apart from what it follows).
     // (Inlined into the reading loop, by force: a call there spills all its floating-point
     // state, and the optimizer leaves it a call.)
     @_transparent
-    mutating func next(_ v: UInt32, before w: UInt32) -> (cls: CharacterClass, keycap: Bool) {
+    mutating func next(_ v: UInt32, before w: UInt32) -> (
+      cls: CharacterClass, keycap: Bool, attached: Bool
+    ) {
       let zwj = afterZWJ
       let vs16 = afterVS16
       let keycapBase = lastWasKeycapBase
+      let previous = last
+      last = v
       afterZWJ = v == 0x200D
       afterVS16 = v == 0xFE0F
       if v != 0xFE0F { lastWasKeycapBase = v == 0x23 || v == 0x2A || (v >= 0x30 && v <= 0x39) }
-      if v == 0x20E3 { return (.mark, keycapBase) }
+      if v == 0x20E3 { return (.mark, keycapBase, false) }
       if (0x1F1E6...0x1F1FF).contains(v) {
         pendingRegional.toggle()
-        return (pendingRegional ? .emoji : .mark, false)
+        return (pendingRegional ? .emoji : .mark, false, false)
       }
       pendingRegional = false
-      if (0x1F3FB...0x1F3FF).contains(v) { return (vs16 ? .emoji : .mark, false) }
+      if (0x1F3FB...0x1F3FF).contains(v) {
+        let apart = vs16 || !UnicodeProperties.isEmojiModifierBase(previous)
+        return (apart ? .emoji : .mark, false, apart)
+      }
       var c =
         v < 0x10000
         ? table[Int(v)]
@@ -117,8 +128,8 @@ public struct BubbleEstimator: Sendable, Hashable {
       {
         c = .emoji
       }
-      if c == .emoji && zwj { return (.mark, false) }
-      return (c, false)
+      if c == .emoji && zwj { return (.mark, false, false) }
+      return (c, false, false)
     }
   }
 
@@ -171,7 +182,7 @@ public struct BubbleEstimator: Sendable, Hashable {
     var following = rest.next()
     while let v = following {
       following = rest.next()
-      let (c, keycap) = k.next(v, before: following ?? 0)
+      let (c, keycap, _) = k.next(v, before: following ?? 0)
       if keycap {
         counts[CharacterClass.narrow.rawValue] -= 1
         counts[CharacterClass.emoji.rawValue] += 1
