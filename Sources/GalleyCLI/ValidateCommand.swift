@@ -221,7 +221,7 @@ enum ValidateCommand {
       }
       // (The estimator's report counts bubbles more than one line off.)
       var box: Double? = nil
-      if estimator != nil, case .bubble(let b) = record.cell { box = try sizer.tallestLineBox(b) }
+      if estimator != nil, case .bubble(let b) = record.cell { box = try sizer.oneLineError(b) }
       return .item(
         .init(
           id: record.id, category: group, estimated: estimated, actual: m.size.height, lineBox: box))

@@ -235,6 +235,17 @@ extension BubbleEstimator {
     }
   }
 
+  /// The advance of the hyphen the engine shows at a soft hyphen: U+2010 when the primary font
+  /// has it, else "-", from the first font that has it. (Out of line: few texts have one.)
+  @inline(never)
+  static func hyphenAdvance(
+    _ f: Fonts, _ entries: UnsafeMutableBufferPointer<Fonts.Entry>, size: Double
+  ) -> Double {
+    let v: UInt32 = f.fonts[0].covers(0x2010) ? 0x2010 : 0x2D
+    let (fi, em) = resolve(v, emoji: false, f, entries)
+    return em * entries[fi].factor * size
+  }
+
   /// The font that draws `v` among `entries` and its advance in em (nominal, or the
   /// language's).
   @inline(__always)
@@ -355,6 +366,8 @@ extension BubbleEstimator {
     var ends = CharacterEnds()
     defer { ends.free() }
     let longWord = BubbleEstimator.longWord * size
+    // The advance of the hyphen a soft hyphen shows (found at the first one).
+    var hyphen: Double? = nil
     @inline(__always) func emit() {
       paragraphStart += word + spaces
       if word > 0 || spaces > 0 {
@@ -425,8 +438,19 @@ extension BubbleEstimator {
         wordFonts |= LineRule.mask(font: ci)
         continue
       }
+      if v == 0x00AD && word > 0 {
+        // A soft hyphen: a break opportunity of no width, where a line that ends there shows
+        // a hyphen that must fit. Counted on the word and taken back after it: a line that
+        // goes on past it places the next word where the hyphen is not.
+        let h = hyphen ?? BubbleEstimator.hyphenAdvance(f, entries, size: size)
+        hyphen = h
+        word += h
+        spaces -= h
+        emit()
+        continue
+      }
       if v == 0x200B || v == 0x00AD {
-        emit()  // a break opportunity of no width (a soft hyphen shows only where it breaks)
+        emit()  // a break opportunity of no width
         continue
       }
       if collapse && v == 0x20 {
@@ -459,13 +483,13 @@ extension BubbleEstimator {
       switch c {
       case .space:
         if v == 0x09 {
-          // To the next tab stop (a multiple of tabSize spaces from the paragraph's start).
-          // (Tab stops are counted in nominal spaces, as the engine counts them.)
-          let space = entries[fi].nominal._withUnsafeGuaranteedRef { $0[0x20] }
-          let nominalSpace = space >= 0 ? Double(space) : em
-          let stop = nominalSpace * entries[fi].factor * size * Double(max(1, style.tabSize))
-          let x = paragraphStart + word + spaces
-          advance = stop > 0 ? stop - x.truncatingRemainder(dividingBy: stop) : 0
+          // To the next tab stop, by the engine's rule (``TabStops``), from the paragraph's
+          // start (its first line's).
+          let nominal = entries[fi].nominal._withUnsafeGuaranteedRef { $0[0x20] }
+          let space = (nominal >= 0 ? Double(nominal) : em) * entries[fi].factor * size
+          advance = TabStops.advance(
+            at: paragraphStart + word + spaces, space: space + letterSpacing,
+            tabSize: style.tabSize, letterSpacing: letterSpacing)
         }
         spaces += advance
         wordFonts |= fontBit

@@ -108,13 +108,14 @@ public final class CellSizer: @unchecked Sendable {
     return s
   }
 
-  /// The height of the tallest line box of a bubble's main text as measured (0 for no line):
-  /// one line's worth of error, for reports of estimates.
-  package func tallestLineBox(_ cell: BubbleCell) throws -> Double {
+  /// The largest error in a bubble's height that is one line of its main text: its tallest
+  /// measured line box (0 for no line) and the pixel its height is rounded by. For reports of
+  /// estimates.
+  package func oneLineError(_ cell: BubbleCell) throws -> Double {
     let width = BubbleGeometry(cell).textWidth(cell.containerWidth)
     do {
       let text = try typesetter.prepare(cell.text, style: scaled(cell.style, by: cell.textScale))
-      return try text.layout(width: width).lines.map(\.height).max() ?? 0
+      return (try text.layout(width: width).lines.map(\.height).max() ?? 0) + 1 / cell.scale
     } catch let e as TypesettingError {
       throw CellError.text(e)
     }

@@ -16,13 +16,14 @@ public struct ErrorStatistics: Sendable, Hashable {
   public var overTwoPoints: Int
   /// Errors larger than 20 points (about a line of chat text).
   public var overTwentyPoints: Int
-  /// Errors larger than the item's own line box (more than one line off), when line boxes were
-  /// given.
+  /// Errors larger than the item's own line box and pixel (more than one line off), when line
+  /// boxes were given.
   public var overOneLineBox: Int?
 
   /// Statistics of `errors` (signed or not; absolute values are used). Percentiles by the
   /// nearest-rank method: the p-th percentile is the ⌈p·n/100⌉-th smallest value. `lineBoxes`,
-  /// one per error, are the heights of the items' tallest measured line boxes.
+  /// one per error, are the largest errors that are one line off (the items' tallest measured
+  /// line boxes, and a pixel).
   public init(_ errors: [Double], lineBoxes: [Double]? = nil) {
     let a = errors.map(abs).sorted()
     count = a.count

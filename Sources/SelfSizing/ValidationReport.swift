@@ -18,8 +18,8 @@ public struct ValidationReport: Sendable {
     public var estimated: Double
     /// The measured size, points.
     public var actual: Double
-    /// The height of the tallest line box of the measured text, when known (an error larger
-    /// than it is more than one line off).
+    /// The largest error that is one line off, when known: the tallest line box of the
+    /// measured text and the pixel its height is rounded by.
     public var lineBox: Double?
     /// Actual − estimated (signed).
     public var error: Double { actual - estimated }

@@ -76,7 +76,7 @@ final class EstimatorHeldOutTests: XCTestCase {
       let measured = try CellSizer.shared.measure(cell).size.height
       let group = ScriptGroup.of(cell.text)
       errors[group, default: []].append(estimator.estimate(cell).height - measured)
-      boxes[group, default: []].append(try CellSizer.shared.tallestLineBox(cell))
+      boxes[group, default: []].append(try CellSizer.shared.oneLineError(cell))
     }
     var table = "group              n    p95    p99     max >1line >20pt\n"
     for (group, list) in errors.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {

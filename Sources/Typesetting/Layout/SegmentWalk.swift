@@ -225,13 +225,10 @@ extension PreparedText {
     return pos - position
   }
 
-  /// The advance of a tab at `position` on its line: to the next tab stop (`tabSize` spaces
-  /// apart), or the one after when that is less than half a space away.
+  /// The advance of a tab at `position` on its line (``TabStops``).
   func tabAdvance(at position: Double) -> Double {
-    let base = Double(style.tabSize) * spaceAdvance
-    guard base > 0 else { return style.letterSpacing }
-    var distance = base - position.truncatingRemainder(dividingBy: base)
-    if distance < spaceAdvance / 2 { distance += base }
-    return distance
+    TabStops.advance(
+      at: position, space: spaceAdvance, tabSize: style.tabSize,
+      letterSpacing: style.letterSpacing)
   }
 }
