@@ -53,7 +53,19 @@ extension BubbleEstimator {
     /// The ends of the last finished word.
     var list: UnsafeBufferPointer<Float> { UnsafeBufferPointer(start: buffer, count: count) }
 
-    func free() { buffer.deallocate() }
+    /// A new one in memory of its own.
+    static func make() -> UnsafeMutablePointer<CharacterEnds> {
+      let p = UnsafeMutablePointer<CharacterEnds>.allocate(capacity: 1)
+      p.initialize(to: CharacterEnds())
+      return p
+    }
+
+    /// Frees one that ``make()`` gave.
+    static func free(_ p: UnsafeMutablePointer<CharacterEnds>) {
+      p.pointee.buffer.deallocate()
+      p.deinitialize(count: 1)
+      p.deallocate()
+    }
   }
 
   /// Collects words into flat arrays (for ``PreparedBubbles``).
@@ -65,12 +77,12 @@ extension BubbleEstimator {
     mutating func word(_ content: Double, trailing: Double, unit: Double, fonts: UInt16) {
       let c = Float(content)
       let unit = Float(unit)
-      if entries.count > paragraphStart, c > 0, entries[entries.count - 1].trailing == 0,
-        entries[entries.count - 1].content == c, entries[entries.count - 1].unit == unit,
-        entries[entries.count - 1].fonts == fonts, entries[entries.count - 1].count < UInt16.max
+      let n = entries.count
+      if n > paragraphStart, c > 0, case let last = entries[n &- 1], last.trailing == 0,
+        last.content == c, last.unit == unit, last.fonts == fonts, last.count < UInt16.max
       {
-        entries[entries.count - 1].count += 1
-        entries[entries.count - 1].trailing = Float(trailing)
+        entries[n &- 1].count = last.count &+ 1
+        entries[n &- 1].trailing = Float(trailing)
       } else {
         entries.append(
           Entry(content: c, trailing: Float(trailing), unit: unit, count: 1, fonts: fonts))
@@ -168,18 +180,6 @@ extension BubbleEstimator {
 
     deinit { entries.deallocate() }
 
-    /// The line rules of the last few sizes read (texts in a row mostly share them).
-    private var rules: [LineRule] = []
-
-    /// The line-box rule of `style` (these fonts, at its size and line height).
-    func lineRule(_ style: TextStyle) -> LineRule {
-      for r in rules where r.serves(style) { return r }
-      let r = LineRule(style)
-      if rules.count == 4 { rules.removeFirst() }
-      rules.append(r)
-      return r
-    }
-
     /// Whether these are the fonts of `style` (texts in a row mostly share them, and a
     /// bubble's name and timestamp its text's).
     func serve(_ style: TextStyle, factors: [String: Double]) -> Bool {
@@ -195,7 +195,7 @@ extension BubbleEstimator {
 
   /// The engine's line-box rule (``LineBoxes``) for a text, with the fonts that raise a line box
   /// as words record them: bit i for font i of the stack below 15, bit 15 for any later one.
-  struct LineRule: Sendable, Hashable {
+  final class LineRule: Sendable {
     let boxes: LineBoxes
     /// The fonts that raise a line box, as a word mask.
     let tall: UInt16
@@ -308,6 +308,19 @@ extension BubbleEstimator {
       return t
     }
 
+    /// The line rules of the last few styles read, with their fonts (texts in a row mostly
+    /// share them).
+    private var rules: [(fonts: Fonts, rule: LineRule)] = []
+
+    /// The line-box rule of `style`, whose fonts are `fonts`.
+    mutating func lineRule(_ style: TextStyle, fonts: Fonts) -> LineRule {
+      for r in rules where r.fonts === fonts && r.rule.serves(style) { return r.rule }
+      let r = LineRule(style)
+      if rules.count == 8 { rules.removeFirst() }
+      rules.append((fonts, r))
+      return r
+    }
+
     mutating func of(_ style: TextStyle, factors: [String: Double]) -> Fonts {
       for f in list where f.serve(style, factors: factors) { return f }
       let f = Fonts(style, factors: factors)
@@ -324,7 +337,7 @@ extension BubbleEstimator {
     into out: inout Sink, fonts: inout RecentFonts
   ) -> (rule: LineRule, isEmpty: Bool) {
     let f = fonts.of(style, factors: fontScales)
-    let rule = f.lineRule(style)
+    let rule = fonts.lineRule(style, fonts: f)
     let tall = rule.tall
     let calibrating = perFont != nil
     // (Bound once: read per character through `f`, they would be retained at each.)
@@ -363,8 +376,10 @@ extension BubbleEstimator {
     var afterVirama = false
     // Where the word's characters end (all but the last: the word's end), kept for a word
     // long enough to be broken inside (wider than ``longWord`` ems).
-    var ends = CharacterEnds()
-    defer { ends.free() }
+    // (Through a pointer: a variable that `emit` captures and changes would have each of its
+    // changes checked for exclusive access at run time.)
+    let ends = CharacterEnds.make()
+    defer { CharacterEnds.free(ends) }
     let longWord = BubbleEstimator.longWord * size
     // The advance of the hyphen a soft hyphen shows (found at the first one).
     var hyphen: Double? = nil
@@ -373,8 +388,8 @@ extension BubbleEstimator {
       if word > 0 || spaces > 0 {
         if word > longWord && characters > 1 {
           // (Out of line: few words are this long.)
-          ends.finish(characters: characters, end: word)
-          out.word(word, trailing: spaces, ends: ends.list, fonts: wordFonts & tall)
+          ends.pointee.finish(characters: characters, end: word)
+          out.word(word, trailing: spaces, ends: ends.pointee.list, fonts: wordFonts & tall)
         } else {
           // (A word of ideographs breaks after whole ones, the halved punctuation aside; other
           // words after their mean advance.)
@@ -522,7 +537,7 @@ extension BubbleEstimator {
         } else {
           halvable.font = -1
         }
-        ends.note(characters, end: word)
+        ends.pointee.note(characters, end: word)
         word += advance
         wordFonts |= fontBit
         characters += 1
@@ -585,7 +600,7 @@ extension BubbleEstimator {
         }
         afterVirama = false
         lastAdvance = advance
-        ends.note(characters, end: word)
+        ends.pointee.note(characters, end: word)
         word += advance
         wordFonts |= fontBit
         characters += 1

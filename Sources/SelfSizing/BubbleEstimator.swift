@@ -223,7 +223,7 @@ public struct BubbleEstimator: Sendable, Hashable {
     var geometryIndex: [BubbleGeometry: Int] = [:]
     var replies: [PreparedBubbles.Text] = []
     var lineRules: [LineRule] = []
-    var lineRuleIndex: [LineRule: Int32] = [:]
+    var lineRuleIndex: [ObjectIdentifier: Int32] = [:]
     var sink: [Double]? = nil
     // (The thread's: a transcript estimated bubble by bubble reads the same few styles.)
     let thread = RecentFonts.ofThread()
@@ -239,11 +239,12 @@ public struct BubbleEstimator: Sendable, Hashable {
       // (Kept only for texts with a word in a font that raises a line box.)
       var ruleIndex: Int32 = -1
       if builder.paragraphs[firstParagraph...].contains(where: { $0.fonts != 0 }) {
-        if let k = lineRuleIndex[rule] {
+        // (Texts of one style share one rule object.)
+        if let k = lineRuleIndex[ObjectIdentifier(rule)] {
           ruleIndex = k
         } else {
           ruleIndex = Int32(lineRules.count)
-          lineRuleIndex[rule] = ruleIndex
+          lineRuleIndex[ObjectIdentifier(rule)] = ruleIndex
           lineRules.append(rule)
         }
       }
@@ -256,7 +257,10 @@ public struct BubbleEstimator: Sendable, Hashable {
         nowrap: rules.nowrap)
     }
     for cell in cells {
-      let main = text(cell.text, CellSizer.scaled(cell.style, by: cell.textScale))
+      // (The cell's own style when unscaled: a scaled copy retains each of its parts.)
+      let main =
+        cell.textScale == 1
+        ? text(cell.text, cell.style) : text(cell.text, CellSizer.scaled(cell.style, by: cell.textScale))
       let labels = Labels(cell, estimator: self, fonts: &recentFonts)
       var reply = -1
       if let r = cell.replyText {

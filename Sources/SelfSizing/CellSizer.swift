@@ -108,14 +108,20 @@ public final class CellSizer: @unchecked Sendable {
     return s
   }
 
-  /// The largest error in a bubble's height that is one line of its main text: its tallest
-  /// measured line box (0 for no line) and the pixel its height is rounded by. For reports of
+  /// The largest error in a bubble's height that is one line off: its main text's tallest
+  /// measured line box (0 for no line), or the line a timestamp takes below the text when it
+  /// moves there, whichever is taller, and the pixel the height is rounded by. For reports of
   /// estimates.
   package func oneLineError(_ cell: BubbleCell) throws -> Double {
-    let width = BubbleGeometry(cell).textWidth(cell.containerWidth)
+    let g = BubbleGeometry(cell)
+    let width = g.textWidth(cell.containerWidth)
     do {
       let text = try typesetter.prepare(cell.text, style: scaled(cell.style, by: cell.textScale))
-      return (try text.layout(width: width).lines.map(\.height).max() ?? 0) + 1 / cell.scale
+      var line = try text.layout(width: width).lines.map(\.height).max() ?? 0
+      if let t = cell.timestamp {
+        line = max(line, g.nameSpacing + (try layOut(t, cell.timestampTextStyle, width: width).height))
+      }
+      return line + 1 / cell.scale
     } catch let e as TypesettingError {
       throw CellError.text(e)
     }

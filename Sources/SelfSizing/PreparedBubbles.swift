@@ -81,7 +81,7 @@ public final class PreparedBubbles: Sendable {
     var geometryIndex: [BubbleGeometry: Int] = [:]
     var replies: [Text] = []
     var lineRules: [BubbleEstimator.LineRule] = []
-    var lineRuleIndex: [BubbleEstimator.LineRule: Int32] = [:]
+    var lineRuleIndex: [ObjectIdentifier: Int32] = [:]
     var ends: [Float] = []
     entries.reserveCapacity(parts.reduce(0) { $0 + $1.entries.count })
     bubbles.reserveCapacity(parts.reduce(0) { $0 + $1.bubbles.count })
@@ -90,8 +90,8 @@ public final class PreparedBubbles: Sendable {
       let paragraphBase = paragraphs.count
       let replyBase = replies.count
       let ruleMap = part.lineRules.map { r -> Int32 in
-        if let k = lineRuleIndex[r] { return k }
-        lineRuleIndex[r] = Int32(lineRules.count)
+        if let k = lineRuleIndex[ObjectIdentifier(r)] { return k }
+        lineRuleIndex[ObjectIdentifier(r)] = Int32(lineRules.count)
         lineRules.append(r)
         return Int32(lineRules.count - 1)
       }
