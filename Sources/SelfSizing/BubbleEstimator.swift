@@ -77,8 +77,7 @@ public struct BubbleEstimator: Sendable, Hashable {
 
   /// Classifies code points in context: a regional-indicator pair, a ZWJ sequence and a keycap
   /// make one emoji; a skin tone rides on its base, but after a character that takes none
-  /// (not Emoji_Modifier_Base, or a VS16) it is drawn as an emoji of its own, in the same
-  /// grapheme (no break before it);
+  /// (not Emoji_Modifier_Base, or a VS16) it is drawn as an emoji of its own;
   /// a pictograph of text presentation is an emoji before VS16, a joiner or a skin tone, and
   /// inside a ZWJ sequence, as the engine's font fallback decides.
   struct Classifier {
@@ -114,8 +113,10 @@ public struct BubbleEstimator: Sendable, Hashable {
       }
       pendingRegional = false
       if (0x1F3FB...0x1F3FF).contains(v) {
+        // (After a base and VS16 no line may break before it, UAX #14's LB30b; after any other
+        // emoji one may, LB31.)
         let apart = vs16 || !UnicodeProperties.isEmojiModifierBase(previous)
-        return (apart ? .emoji : .mark, false, apart)
+        return (apart ? .emoji : .mark, false, vs16)
       }
       var c =
         v < 0x10000

@@ -1,0 +1,94 @@
+import Foundation
+import XCTest
+
+@testable import SelfSizing
+@testable import Typesetting
+
+/// The estimator follows the text engine's rules; only a word's advance is its own guess. Each
+/// test takes texts whose advances the estimator gets right (within a fraction of a point) and
+/// checks that lines and heights then come out as the engine's.
+final class EstimatorRuleTests: XCTestCase {
+  func style(_ fonts: [String], size: Double = 16) throws -> TextStyle {
+    TextStyle(fonts: try Fixtures.library.stack(fonts), size: size)
+  }
+
+  /// Estimated lines and height of `text` equal measured ones at each width.
+  func assertSameLines(
+    _ text: String, _ style: TextStyle, widths: [Double], file: StaticString = #filePath,
+    line: UInt = #line
+  ) throws {
+    for w in widths {
+      let measured = try CellSizer.shared.layOut(text, style, width: w)
+      let estimated = BubbleEstimator().estimateText(text, style: style, width: w)
+      XCTAssertEqual(estimated.lines, measured.lineCount, "lines at \(w)", file: file, line: line)
+      XCTAssertEqual(
+        estimated.height, measured.height, accuracy: 1e-6, "height at \(w)", file: file, line: line)
+    }
+  }
+
+  /// Each line is as tall as the fonts on it: one Devanagari word raises only its own line.
+  func testEachLineIsAsTallAsTheFontsOnIt() throws {
+    let s = try style(["Inter-Regular.otf", "NotoSansDevanagari-Regular.ttf"])
+    let text = "one two three four five six seven eight nine ten eleven twelve नमस्ते"
+    try assertSameLines(text, s, widths: [90, 120, 200])
+  }
+
+  /// `maxLines` keeps the first lines, each with its own box (a tall word on a cut line does
+  /// not count).
+  func testMaxLinesKeepsTheFirstLinesAsTheyAre() throws {
+    var s = try style(["Inter-Regular.otf", "NotoSansDevanagari-Regular.ttf"])
+    s.maxLines = 2
+    let text = "one two three four five six seven eight nine ten eleven twelve नमस्ते"
+    try assertSameLines(text, s, widths: [90, 120])
+  }
+
+  /// A word too wide for a line is broken after the characters that fit, as the engine breaks
+  /// it, not after its mean character width.
+  func testLongWordsBreakAfterTheCharactersThatFit() throws {
+    var s = try style(["Inter-Regular.otf"], size: 17)
+    s.overflowWrap = .breakWord
+    let text = String(repeating: "hear", count: 14) + " " + String(repeating: "mi", count: 30)
+    try assertSameLines(text, s, widths: Array(stride(from: 60.0, through: 300, by: 13)))
+  }
+
+  /// A skin tone after an emoji that takes none (a ZWJ sequence's last part, a pan) is drawn as
+  /// an emoji of its own, and a line may break before it (UAX #14 keeps it only with a base).
+  func testASkinToneAfterWhatTakesNoneIsAnEmojiOfItsOwn() throws {
+    let s = try style(["NotoSans-Regular.ttf", "NotoColorEmoji.ttf"], size: 17)
+    try assertSameLines(String(repeating: "🍳🏿", count: 12), s, widths: [60, 100, 150])
+    try assertSameLines(String(repeating: "👩‍🍳🏿 ", count: 8), s, widths: [70, 100, 150])
+  }
+
+  /// A line that ends at a soft hyphen shows a hyphen, which must fit.
+  func testASoftHyphenShowsAHyphenThatMustFit() throws {
+    let s = try style(["Inter-Regular.otf"], size: 17)
+    let text = "koch\u{AD}entr\u{AD}agen\u{AD}fall\u{AD}enna\u{AD}sses\u{AD}senv\u{AD}erge"
+    let widths = (0..<40).map { 60 + Double($0) * 4.3 }
+    try assertSameLines(text, s, widths: widths)
+  }
+
+  /// Tabs go to the engine's tab stops: a tab less than half a space before a stop goes to
+  /// the next one.
+  func testTabsStopWhereTheEnginesDo() throws {
+    var s = try style(["Inter-Regular.otf"], size: 16)
+    s.whiteSpace = .preWrap
+    for tabSize in [1, 2, 4] {
+      s.tabSize = tabSize
+      for text in ["a\tb", "abcdefg\tx", "mmmm\tmm\tm", "iiiiiiii\tx"] {
+        let measured = try CellSizer.shared.layOut(text, s, width: 1e6).widest
+        let estimated = BubbleEstimator().estimateText(text, style: s, width: 1e6).widest
+        XCTAssertEqual(estimated, measured, accuracy: 0.05, "\(text.debugDescription) \(tabSize)")
+      }
+    }
+  }
+
+  /// A line up to 1/64 pt wider than the width still fits, as in the engine.
+  func testALineWithinTheFitToleranceFits() throws {
+    let s = try style(["Inter-Regular.otf"], size: 17)
+    let text = "Estimates that fit"
+    let natural = BubbleEstimator().estimateText(text, style: s, width: 1e6).widest
+    XCTAssertEqual(BubbleEstimator().estimateText(text, style: s, width: natural - 0.01).lines, 1)
+    let measured = try CellSizer.shared.layOut(text, s, width: 1e6).widest
+    XCTAssertEqual(try CellSizer.shared.layOut(text, s, width: measured - 0.01).lineCount, 1)
+  }
+}
