@@ -53,18 +53,20 @@ extension BubbleEstimator {
     /// The ends of the last finished word.
     var list: UnsafeBufferPointer<Float> { UnsafeBufferPointer(start: buffer, count: count) }
 
-    /// A new one in memory of its own.
-    static func make() -> UnsafeMutablePointer<CharacterEnds> {
-      let p = UnsafeMutablePointer<CharacterEnds>.allocate(capacity: 1)
-      p.initialize(to: CharacterEnds())
-      return p
-    }
+    /// One in memory of its own, freed with its owner.
+    final class Owner {
+      let pointer: UnsafeMutablePointer<CharacterEnds>
 
-    /// Frees one that ``make()`` gave.
-    static func free(_ p: UnsafeMutablePointer<CharacterEnds>) {
-      p.pointee.buffer.deallocate()
-      p.deinitialize(count: 1)
-      p.deallocate()
+      init() {
+        pointer = .allocate(capacity: 1)
+        pointer.initialize(to: CharacterEnds())
+      }
+
+      deinit {
+        pointer.pointee.buffer.deallocate()
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
+      }
     }
   }
 
@@ -138,6 +140,8 @@ extension BubbleEstimator {
     let entries: UnsafeMutableBufferPointer<Entry>
     /// The first font with colour glyphs (for emoji presentation), if any.
     let color: Int?
+    /// The ICU locale of line breaking in the style's language.
+    let breakLocale: String
     /// Whether the language sets its ideographic comma and full stop like closing marks
     /// (``PunctuationTrim/closingDots(language:)``).
     let closingDots: Bool
@@ -159,6 +163,7 @@ extension BubbleEstimator {
       fonts = style.fonts.fonts
       self.factors = factors
       language = style.language
+      breakLocale = BreakOpportunities.locale(forLanguage: style.language)
       browser = style.profile == .browser
       all = fonts.map { $0.estimationTables() }
       entries = .allocate(capacity: fonts.count)
@@ -246,6 +251,21 @@ extension BubbleEstimator {
     return em * entries[fi].factor * size
   }
 
+  /// The code points of `text`.
+  static func scalars(_ text: String) -> [UInt32] {
+    var list: [UInt32] = []
+    list.reserveCapacity(text.utf8.count)
+    for u in text.unicodeScalars { list.append(u.value) }
+    return list
+  }
+
+  /// Where the engine may break lines of `scalars` in `style` (`result[i]`: before code point
+  /// i), from its own rules (none where ICU fails: lines then break after spaces only).
+  static func opportunities(_ scalars: [UInt32], _ style: TextStyle, locale: String) -> [Bool] {
+    BreakOpportunities.opportunities(scalars, style: style, locale: locale)
+      ?? [Bool](repeating: false, count: scalars.count)
+  }
+
   /// The font that draws `v` among `entries` and its advance in em (nominal, or the
   /// language's).
   @inline(__always)
@@ -286,6 +306,8 @@ extension BubbleEstimator {
   /// bubbles after it, mostly share them).
   struct RecentFonts {
     private var list: [Fonts] = []
+    /// Where the characters of the word being read end (memory kept for the next text).
+    let ends = CharacterEnds.Owner()
 
     /// A thread's recent fonts (each thread its own: no lock), kept until the thread ends.
     final class OfThread {
@@ -343,8 +365,6 @@ extension BubbleEstimator {
     // (Bound once: read per character through `f`, they would be retained at each.)
     let entries = f.entries
     let letterSpacing = style.letterSpacing * size / style.size
-    let keepAll = style.wordBreak == .keepAll
-    let breakAll = style.wordBreak == .breakAll
     let collapse = style.whiteSpace.collapses
     let separatorsBreak = style.profile == .apple
     var isEmpty = text.isEmpty
@@ -376,10 +396,10 @@ extension BubbleEstimator {
     var afterVirama = false
     // Where the word's characters end (all but the last: the word's end), kept for a word
     // long enough to be broken inside (wider than ``longWord`` ems).
-    // (Through a pointer: a variable that `emit` captures and changes would have each of its
-    // changes checked for exclusive access at run time.)
-    let ends = CharacterEnds.make()
-    defer { CharacterEnds.free(ends) }
+    // (The fonts' own, kept from text to text; through a pointer: a variable that `emit`
+    // captures and changes would have each of its changes checked for exclusive access at run
+    // time.)
+    let ends = fonts.ends.pointer
     let longWord = BubbleEstimator.longWord * size
     // The advance of the hyphen a soft hyphen shows (found at the first one).
     var hyphen: Double? = nil
@@ -417,23 +437,25 @@ extension BubbleEstimator {
       paragraphStart = 0
     }
     var lastWasSpace = true
-    var afterIdeograph = false
     var afterCR = false
     var classifier = Classifier()
     var lastAdvance = 0.0
     var lastScalar: UInt32 = 0
-    var scalarBeforeLast: UInt32 = 0
-    // Texts of a dictionary script (Thai and the like) break where the engine breaks them
-    // (found at the first such character: most texts have none).
-    var dictionaryBreaks: [Bool]? = nil
+    // Where the engine may break the text's lines (its rules over the whole text, by code
+    // point), and the text's code points.
+    // (A text that does not wrap needs none: its lines end at forced breaks only.)
+    let scalars = BubbleEstimator.scalars(text)
+    let opportunities =
+      style.whiteSpace.wraps
+      ? BubbleEstimator.opportunities(scalars, style, locale: f.breakLocale)
+      : [Bool](repeating: false, count: scalars.count)
     var index = -1
-    var scalars = text.unicodeScalars.makeIterator()
-    var following = scalars.next()?.value
-    while let scalar = following {
-      following = scalars.next()?.value
-      var v = scalar
+    let count = scalars.count
+    while index &+ 1 < count {
       index &+= 1
-      defer { (scalarBeforeLast, lastScalar) = (lastScalar, v) }
+      var v = scalars[index]
+      let following = index &+ 1 < count ? scalars[index &+ 1] : 0
+      defer { lastScalar = v }
       if afterCR {
         afterCR = false
         if v == 0x0A { continue }  // CR LF is one break
@@ -442,11 +464,10 @@ extension BubbleEstimator {
       if v == 0x0A || v == 0x0D || (separatorsBreak && (v == 0x2028 || v == 0x2029)) {
         afterCR = v == 0x0D
         endParagraph()
-        afterIdeograph = false
         continue
       }
       if v == 0x2028 || v == 0x2029 { v = 0x20 }
-      let (c, keycap, attached) = classifier.next(v, before: following ?? 0)
+      let (c, keycap) = classifier.next(v, before: following)
       if keycap, let ci = f.color, let a = f.fonts[ci].nominalAdvance(0x23) {
         // "#", "*" or a digit before VS16 + U+20E3: one emoji instead of a character.
         word += a * entries[ci].factor * size - lastAdvance
@@ -508,20 +529,10 @@ extension BubbleEstimator {
         }
         spaces += advance
         wordFonts |= fontBit
-        afterIdeograph = false
       case .hangul, .cjk, .emoji:
-        // A break may come before each such character (not after an opening bracket or quote,
-        // nor before closing punctuation, which stays with what it closes).
-        let kept =
-          keepAll && c != .emoji
-          && (BubbleEstimator.isIdeographOrSyllable(lastScalar) && BubbleEstimator.isIdeographOrSyllable(v)
-            || BreakOpportunities.keepAfterKeepAll(scalarBeforeLast, lastScalar, v))
-        if spaces > 0
-          || (!kept && !attached && !BubbleEstimator.isOpening(lastScalar)
-            && !BubbleEstimator.isClosing(v))
-        {
-          emit()
-        }
+        // A line may break after spaces, and before this character where the engine's rules
+        // allow it.
+        if spaces > 0 || (characters > 0 && opportunities[index]) { emit() }
         if c == .cjk && entries[fi].shaping.trims {
           // Adjacent fullwidth punctuation is set half-width (the engine's own rule).
           let t = BubbleEstimator.trims(lastScalar, v, closingDots: closingDots)
@@ -542,28 +553,8 @@ extension BubbleEstimator {
         wordFonts |= fontBit
         characters += 1
         widestCharacter = max(widestCharacter, advance)
-        afterIdeograph = true
       default:
-        let byDictionary = breaksByDictionary(v)
-        if byDictionary && dictionaryBreaks == nil {
-          dictionaryBreaks =
-            BreakOpportunities.dictionaryBreaks(
-              text.unicodeScalars.map(\.value), language: style.language) ?? []
-        }
-        if byDictionary, let breaks = dictionaryBreaks, index < breaks.count,
-          breaksByDictionary(lastScalar)
-        {
-          // Between words of a dictionary script: where the engine's dictionary says.
-          if breaks[index] && spaces == 0 { emit() }
-        }
-        // After an ideograph a letter or digit may start a new line (with `keep-all`, not after
-        // a letter); closing punctuation may not.
-        if spaces > 0 || breakAll
-          || (afterIdeograph && !BubbleEstimator.isClosing(v)
-            && !(keepAll && BreakOpportunities.keepAfterKeepAll(scalarBeforeLast, lastScalar, v)))
-        {
-          emit()
-        }
+        if spaces > 0 || (characters > 0 && opportunities[index]) { emit() }
         let sh = entries[fi].shaping
         if let letters = sh.letters, v >= 0x0600 && v <= 0x08FF, letters[Int(v &- 0x0600)] != nil {
           // A joining letter takes its contextual form, and changes the form of the letter
@@ -605,9 +596,6 @@ extension BubbleEstimator {
         wordFonts |= fontBit
         characters += 1
         ideographic = false
-        // ASCII breaks after "-" and "?" (as the browser rules do).
-        if v == 0x2D || v == 0x3F { emit() }
-        afterIdeograph = false
       }
     }
     if paragraphHasContent || paragraphs == 0 { endParagraph() }

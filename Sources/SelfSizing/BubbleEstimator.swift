@@ -90,14 +90,11 @@ public struct BubbleEstimator: Sendable, Hashable {
     let table = BubbleEstimator.classTable
 
     /// The class of `v`, followed by `w` (0 at the end); `keycap` is true when `v` (U+20E3)
-    /// turns the previous character into an emoji; `attached`, when `v` is an emoji no line
-    /// may break before (a skin tone drawn apart from what it follows).
+    /// turns the previous character into an emoji.
     // (Inlined into the reading loop, by force: a call there spills all its floating-point
     // state, and the optimizer leaves it a call.)
     @_transparent
-    mutating func next(_ v: UInt32, before w: UInt32) -> (
-      cls: CharacterClass, keycap: Bool, attached: Bool
-    ) {
+    mutating func next(_ v: UInt32, before w: UInt32) -> (cls: CharacterClass, keycap: Bool) {
       let zwj = afterZWJ
       let vs16 = afterVS16
       let keycapBase = lastWasKeycapBase
@@ -106,17 +103,15 @@ public struct BubbleEstimator: Sendable, Hashable {
       afterZWJ = v == 0x200D
       afterVS16 = v == 0xFE0F
       if v != 0xFE0F { lastWasKeycapBase = v == 0x23 || v == 0x2A || (v >= 0x30 && v <= 0x39) }
-      if v == 0x20E3 { return (.mark, keycapBase, false) }
+      if v == 0x20E3 { return (.mark, keycapBase) }
       if (0x1F1E6...0x1F1FF).contains(v) {
         pendingRegional.toggle()
-        return (pendingRegional ? .emoji : .mark, false, false)
+        return (pendingRegional ? .emoji : .mark, false)
       }
       pendingRegional = false
       if (0x1F3FB...0x1F3FF).contains(v) {
-        // (After a base and VS16 no line may break before it, UAX #14's LB30b; after any other
-        // emoji one may, LB31.)
         let apart = vs16 || !UnicodeProperties.isEmojiModifierBase(previous)
-        return (apart ? .emoji : .mark, false, vs16)
+        return (apart ? .emoji : .mark, false)
       }
       var c =
         v < 0x10000
@@ -129,48 +124,8 @@ public struct BubbleEstimator: Sendable, Hashable {
       {
         c = .emoji
       }
-      if c == .emoji && zwj { return (.mark, false, false) }
-      return (c, false, false)
-    }
-  }
-
-  /// A Hangul syllable or a CJK unified ideograph: letters, which `keep-all` keeps together
-  /// (the common case of ``BreakOpportunities/keepAfterKeepAll(_:_:_:)``, answered without
-  /// looking up the characters' properties).
-  @inline(__always)
-  static func isIdeographOrSyllable(_ v: UInt32) -> Bool {
-    (0xAC00...0xD7A3).contains(v) || (0x4E00...0x9FFF).contains(v)
-  }
-
-  /// Fullwidth closing punctuation, after which even `keep-all` text may break.
-  @inline(__always)
-  static func isClosingPunctuation(_ v: UInt32) -> Bool {
-    switch v {
-    case 0x3001, 0x3002, 0xFF0C, 0xFF0E, 0xFF01, 0xFF1F, 0x300D, 0x300F, 0xFF09, 0x3009, 0x300B,
-      0x3011:
-      return true
-    default: return false
-    }
-  }
-
-  /// Punctuation that may not start a line (closing brackets, stops, ASCII quotes).
-  @inline(__always)
-  static func isClosing(_ v: UInt32) -> Bool {
-    switch v {
-    case 0x21, 0x22, 0x25, 0x27, 0x29, 0x2C, 0x2E, 0x3A, 0x3B, 0x3F, 0x5D, 0x7D, 0x2019, 0x201D,
-      0x2026:
-      return true
-    default: return isClosingPunctuation(v)
-    }
-  }
-
-  /// Opening brackets and quotes, which no line may end after.
-  @inline(__always)
-  static func isOpening(_ v: UInt32) -> Bool {
-    switch v {
-    case 0x28, 0x5B, 0x7B, 0x2018, 0x201C, 0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0xFF08:
-      return true
-    default: return false
+      if c == .emoji && zwj { return (.mark, false) }
+      return (c, false)
     }
   }
 
@@ -183,7 +138,7 @@ public struct BubbleEstimator: Sendable, Hashable {
     var following = rest.next()
     while let v = following {
       following = rest.next()
-      let (c, keycap, _) = k.next(v, before: following ?? 0)
+      let (c, keycap) = k.next(v, before: following ?? 0)
       if keycap {
         counts[CharacterClass.narrow.rawValue] -= 1
         counts[CharacterClass.emoji.rawValue] += 1

@@ -34,7 +34,6 @@ package enum BreakOpportunities {
     let n = scalars.count
     var result = [Bool](filling: false, count: n)
     guard n > 1 else { return result }
-    var icu: [Bool]? = nil
     if !browserTailoring {
       let b = try icuBoundaries(scalars, locale: locale)
       for i in 1..<n where b[i] {
@@ -47,34 +46,83 @@ package enum BreakOpportunities {
       return result
     }
 
+    try scalars.withUnsafeBufferPointer { text in
+      try result.withUnsafeMutableBufferPointer { out in
+        try bmpClasses.withUnsafeBufferPointer { classes in
+          try tailored(text, into: out, classes: classes, locale: locale, wordBreak: wordBreak)
+        }
+      }
+    }
+    return result
+  }
+
+  /// The browser profile's opportunities of `text` into `out` (all false on entry): the loop of
+  /// ``compute(_:locale:wordBreak:browserTailoring:)``, over memory lent to it, `classes` being
+  /// ``bmpClasses``.
+  private static func tailored(
+    _ text: UnsafeBufferPointer<UInt32>, into out: UnsafeMutableBufferPointer<Bool>,
+    classes: UnsafeBufferPointer<UInt8>, locale: String, wordBreak: TextStyle.WordBreak
+  ) throws {
+    let n = text.count
+    @inline(__always) func lineBreakClass(_ c: UInt32) -> Int32 {
+      c < 0x10000 ? Int32(classes[Int(c)]) : galley_line_break_class(c)
+    }
+    // ICU's boundaries of the run of the text it was last asked about.
+    var icuRun = 0..<0
+    var icu: [Bool] = []
     for i in 1..<n {
-      let cur = scalars[i]
-      let last = scalars[i - 1]
+      let cur = text[i]
+      let last = text[i - 1]
       if isBreakableSpace(cur) { continue }
       if isBreakableSpace(last) {
-        result[i] = true
+        out[i] = true
         continue
       }
-      let lastLast: UInt32 = i >= 2 ? scalars[i - 2] : 0
+      let lastLast: UInt32 = i >= 2 ? text[i - 2] : 0
       let fast = fastBreak(lastLast, last, cur)
       if fast == .canBreak {
-        result[i] = true
+        out[i] = true
         continue
       }
       if wordBreak == .keepAll && keepAfterKeepAll(lastLast, last, cur) { continue }
-      if wordBreak == .breakAll && breakAllPair(last, cur, before: i >= 2 ? scalars[i - 2] : nil) {
-        result[i] = true
+      if wordBreak == .breakAll && breakAllPair(last, cur, before: i >= 2 ? text[i - 2] : nil) {
+        out[i] = true
         continue
       }
       if fast == .noBreak { continue }
-      if let byClass = classPair(last, cur) {
-        if byClass { result[i] = true }
+      if let byClass = classPair(lineBreakClass(last), lineBreakClass(cur)) {
+        if byClass { out[i] = true }
         continue
       }
-      if icu == nil { icu = try icuBoundaries(scalars, locale: locale) }
-      if icu![i] { result[i] = true }
+      // ICU decides, over the run of the text between breakable spaces that holds the pair
+      // (its rules look no further for a pair of characters that are not breakable spaces).
+      if !icuRun.contains(i) {
+        var lo = i - 1
+        while lo > 0 && !isBreakableSpace(text[lo - 1]) { lo -= 1 }
+        var hi = i + 1
+        while hi < n && !isBreakableSpace(text[hi]) { hi += 1 }
+        icuRun = lo..<hi
+        icu = try icuBoundaries(Array(text[lo..<hi]), locale: locale)
+      }
+      if icu[i - icuRun.lowerBound] { out[i] = true }
     }
-    return result
+  }
+
+  /// Soft wrap opportunities of a whole text (see ``compute(_:locale:wordBreak:browserTailoring:)``)
+  /// in a style's profile and `word-break`, and in the locale ``locale(forLanguage:)`` gives, as
+  /// the engine finds them (for an estimator that breaks lines where the engine does); nil when
+  /// ICU fails.
+  package static func opportunities(_ scalars: [UInt32], style: TextStyle, locale: String)
+    -> [Bool]?
+  {
+    try? compute(
+      scalars, locale: locale, wordBreak: style.wordBreak, browserTailoring: style.profile != .apple)
+  }
+
+  /// The ICU locale of line breaking for a style's language (``locale(_:)`` of its canonical
+  /// tag).
+  package static func locale(forLanguage language: String) -> String {
+    locale(LanguageTag.canonical(language))
   }
 
   enum Fast { case noBreak, canBreak, unknown }
@@ -82,6 +130,10 @@ package enum BreakOpportunities {
   /// UAX #14 line break classes (ICU's `ULineBreak` values) that ``classPair(_:_:)`` knows.
   enum LineBreakClass {
     static let alphabetic: Int32 = 2  // AL
+    static let breakAfter: Int32 = 4  // BA
+    static let hyphen: Int32 = 13  // HY
+    static let emojiBase: Int32 = 40  // EB
+    static let emojiModifier: Int32 = 41  // EM
     static let close: Int32 = 8  // CL
     static let exclamation: Int32 = 11  // EX
     static let ideographic: Int32 = 14  // ID
@@ -96,11 +148,13 @@ package enum BreakOpportunities {
 
   /// Whether UAX #14 (as ICU 72 implements it, Unicode 15.0) allows a break between `a` and `b`
   /// when the answer follows from their classes alone; nil when it may not (ICU decides). Both
-  /// must be letters, digits, ideographs, kana that are no small kana, Hangul syllables, or open,
-  /// close, exclamation or infix punctuation (AL, HL, NU, ID, H2, H3, OP, CL, CP, EX, IS).
+  /// must be letters, digits, ideographs, kana that are no small kana, Hangul syllables, emoji
+  /// bases and modifiers, or open, close, exclamation or infix punctuation (AL, HL, NU, ID, H2,
+  /// H3, EB, EM, OP, CL, CP, EX, IS), or `b` a hyphen or a break-after character (HY, BA).
   /// Between these only pair rules apply: no break before CL, CP, EX or IS (LB13), after OP
-  /// (LB14), between letters and digits (LB23, LB28), after IS before a letter (LB29) or between
-  /// digits (LB25); a break next to an ideograph, kana or syllable otherwise (LB31). Pairs that
+  /// (LB14), before HY or BA (LB21), between letters and digits (LB23, LB28), after IS before a
+  /// letter (LB29), between digits (LB25) or between an emoji base and a modifier (LB30b); a
+  /// break next to an ideograph, kana, syllable or emoji otherwise (LB31). Pairs that
   /// rules with more context or with the East Asian width decide (a letter before OP, CP before
   /// a letter, punctuation before a digit) are left to ICU, and so are quotation marks, which the
   /// Japanese tailoring treats as opening and closing punctuation. No locale changes the other
@@ -108,27 +162,35 @@ package enum BreakOpportunities {
   /// quotation marks, which are not among them).
   @inline(__always)
   static func classPair(_ a: UInt32, _ b: UInt32) -> Bool? {
-    let x = lineBreakClass(a)
-    let y = lineBreakClass(b)
+    classPair(lineBreakClass(a), lineBreakClass(b))
+  }
+
+  /// ``classPair(_:_:)`` of characters of line-break classes `x` and `y`.
+  @inline(__always)
+  static func classPair(_ x: Int32, _ y: Int32) -> Bool? {
     typealias C = LineBreakClass
     func isKnown(_ c: Int32) -> Bool {
       switch c {
       case C.alphabetic, C.close, C.exclamation, C.ideographic, C.infixNumeric, C.numeric, C.open,
-        C.hangulLV, C.hangulLVT, C.closeParenthesis, C.hebrewLetter:
+        C.hangulLV, C.hangulLVT, C.closeParenthesis, C.hebrewLetter, C.emojiBase, C.emojiModifier:
         return true
       default: return false
       }
     }
-    guard isKnown(x), isKnown(y) else { return nil }
+    guard isKnown(x) else { return nil }
+    // (After HY or BA more context counts, LB21a: they are known only second.)
+    if y == C.hyphen || y == C.breakAfter { return false }
+    guard isKnown(y) else { return nil }
     if y == C.close || y == C.closeParenthesis || y == C.exclamation || y == C.infixNumeric {
       return false
     }
     if x == C.open { return false }
-    if x == C.ideographic || x == C.hangulLV || x == C.hangulLVT || y == C.ideographic
-      || y == C.hangulLV || y == C.hangulLVT
-    {
-      return true
+    if x == C.emojiBase && y == C.emojiModifier { return false }
+    func isIdeographic(_ c: Int32) -> Bool {
+      c == C.ideographic || c == C.hangulLV || c == C.hangulLVT || c == C.emojiBase
+        || c == C.emojiModifier
     }
+    if isIdeographic(x) || isIdeographic(y) { return true }
     let letterX = x == C.alphabetic || x == C.hebrewLetter
     let letterY = y == C.alphabetic || y == C.hebrewLetter
     if (letterX || x == C.numeric) && (letterY || y == C.numeric) { return false }
