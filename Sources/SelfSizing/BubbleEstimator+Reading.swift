@@ -266,6 +266,33 @@ extension BubbleEstimator {
       ?? [Bool](repeating: false, count: scalars.count)
   }
 
+  /// Whether `v` is of the Indic blocks (Devanagari to Malayalam), whose shaper puts a dotted
+  /// circle under a mark with no base.
+  @inline(__always)
+  static func isIndic(_ v: UInt32) -> Bool { v >= 0x0900 && v < 0x0D80 }
+
+  /// An Indic mark with no base before it as shaping draws it, on a dotted circle of the first
+  /// font that has the mark: that font and the circle's advance in em (0: no such font, or it
+  /// has no circle). (A mark no font has takes no advance, as a nonspacing mark's box.)
+  @inline(never)
+  static func baselessMark(
+    _ v: UInt32, _ f: Fonts, _ entries: UnsafeMutableBufferPointer<Fonts.Entry>
+  ) -> (font: Int, em: Double) {
+    guard v < 0x10000 else { return (0, 0) }
+    for i in entries.indices where entries[i].nominal._withUnsafeGuaranteedRef({ $0[v] }) >= 0 {
+      return (i, dottedCircle(i, entries))
+    }
+    return (0, 0)
+  }
+
+  /// The advance in em of the dotted circle (U+25CC) of font `i`, 0 when it has none.
+  @inline(never)
+  static func dottedCircle(_ i: Int, _ entries: UnsafeMutableBufferPointer<Fonts.Entry>) -> Double
+  {
+    let a = entries[i].nominal._withUnsafeGuaranteedRef { $0[0x25CC] }
+    return a > 0 ? Double(a) : 0
+  }
+
   /// The font that draws `v` among `entries` and its advance in em (nominal, or the
   /// language's).
   @inline(__always)
@@ -288,7 +315,7 @@ extension BubbleEstimator {
         if let a = f.fonts[i].nominalAdvance(v) { return (i, a) }
       }
     }
-    return (0, 0.5)  // no font covers it: the primary font's .notdef, about half an em
+    return (0, f.fonts[0].missingGlyphAdvance)  // no font covers it: the missing-glyph box
   }
 
   /// The reading pass: feeds the words to `out` and returns the line height and whether the text
@@ -499,12 +526,39 @@ extension BubbleEstimator {
       paragraphHasContent = true
       anyContent = true
       if c == .mark {
+        if characters == 0 && BubbleEstimator.isIndic(v) {
+          // An Indic mark with no base: shaping puts a dotted circle under it. (Out of line:
+          // few marks are.)
+          let (fi, em) = BubbleEstimator.baselessMark(v, f, entries)
+          if em > 0 {
+            ends.pointee.note(characters, end: word)
+            word += em * entries[fi].factor * size
+            wordFonts |= LineRule.mask(font: fi)
+            characters += 1
+          }
+        }
         // (Marks are transparent to joining; a zero width non-joiner stops it.)
         if v == 0x200C { joining.font = -1 }
         if v == 0x094D { afterVirama = conjunctFont >= 0 }  // virama
+        if conjunctFont >= 0 && !afterVirama {
+          // A vowel sign on a consonant can change its form (out of line: few marks are).
+          let font = conjunctFont
+          let change = BubbleEstimator.vowelSign(
+            v, entries[font].shaping, &conjunctFont, conjunctIndex)
+          if change != 0 {
+            word += change * entries[font].factor * size
+            if calibrating { perFont![font] += change * size }
+          }
+        }
         continue
       }
-      let (fi, em) = BubbleEstimator.resolve(v == 0x09 ? 0x20 : v, emoji: c == .emoji, f, entries)
+      var (fi, em) = BubbleEstimator.resolve(v == 0x09 ? 0x20 : v, emoji: c == .emoji, f, entries)
+      if characters == 0 && c == .other && BubbleEstimator.isIndic(v)
+        && UnicodeProperties.generalCategory(v) == .spacingMark
+      {
+        // A spacing vowel sign with no base: shaping puts a dotted circle before it.
+        em += BubbleEstimator.dottedCircle(fi, entries)
+      }
       // (Joined to the word after any break before this character.)
       let fontBit = LineRule.mask(font: fi)
       var advance = em * entries[fi].factor * size + letterSpacing
@@ -614,6 +668,7 @@ extension BubbleEstimator.Fonts {
     var pairCount = 0
     var pairLimit = 0
     var conjuncts: UnsafeMutablePointer<Float>?
+    var vowels: UnsafeMutablePointer<Float>?
     var conjunctCount = 0
     /// Adjacent fullwidth punctuation is trimmed (see ``PunctuationTrim``).
     var trims: Bool
@@ -625,6 +680,7 @@ extension BubbleEstimator.Fonts {
       pairCount = t.pairs?.table.count ?? 0
       pairLimit = KerningPairs.indexLimit
       conjuncts = t.conjuncts?.table.values
+      vowels = t.conjuncts?.vowels.values
       conjunctCount = t.conjuncts?.table.count ?? 0
       trims = browser && t.hasHalt
     }
@@ -663,9 +719,24 @@ extension BubbleEstimator {
     var change = 0.0
     if k >= 0 && afterVirama && lastFont == font, let values = sh.conjuncts {
       change = Double(values[lastIndex &* sh.conjunctCount &+ k])
+    } else if k < 0 && !afterVirama && lastFont == font {
+      change = vowelSign(v, sh, &lastFont, lastIndex)
     }
     (lastFont, lastIndex) = k >= 0 ? (font, k) : (-1, -1)
     return change
+  }
+
+  /// The change in em that the dependent vowel sign `v` makes with the consonant of index
+  /// `consonant` before it, in the font of `sh` (0 for any other character); the consonant
+  /// state (`font`) ends with it.
+  @inline(never)
+  static func vowelSign(
+    _ v: UInt32, _ sh: Fonts.Shaping, _ font: inout Int, _ consonant: Int
+  ) -> Double {
+    let k = ConjunctPairs.vowelIndex(v)
+    guard k >= 0, let values = sh.vowels else { return 0 }
+    defer { font = -1 }
+    return Double(values[consonant &* sh.conjunctCount &+ k])
   }
 
   /// ``PunctuationTrim/trims(_:_:closingDots:)``, out of the reading loop.

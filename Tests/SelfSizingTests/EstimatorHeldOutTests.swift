@@ -30,8 +30,8 @@ final class EstimatorHeldOutTests: XCTestCase {
     .hebrew: Ceiling(p95: 0, p99: 0, max: 19, overOneLine: 0, overTwenty: 0),
     .japaneseChinese: Ceiling(p95: 0, p99: 0, max: 25, overOneLine: 0, overTwenty: 1),
     .korean: Ceiling(p95: 0, p99: 0, max: 18, overOneLine: 0, overTwenty: 0),
-    .latin: Ceiling(p95: 0, p99: 0, max: 22.33, overOneLine: 0, overTwenty: 1),
-    .mixed: Ceiling(p95: 0, p99: 0, max: 25, overOneLine: 0, overTwenty: 4),
+    .latin: Ceiling(p95: 0, p99: 0, max: 20, overOneLine: 0, overTwenty: 0),
+    .mixed: Ceiling(p95: 0, p99: 0, max: 6, overOneLine: 0, overTwenty: 0),
     .none: Ceiling(p95: 0, p99: 0, max: 0, overOneLine: 0, overTwenty: 0),
     .thai: Ceiling(p95: 0, p99: 0, max: 17.67, overOneLine: 0, overTwenty: 0),
   ]

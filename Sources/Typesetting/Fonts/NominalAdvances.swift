@@ -90,6 +90,12 @@ extension Font {
     nominalAdvance(scalar, face: hb_font_get_face(hbFont), upem: Float(unitsPerEm)).map(Double.init)
   }
 
+  /// The advance in em of the font's missing-glyph box (glyph 0), which the engine draws for a
+  /// character no font of a stack has.
+  package var missingGlyphAdvance: Double {
+    Double(hb_font_get_glyph_h_advance(hbFont, 0)) / Double(unitsPerEm)
+  }
+
   private func nominalAdvance(_ scalar: UInt32, face: OpaquePointer?, upem: Float) -> Float? {
     var g: hb_codepoint_t = 0
     guard hb_font_get_nominal_glyph(hbFont, scalar, &g) != 0 else { return nil }
