@@ -526,11 +526,12 @@ extension BubbleEstimator {
       paragraphHasContent = true
       anyContent = true
       if c == .mark {
-        if characters == 0 && BubbleEstimator.isIndic(v) {
-          // An Indic mark with no base: shaping puts a dotted circle under it. (Out of line:
-          // few marks are.)
+        if (characters == 0 || spaces > 0) && BubbleEstimator.isIndic(v) {
+          // An Indic mark with no base: shaping puts a dotted circle under it, and a line may
+          // break before it after a space. (Out of line: few marks are.)
           let (fi, em) = BubbleEstimator.baselessMark(v, f, entries)
           if em > 0 {
+            if spaces > 0 { emit() }
             ends.pointee.note(characters, end: word)
             word += em * entries[fi].factor * size
             wordFonts |= LineRule.mask(font: fi)
@@ -553,7 +554,7 @@ extension BubbleEstimator {
         continue
       }
       var (fi, em) = BubbleEstimator.resolve(v == 0x09 ? 0x20 : v, emoji: c == .emoji, f, entries)
-      if characters == 0 && c == .other && BubbleEstimator.isIndic(v)
+      if (characters == 0 || spaces > 0) && c == .other && BubbleEstimator.isIndic(v)
         && UnicodeProperties.generalCategory(v) == .spacingMark
       {
         // A spacing vowel sign with no base: shaping puts a dotted circle before it.

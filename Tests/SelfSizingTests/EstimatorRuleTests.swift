@@ -91,4 +91,41 @@ final class EstimatorRuleTests: XCTestCase {
     let measured = try CellSizer.shared.layOut(text, s, width: 1e6).widest
     XCTAssertEqual(try CellSizer.shared.layOut(text, s, width: measured - 0.01).lineCount, 1)
   }
+
+  /// Lines break where the engine's rules allow: no break after "?" before "." or after "/";
+  /// none before a hyphen or a closing quote; after a hyphen only before a letter.
+  func testLinesBreakWhereTheEnginesRulesAllow() throws {
+    // (No overflow-wrap: a word too wide for a line stays whole, so only break places count.)
+    var s = try style(["Inter-Regular.otf", "NanumGothic.ttf"], size: 16)
+    s.overflowWrap = .normal
+    let text = "Really?. Yes?! a/b/c (aside) 한국어“인용”입니다 ok-5 $(x) well-known"
+    try assertSameLines(text, s, widths: Array(stride(from: 40.0, through: 260, by: 3)))
+  }
+
+  /// Natural widths of texts whose advances only the engine's forms get right.
+  func assertSameWidth(
+    _ text: String, _ style: TextStyle, file: StaticString = #filePath, line: UInt = #line
+  ) throws {
+    let measured = try CellSizer.shared.layOut(text, style, width: 1e6).widest
+    let estimated = BubbleEstimator().estimateText(text, style: style, width: 1e6).widest
+    XCTAssertEqual(estimated, measured, accuracy: 0.05, text.debugDescription, file: file, line: line)
+  }
+
+  /// A consonant takes the form its vowel sign gives it (र with ु or ू).
+  func testVowelSignsGiveTheirConsonantsTheirForms() throws {
+    let s = try style(["NotoSansDevanagari-Regular.ttf"], size: 16)
+    for text in ["गुरुंग", "अरुण", "रूप", "बुरुह"] { try assertSameWidth(text, s) }
+  }
+
+  /// An Indic mark with no base is drawn on a dotted circle.
+  func testABaselessIndicMarkIsDrawnOnADottedCircle() throws {
+    let s = try style(["Inter-Regular.otf", "NotoSansDevanagari-Regular.ttf"], size: 16)
+    for text in ["िकशोरी", "x ा", "ुक"] { try assertSameWidth(text, s) }
+  }
+
+  /// A character no font of the stack has takes the primary font's missing-glyph box.
+  func testACharacterNoFontHasTakesTheMissingGlyphBox() throws {
+    let s = try style(["Inter-Regular.otf"], size: 17)
+    for text in ["a☃b", "䷀䷁ x"] { try assertSameWidth(text, s) }
+  }
 }
