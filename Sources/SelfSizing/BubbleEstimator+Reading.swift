@@ -253,10 +253,15 @@ extension BubbleEstimator {
 
   /// The code points of `text`.
   static func scalars(_ text: String) -> [UInt32] {
-    var list: [UInt32] = []
-    list.reserveCapacity(text.utf8.count)
-    for u in text.unicodeScalars { list.append(u.value) }
-    return list
+    // (Written in place: no code point is more than one UTF-8 byte.)
+    [UInt32](unsafeUninitializedCapacity: text.utf8.count) { list, count in
+      var k = 0
+      for u in text.unicodeScalars {
+        list[k] = u.value
+        k &+= 1
+      }
+      count = k
+    }
   }
 
   /// Where the engine may break lines of `scalars` in `style` (`result[i]`: before code point

@@ -226,12 +226,15 @@ public struct BubbleEstimator: Sendable, Hashable {
       }
       let g = BubbleGeometry(cell)
       let gi: Int
-      if let k = geometryIndex[g] {
+      if geometries.last == g {
+        gi = geometries.count - 1  // (as the bubble before: no look-up)
+      } else if let k = geometryIndex[g] {
         gi = k
       } else {
         gi = geometries.count
         geometries.append(g)
-        geometryIndex[g] = gi
+        // (One bubble alone needs no index: estimating bubble by bubble hashes nothing.)
+        if cells.count > 1 { geometryIndex[g] = gi }
       }
       bubbles.append(PreparedBubbles.Bubble(text: main, geometry: gi, reply: reply, labels: labels))
     }

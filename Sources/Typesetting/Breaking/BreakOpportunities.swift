@@ -70,6 +70,7 @@ package enum BreakOpportunities {
     // ICU's boundaries of the run of the text it was last asked about.
     var icuRun = 0..<0
     var icu: [Bool] = []
+    let japanese = isJapanese(locale)
     for i in 1..<n {
       let cur = text[i]
       let last = text[i - 1]
@@ -90,7 +91,7 @@ package enum BreakOpportunities {
         continue
       }
       if fast == .noBreak { continue }
-      if let byClass = classPair(lineBreakClass(last), lineBreakClass(cur)) {
+      if let byClass = classPair(lineBreakClass(last), lineBreakClass(cur), japanese: japanese) {
         if byClass { out[i] = true }
         continue
       }
@@ -132,6 +133,7 @@ package enum BreakOpportunities {
     static let alphabetic: Int32 = 2  // AL
     static let breakAfter: Int32 = 4  // BA
     static let hyphen: Int32 = 13  // HY
+    static let conditionalJapaneseStarter: Int32 = 37  // CJ
     static let emojiBase: Int32 = 40  // EB
     static let emojiModifier: Int32 = 41  // EM
     static let close: Int32 = 8  // CL
@@ -159,15 +161,28 @@ package enum BreakOpportunities {
   /// a letter, punctuation before a digit) are left to ICU, and so are quotation marks, which the
   /// Japanese tailoring treats as opening and closing punctuation. No locale changes the other
   /// answers (the tailorings of Japanese line breaking concern small kana, non-starters and
-  /// quotation marks, which are not among them).
+  /// quotation marks, which are not among them). One answer depends on the locale: a small
+  /// kana (CJ) after a known class may start a line in Japanese (`japanese`, as ``locale(_:)``
+  /// makes it: `line-break: normal`), as an ideograph, and elsewhere may not, as a non-starter
+  /// (LB21).
   @inline(__always)
-  static func classPair(_ a: UInt32, _ b: UInt32) -> Bool? {
-    classPair(lineBreakClass(a), lineBreakClass(b))
+  static func classPair(_ a: UInt32, _ b: UInt32, japanese: Bool) -> Bool? {
+    classPair(lineBreakClass(a), lineBreakClass(b), japanese: japanese)
   }
 
-  /// ``classPair(_:_:)`` of characters of line-break classes `x` and `y`.
+  /// Whether `locale` is one of Japanese (for ``classPair(_:_:japanese:)``).
+  static func isJapanese(_ locale: String) -> Bool {
+    let b = Array(locale.utf8.prefix(3))
+    guard b.count >= 2, b[0] | 0x20 == UInt8(ascii: "j"), b[1] | 0x20 == UInt8(ascii: "a") else {
+      return false
+    }
+    return b.count == 2 || b[2] == UInt8(ascii: "-") || b[2] == UInt8(ascii: "_")
+      || b[2] == UInt8(ascii: "@")
+  }
+
+  /// ``classPair(_:_:japanese:)`` of characters of line-break classes `x` and `y`.
   @inline(__always)
-  static func classPair(_ x: Int32, _ y: Int32) -> Bool? {
+  static func classPair(_ x: Int32, _ y: Int32, japanese: Bool) -> Bool? {
     typealias C = LineBreakClass
     func isKnown(_ c: Int32) -> Bool {
       switch c {
@@ -180,6 +195,7 @@ package enum BreakOpportunities {
     guard isKnown(x) else { return nil }
     // (After HY or BA more context counts, LB21a: they are known only second.)
     if y == C.hyphen || y == C.breakAfter { return false }
+    if y == C.conditionalJapaneseStarter { return japanese && x != C.open }
     guard isKnown(y) else { return nil }
     if y == C.close || y == C.closeParenthesis || y == C.exclamation || y == C.infixNumeric {
       return false
