@@ -5,13 +5,13 @@ import Typesetting
 /// (from `cmap` and `hmtx`, the way font fallback would pick the font: first font of the stack
 /// that covers it, the colour font for emoji), changed where shaping most often changes it by
 /// tables that HarfBuzz itself worked out once per font: a joining letter's contextual form, a
-/// pair's kerning or ligature, a Devanagari conjunct, the glyph a language picks (a Korean
-/// space), and adjacent CJK punctuation set half-width by the engine's own rule. Words are formed
-/// where a line may break (spaces; before each Hangul, CJK or emoji character, but not before
-/// closing punctuation, and with `keep-all` only where the engine's rule allows; after hyphens,
-/// ZWSP and soft hyphens) and wrapped by the engine's greedy rule at the text width, a word too
-/// wide for a line broken after whole characters. Line heights come from the metrics of the fonts
-/// the text uses.
+/// pair's kerning or ligature, a Devanagari conjunct or vowel-sign form, the glyph a language
+/// picks (a Korean space), and adjacent CJK punctuation set half-width by the engine's own rule.
+/// Everything else is the text engine's rule, asked, not copied: where lines may break
+/// (``BreakOpportunities``), tab stops, the fit tolerance and the greedy rule (``GreedyLines``),
+/// each line's box from the fonts on it (``LineBoxes``), `maxLines`. A word too wide for a line
+/// is broken after the characters that fit (a long one keeps where each ends; a short one is
+/// taken as characters of equal width).
 ///
 /// ``calibrate(_:sizer:)`` fits a factor per font to measured cells (close to 1 for the fonts in
 /// `fonts/`: what the tables leave out). Cost: one pass over the text's scalars with a few table
