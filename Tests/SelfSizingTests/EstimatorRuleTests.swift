@@ -128,4 +128,15 @@ final class EstimatorRuleTests: XCTestCase {
     let s = try style(["Inter-Regular.otf"], size: 17)
     for text in ["a☃b", "䷀䷁ x"] { try assertSameWidth(text, s) }
   }
+
+  /// Pairs of Thai characters and of Arabic-Indic digits change width as shaping sets them
+  /// (the font's kerning and contextual digits).
+  func testThaiAndArabicIndicDigitPairsAreAsShaped() throws {
+    let thai = try style(["NotoSansThai-Regular.ttf", "NotoSans-Regular.ttf"], size: 16)
+    for text in ["แจ่มใสไอโอเอสเงากล่องแถบแรก", "เผื่อห่อข้าวโง่แข่งขันไชโย"] {
+      try assertSameWidth(text, thai)
+    }
+    let arabic = try style(["NotoSansArabic-Regular.ttf", "NotoSans-Regular.ttf"], size: 16)
+    for text in ["٣٠٣٠", "٢٠٠٤"] { try assertSameWidth(text, arabic) }
+  }
 }

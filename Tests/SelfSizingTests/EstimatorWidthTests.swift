@@ -15,7 +15,7 @@ final class EstimatorWidthTests: XCTestCase {
     .arabic: (0.43, 0.67), .cyrillic: (0.02, 0.04), .devanagari: (0.04, 0.24),
     .emoji: (0.03, 0.05), .hebrew: (0.53, 1.3), .japaneseChinese: (0.59, 8.33),
     .korean: (0.05, 1.62), .latin: (0.09, 6.85), .mixed: (0.09, 1.56), .none: (0.22, 0.33),
-    .thai: (0.33, 0.49),
+    .thai: (0.01, 0.03),
   ]
 
   func testNaturalWidthPerScriptGroup() throws {

@@ -3,7 +3,7 @@
 /// guess a Latin, Greek or Cyrillic word's width within a small fraction of a point.
 ///
 /// Covers the characters of ``characters`` (ASCII, the Latin-1 letters, the Russian and Hebrew
-/// alphabets): each left-to-right one is shaped once followed by every other
+/// alphabets, Arabic-Indic digits, Thai): each left-to-right one is shaped once followed by every other
 /// (`a b₁ a b₂ a …`), and a pair's value is the change to the first character's advance; a row
 /// where glyphs merge, and every Hebrew pair, is shaped pair by pair instead, the value then
 /// being the pair's whole change. Made on first use per font
@@ -13,13 +13,17 @@ package final class KerningPairs: @unchecked Sendable {
   /// The characters a table covers, in the order of its rows and columns.
   package static let characters: [UInt32] =
     Array(0x21...0x7E) + Array(0xC0...0xFF) + [0x401] + Array(0x410...0x44F) + [0x451]
-    + Array(0x5D0...0x5EA)
+    + Array(0x660...0x669) + Array(0x6F0...0x6F9) + thai + Array(0x5D0...0x5EA)
+  /// The Thai characters that take an advance (consonants, vowels written on the line, signs
+  /// and digits; not the marks above and below).
+  private static let thai: [UInt32] =
+    Array(0xE01...0xE30) + [0xE32, 0xE33] + Array(0xE3F...0xE46) + Array(0xE4F...0xE5B)
   /// Where the right-to-left characters (Hebrew) begin in ``characters``: a pair is only ever
   /// made of two of one direction (the others fall in separate runs).
   private static let firstRightToLeft = characters.firstIndex(of: 0x5D0)!
 
   /// Code points below this may be covered.
-  package static let indexLimit = 0x5EB
+  package static let indexLimit = 0xE5C
 
   /// Per code point below ``indexLimit``: its row in the table, or -1. (This memory and the
   /// table's are the object's own, freed with it: read per character without a retain.)
