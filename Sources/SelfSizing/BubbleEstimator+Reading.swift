@@ -455,7 +455,7 @@ extension BubbleEstimator {
       characters = 0
       widestCharacter = 0
       ideographic = true
-      joining.font = -1
+      joining.reset()
       pairFont = -1
       conjunctFont = -1
       afterVirama = false
@@ -544,7 +544,7 @@ extension BubbleEstimator {
           }
         }
         // (Marks are transparent to joining; a zero width non-joiner stops it.)
-        if v == 0x200C { joining.font = -1 }
+        if v == 0x200C { joining.reset() }
         if v == 0x094D { afterVirama = conjunctFont >= 0 }  // virama
         if conjunctFont >= 0 && !afterVirama {
           // A vowel sign on a consonant can change its form (out of line: few marks are).
@@ -571,7 +571,7 @@ extension BubbleEstimator {
       if calibrating { perFont![fi] += em * size }
       if c != .cjk && c != .hangul && c != .emoji { halvable.font = -1 }
       if c != .other && c != .narrow {
-        joining.font = -1
+        joining.reset()
         pairFont = -1
         conjunctFont = -1
         afterVirama = false
@@ -624,7 +624,7 @@ extension BubbleEstimator {
           if calibrating { perFont![fi] += (step.previousChange + step.em - em) * size }
           advance = step.em * entries[fi].factor * size + letterSpacing
         } else {
-          joining.font = -1
+          joining.reset()
         }
         if let rows = sh.pairRows {
           // The pair this character makes with the one before it in the word (kerning).
@@ -708,7 +708,7 @@ extension BubbleEstimator {
     em: Double, previousChange: Double
   ) {
     guard let letter = entry.shaping.letters?[Int(v &- 0x0600)], let forms = entry.forms else {
-      joining.font = -1
+      joining.reset()
       return (0, 0)
     }
     return joining.next(letter, v, font: font, forms: forms)
@@ -769,6 +769,20 @@ struct Joining {
   var em: Float = 0
   /// It joins the letter before it.
   var joinedBefore = false
+  /// The last letter when it does not join the next one (0: none, or not right before), whose
+  /// kerning with the next letter counts.
+  var kernFrom: UInt32 = 0
+  var kernFont = -1
+  /// The change in em of that kerning when a letter joins the one this state holds (which is
+  /// then initial, not alone).
+  var pendingKern: Float = 0
+
+  /// Nothing before the next letter joins it or kerns with it.
+  @inline(__always)
+  mutating func reset() {
+    font = -1
+    kernFrom = 0
+  }
 
   /// The form of `letter` (`scalar`, in font `font`) after the letter this state holds: its
   /// advance in em and the change in em to the advance of the letter before it; the state
@@ -778,8 +792,16 @@ struct Joining {
     _ letter: JoiningForms.Letter, _ scalar: UInt32, font: Int, forms: Unmanaged<JoiningForms>
   ) -> (em: Double, previousChange: Double) {
     guard self.font == font else {
+      // After a letter that does not join it: alone, kerned with that letter.
+      var kern: (isolated: Float, initial: Float) = (0, 0)
+      if kernFrom != 0 && kernFont == font,
+        let k = forms._withUnsafeGuaranteedRef({ $0.kerns[JoiningForms.pairKey(kernFrom, scalar)] })
+      {
+        kern = k
+      }
       self = Joining(letter, scalar, font: font, joinedBefore: false, em: letter.isolated)
-      return (Double(letter.isolated), 0)
+      pendingKern = kern.initial - kern.isolated
+      return (Double(letter.isolated), Double(kern.isolated))
     }
     if self.scalar == 0x0644, let ligature = forms._withUnsafeGuaranteedRef({ $0.lamAlef[scalar] }) {
       // The ligature stands for both; nothing joins after it (alef joins only before).
@@ -789,7 +811,7 @@ struct Joining {
       return (0, change)
     }
     let before = joinedBefore ? medial : initial
-    let change = Double(before - self.em)
+    let change = Double(before - self.em + pendingKern)
     self = Joining(letter, scalar, font: font, joinedBefore: true, em: letter.final)
     return (Double(letter.final), change)
   }
@@ -800,6 +822,8 @@ struct Joining {
   init(_ letter: JoiningForms.Letter, _ scalar: UInt32, font: Int, joinedBefore: Bool, em: Float) {
     // (A letter that joins nothing after it ends the chain here.)
     self.font = letter.joinsNext ? font : -1
+    kernFrom = letter.joinsNext ? 0 : scalar
+    kernFont = font
     self.scalar = scalar
     initial = letter.initial
     medial = letter.medial

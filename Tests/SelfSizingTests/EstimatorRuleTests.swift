@@ -139,4 +139,13 @@ final class EstimatorRuleTests: XCTestCase {
     let arabic = try style(["NotoSansArabic-Regular.ttf", "NotoSans-Regular.ttf"], size: 16)
     for text in ["٣٠٣٠", "٢٠٠٤"] { try assertSameWidth(text, arabic) }
   }
+
+  /// A letter that does not join the next one (reh, zain, alef…) kerns with it, alone or
+  /// joined onward.
+  func testArabicLettersKernAfterTheRightJoiningOnes() throws {
+    let s = try style(["NotoSansArabic-Regular.ttf", "NotoSans-Regular.ttf"], size: 16)
+    for text in ["بمباركة", "رم", "ركة", "اللازمة", "الشهيرة", "انتصارهم"] {
+      try assertSameWidth(text, s)
+    }
+  }
 }

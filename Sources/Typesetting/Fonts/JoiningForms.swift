@@ -33,8 +33,17 @@ package final class JoiningForms: @unchecked Sendable {
   /// a joining letter.
   package let lamAlef: [UInt32: (isolated: Float, final: Float)]
 
+  /// The kerning in em between a letter that does not join the next one (alef, dal, reh,
+  /// waw…) and the letter after it, when that one stands alone (`isolated`) and when a letter
+  /// after it joins it (`initial`), by ``pairKey(_:_:)``; pairs without kerning are absent.
+  package let kerns: [UInt64: (isolated: Float, initial: Float)]
+
   /// Whether the font has no joining letter (most fonts).
   package let isEmpty: Bool
+
+  /// The key of pair `a`, `b` in ``kerns``.
+  @inline(__always)
+  package static func pairKey(_ a: UInt32, _ b: UInt32) -> UInt64 { UInt64(a) << 32 | UInt64(b) }
 
   /// The letter of `scalar`, if it joins and the font covers it.
   @inline(__always)
@@ -75,6 +84,30 @@ package final class JoiningForms: @unchecked Sendable {
         lamAlef[alef] = (advance([0x0644, alef], of: 0..<2), advance([zwj, 0x0644, alef], of: 1..<3))
       }
     }
+    // Kerning after a right-joining letter, for the letters of the Arabic block and its
+    // extension for Persian and Urdu: `a b` (and `a b ـ`, b initial) against each shaped alone.
+    var kerns: [UInt64: (isolated: Float, initial: Float)] = [:]
+    let common = (Array(0x0621...0x064A) + Array(0x0671...0x06D3)).filter {
+      letters[Int($0 - Self.range.lowerBound)] != nil
+    }
+    var alone: [UInt32: Float] = [:]
+    var beforeTatweel: [UInt32: Float] = [:]
+    for b in common {
+      alone[b] = shaper.advance([b])
+      beforeTatweel[b] = shaper.advance([b, 0x0640])
+    }
+    for a in common where letters[Int(a - Self.range.lowerBound)]?.joinsNext == false {
+      for b in common {
+        let isolated = shaper.advance([a, b]) - alone[a]! - alone[b]!
+        let joinsNext = letters[Int(b - Self.range.lowerBound)]?.joinsNext == true
+        let initial =
+          joinsNext ? shaper.advance([a, b, 0x0640]) - alone[a]! - beforeTatweel[b]! : isolated
+        if abs(isolated) > 1e-6 || abs(initial) > 1e-6 {
+          kerns[Self.pairKey(a, b)] = (isolated, initial)
+        }
+      }
+    }
+    self.kerns = kerns
     self.letters = .allocate(capacity: letters.count)
     self.letters.initialize(from: letters, count: letters.count)
     self.lamAlef = lamAlef
