@@ -148,4 +148,13 @@ final class EstimatorRuleTests: XCTestCase {
       try assertSameWidth(text, s)
     }
   }
+
+  /// Thai breaks where the engine's dictionary breaks it, between words with no space.
+  func testThaiBreaksWhereTheEnginesDictionaryDoes() throws {
+    var s = try style(["NotoSansThai-Regular.ttf", "NotoSans-Regular.ttf"], size: 16)
+    s.overflowWrap = .normal
+    s.language = "th"
+    let text = "แจ่มใสไอโอเอสเงากล่องแถบแรกหม้อพยาธิเบียร์เดี่ยว เผื่อห่อข้าวโง่แข่งขันไชโยแม่โน่นเย็บ"
+    try assertSameLines(text, s, widths: Array(stride(from: 60.0, through: 300, by: 7)))
+  }
 }

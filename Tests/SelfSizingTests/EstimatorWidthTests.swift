@@ -72,26 +72,6 @@ final class EstimatorWidthTests: XCTestCase {
     }
   }
 
-  /// Thai (a dictionary script) breaks where the engine breaks it: every opportunity between
-  /// two Thai characters of the corpus's Thai texts is the engine's, and no other.
-  func testThaiBreaksAreTheEngines() throws {
-    var compared = 0
-    for o in Fixtures.corpus where (o["lang"] as? String) == "th" {
-      let text = try XCTUnwrap(o["text"] as? String)
-      let scalars = text.unicodeScalars.map(\.value)
-      let breaks = try XCTUnwrap(BreakOpportunities.dictionaryBreaks(scalars, language: "th"))
-      let engine = Set(try LineBreaker.opportunities(in: text, language: "th"))
-      for i in 1..<max(1, scalars.count)
-      where BreakOpportunities.breaksByDictionary(scalars[i - 1])
-        && BreakOpportunities.breaksByDictionary(scalars[i])
-      {
-        XCTAssertEqual(breaks[i], engine.contains(i), "\(text) at \(i)")
-        compared += 1
-      }
-    }
-    XCTAssertGreaterThan(compared, 1000)
-  }
-
   /// A joining letter takes its contextual form; lam and alef make one ligature.
   func testArabicFormsAreNarrowerThanIsolatedOnes() throws {
     let font = try XCTUnwrap(Fixtures.library.stack(["NotoSansArabic-Regular.ttf"]).fonts.first)

@@ -357,37 +357,3 @@ final class Latin1Pairs: @unchecked Sendable {
     return table[key] == 2
   }
 }
-
-extension BreakOpportunities {
-  /// Whether `scalar` is of a script whose lines break by dictionary (see
-  /// ``breaksByDictionary(_:)``, the free function that readers in other modules inline).
-  @inline(__always)
-  package static func breaksByDictionary(_ scalar: UInt32) -> Bool {
-    Typesetting.breaksByDictionary(scalar)
-  }
-
-  /// Where lines may break inside the runs of dictionary-script characters of `scalars` (the
-  /// text as written; `result[i]`: a line may start at scalar i), as the engine breaks them
-  /// (between two such characters it is ICU's dictionary that decides), or nil when ICU fails.
-  /// For an estimator that must break Thai where the engine does.
-  package static func dictionaryBreaks(_ scalars: [UInt32], language: String) -> [Bool]? {
-    // (One pass of ICU over the whole text: a call per run would set its text up each time.)
-    guard var b = try? icuBoundaries(scalars, locale: locale(LanguageTag.canonical(language)))
-    else { return nil }
-    if b.count > scalars.count { b.removeLast(b.count - scalars.count) }
-    for i in b.indices where b[i] {
-      b[i] = i > 0 && breaksByDictionary(scalars[i - 1]) && breaksByDictionary(scalars[i])
-    }
-    return b
-  }
-
-}
-
-/// Whether `scalar` is of a script whose lines break by dictionary (Thai, Lao, Khmer, Myanmar:
-/// line-break class SA). (Open to the estimator, and inlinable: asked of every character
-/// there, a call would spill its loop's state.)
-@inlinable @inline(__always)
-package func breaksByDictionary(_ scalar: UInt32) -> Bool {
-  (0x0E00...0x0EFF).contains(scalar) || (0x1000...0x109F).contains(scalar)
-    || (0x1780...0x17FF).contains(scalar)
-}
