@@ -169,7 +169,7 @@ extension BubbleEstimator {
       entries = .allocate(capacity: fonts.count)
       var trims = false
       for (i, (font, t)) in zip(fonts, all).enumerated() {
-        let localized = font.languageAdvances(language: style.language).advances
+        let localized = font.languageAdvances(language: style.language, tables: t).advances
         let shaping = Shaping(t, browser: browser)
         trims = trims || shaping.trims
         (entries.baseAddress! + i).initialize(

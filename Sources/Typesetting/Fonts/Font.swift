@@ -44,11 +44,9 @@ public final class Font: @unchecked Sendable {
   let bitmapAdvances: [Double]
   /// The nominal-advance table, made on first use (see ``nominalAdvances()``).
   let nominalCache = FontLazy<NominalAdvances>()
-  /// What an estimator reads of the font, made on first use (see ``estimationTables()``).
-  let estimationCache = FontLazy<EstimationTables>()
-  /// The advances it may choose by language, per language asked (see
-  /// ``languageAdvances(language:)``).
-  let languageCache = LanguageAdvancesCache()
+  /// What an estimator reads of the font (its tables, made on first use and kept with the
+  /// font: ``estimatorTables(_:)``).
+  private let estimatorCache = FontLazy<any AnyObject & Sendable>()
   /// Which substitution features runs may leave off, per plan (see ``FeatureGate``).
   let featureGates = FeatureGates()
 
@@ -243,6 +241,19 @@ public final class Font: @unchecked Sendable {
       return bmpCoverage[Int(scalar >> 6)] & (1 << UInt64(scalar & 63)) != 0
     }
     return glyph(for: scalar) != nil
+  }
+
+  /// Whether the font's layout table `table` (`GSUB` or `GPOS`) has the feature `feature`.
+  package func hasFeature(_ feature: String, in table: String) -> Bool {
+    featureTags(table).contains(Font.tag(feature))
+  }
+
+  /// The tables an estimator reads of the font, made by `make` on first use and kept with the
+  /// font for every thread (one kind of tables a process: the first `make` decides).
+  package func estimatorTables<Tables: AnyObject & Sendable>(_ make: () -> Tables) -> Tables {
+    // (Of the one kind its only client makes: a checked cast here costs as much as the rest of
+    // the look-up.)
+    unsafeDowncast(estimatorCache.get(make), to: Tables.self)
   }
 
   static func tag(_ s: String) -> hb_tag_t {

@@ -3,12 +3,12 @@ import CHarfBuzz
 /// Shapes short sample strings in one font with HarfBuzz: how the estimator's tables
 /// (``JoiningForms``, ``KerningPairs``, ``ConjunctPairs``, ``LanguageAdvances``) learn what
 /// shaping does to a character, each sample once per font.
-final class SampleShaper {
-  let font: Font
+package final class SampleShaper {
+  package let font: Font
   private let buffer: OpaquePointer
   private let upem: Float
 
-  init(_ font: Font) {
+  package init(_ font: Font) {
     self.font = font
     buffer = hb_buffer_create()!
     upem = Float(font.unitsPerEm)
@@ -19,7 +19,7 @@ final class SampleShaper {
   /// The glyphs of `text` in the order HarfBuzz gives them (visual): the index in `text` each
   /// came from, and its advance in em. The direction is the script's unless given; `language`
   /// is a canonical tag, "" for none.
-  func glyphs(_ text: [UInt32], rtl: Bool? = nil, language: String = "") -> [(
+  package func glyphs(_ text: [UInt32], rtl: Bool? = nil, language: String = "") -> [(
     cluster: Int, advance: Float
   )] {
     shape(text, rtl: rtl, language: language).map { ($0.cluster, Float($0.units) / upem) }
@@ -27,7 +27,7 @@ final class SampleShaper {
 
   /// The advance in em of the glyphs that came from `text[clusters]` (all of `text` by
   /// default).
-  func advance(
+  package func advance(
     _ text: [UInt32], of clusters: Range<Int>? = nil, rtl: Bool? = nil, language: String = ""
   ) -> Float {
     let range = clusters ?? 0..<text.count

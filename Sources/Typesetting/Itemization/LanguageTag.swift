@@ -13,7 +13,7 @@ import Foundation
 ///   select different OpenType language systems and punctuation conventions.
 /// Variants, extensions, private use and `@` keywords are dropped; a tag whose primary subtag is
 /// not a known language becomes "" (no language).
-enum LanguageTag {
+package enum LanguageTag {
   static let iso639: Set<String> = {
     var codes = Set<String>()
     var i: Int32 = 0
@@ -37,7 +37,7 @@ enum LanguageTag {
   }
 
   /// The canonical, bounded form of `tag` (see the type's documentation).
-  static func canonical(_ tag: String) -> String {
+  package static func canonical(_ tag: String) -> String {
     if tag.isEmpty { return "" }
     memo.lock.lock()
     if let known = memo.forms[tag] {

@@ -9,11 +9,11 @@
 /// which spins a little on a lock held by another core before it sleeps. (`NSLock` there is a
 /// plain mutex, which sleeps in the kernel at once: a lock held for a few dozen nanoseconds
 /// then costs a futex wait and a wake-up, microseconds each.)
-final class Lock: @unchecked Sendable {
+package final class Lock: @unchecked Sendable {
   // @unchecked: the mutex is only touched through pthread calls, which synchronize.
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-  init() {
+  package init() {
     mutex = .allocate(capacity: 1)
     var attributes = pthread_mutexattr_t()
     pthread_mutexattr_init(&attributes)
@@ -30,8 +30,8 @@ final class Lock: @unchecked Sendable {
   }
 
   @inline(__always)
-  func lock() { pthread_mutex_lock(mutex) }
+  package func lock() { pthread_mutex_lock(mutex) }
 
   @inline(__always)
-  func unlock() { pthread_mutex_unlock(mutex) }
+  package func unlock() { pthread_mutex_unlock(mutex) }
 }

@@ -58,6 +58,10 @@ package enum UnicodeProperties {
   package static func isEmojiModifier(_ c: UInt32) -> Bool { galley_is_emoji_modifier(c) != 0 }
 
   /// Emoji_Modifier_Base: an emoji a skin tone applies to.
+  /// Unicode's Joining_Type (ICU's `UJoiningType`: 1 join causing, 2 dual joining, 3 left
+  /// joining, 4 right joining, 5 transparent; 0 non joining).
+  package static func joiningType(_ c: UInt32) -> Int32 { galley_joining_type(c) }
+
   package static func isEmojiModifierBase(_ c: UInt32) -> Bool {
     galley_is_emoji_modifier_base(c) != 0
   }

@@ -1,12 +1,14 @@
+import Typesetting
+
 /// A square table of width changes in em, one per ordered pair of a set of characters (the row
 /// is the first of the pair), in memory of its own: a reader holding the table reads it per
 /// character without a retain. What ``KerningPairs`` and ``ConjunctPairs`` keep.
-package final class PairTable: @unchecked Sendable {
+final class PairTable: @unchecked Sendable {
   // @unchecked: written while its owner is made, only read afterwards.
   /// Row-major: the change in em of pair (row, column).
-  package let values: UnsafeMutablePointer<Float>
+  let values: UnsafeMutablePointer<Float>
   /// Rows (and columns).
-  package let count: Int
+  let count: Int
 
   /// A table of `count` × `count` zeros.
   init(count: Int) {
@@ -19,7 +21,7 @@ package final class PairTable: @unchecked Sendable {
 
   /// The change in em when the character of row `a` is followed by that of column `b`.
   @inline(__always)
-  package subscript(a: Int, b: Int) -> Float {
+  subscript(a: Int, b: Int) -> Float {
     get { values[a &* count &+ b] }
     set { values[a &* count &+ b] = newValue }
   }

@@ -1,3 +1,5 @@
+import Typesetting
+
 /// How much a pair of adjacent characters of a font changes their width, as HarfBuzz shapes it
 /// (kerning, mostly; a ligature where one forms): what an estimator adds to nominal advances to
 /// guess a Latin, Greek or Cyrillic word's width within a small fraction of a point.
@@ -8,10 +10,10 @@
 /// where glyphs merge, and every Hebrew pair, is shaped pair by pair instead, the value then
 /// being the pair's whole change. Made on first use per font
 /// (part of ``Font/estimationTables()``), a few milliseconds.
-package final class KerningPairs: @unchecked Sendable {
+final class KerningPairs: @unchecked Sendable {
   // @unchecked: `rows` is written once in `init` and only read afterwards.
   /// The characters a table covers, in the order of its rows and columns.
-  package static let characters: [UInt32] =
+  static let characters: [UInt32] =
     Array(0x21...0x7E) + Array(0xC0...0xFF) + [0x401] + Array(0x410...0x44F) + [0x451]
     + Array(0x660...0x669) + Array(0x6F0...0x6F9) + thai + Array(0x5D0...0x5EA)
   /// The Thai characters that take an advance (consonants, vowels written on the line, signs
@@ -23,19 +25,19 @@ package final class KerningPairs: @unchecked Sendable {
   private static let firstRightToLeft = characters.firstIndex(of: 0x5D0)!
 
   /// Code points below this may be covered.
-  package static let indexLimit = 0xE5C
+  static let indexLimit = 0xE5C
 
   /// Per code point below ``indexLimit``: its row in the table, or -1. (This memory and the
   /// table's are the object's own, freed with it: read per character without a retain.)
-  package let rows: UnsafeMutablePointer<Int16>
+  let rows: UnsafeMutablePointer<Int16>
   /// The change in em of each pair, by the characters' indices (``index(_:)``).
-  package let table: PairTable
+  let table: PairTable
   /// Whether any pair changes width (fonts without kerning: none).
-  package let isEmpty: Bool
+  let isEmpty: Bool
 
   /// The row or column of `scalar` in the table, or -1 when it is not covered.
   @inline(__always)
-  package func index(_ scalar: UInt32) -> Int {
+  func index(_ scalar: UInt32) -> Int {
     kerningPairIndex(scalar, rows: rows, limit: Self.indexLimit)
   }
 
@@ -97,8 +99,8 @@ package final class KerningPairs: @unchecked Sendable {
 /// ``KerningPairs/index(_:)`` over a table's `rows` read out of it (below `limit`). (Open to
 /// the estimator, and inlinable: asked of every character there, a call would spill its
 /// loop's state.)
-@inlinable @inline(__always)
-package func kerningPairIndex(_ scalar: UInt32, rows: UnsafeMutablePointer<Int16>, limit: Int)
+@inline(__always)
+func kerningPairIndex(_ scalar: UInt32, rows: UnsafeMutablePointer<Int16>, limit: Int)
   -> Int
 {
   scalar < UInt32(limit) ? Int(rows[Int(scalar)]) : -1

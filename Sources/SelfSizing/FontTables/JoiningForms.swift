@@ -1,4 +1,4 @@
-import CICUShims
+import Typesetting
 
 /// The advances of a font's joining letters (Arabic, Syriac, N'Ko and the like) in each of their
 /// contextual forms, as HarfBuzz shapes them: what an estimator needs to guess the width of a
@@ -9,17 +9,17 @@ import CICUShims
 /// (`ZWJ c ZWJ` for the medial form, and so on); which letters join, and on which sides, is the
 /// Unicode joining type (from ICU). The lam–alef ligatures are shaped the same way. Made on first
 /// use per font (part of ``Font/estimationTables()``).
-package final class JoiningForms: @unchecked Sendable {
+final class JoiningForms: @unchecked Sendable {
   // @unchecked: `letters` is written once in `init` and only read afterwards.
   /// A joining letter's advances in em.
-  package struct Letter: Sendable {
-    package var isolated: Float
-    package var initial: Float
-    package var medial: Float
-    package var final: Float
+  struct Letter: Sendable {
+    var isolated: Float
+    var initial: Float
+    var medial: Float
+    var final: Float
     /// It joins the letter after it (dual joining or join causing); every letter here joins the
     /// one before it.
-    package var joinsNext: Bool
+    var joinsNext: Bool
   }
 
   /// The code points whose letters may join (Arabic, Syriac, Arabic Supplement, Thaana, N'Ko,
@@ -28,26 +28,26 @@ package final class JoiningForms: @unchecked Sendable {
 
   /// Per code point of ``range``: its letter, or nil when it does not join or the font does
   /// not cover it. (Memory of its own, freed with it: read per character without a retain.)
-  package let letters: UnsafeMutablePointer<Letter?>
+  let letters: UnsafeMutablePointer<Letter?>
   /// The lam–alef ligatures (lam U+0644 then the alef `key`): advances in em, alone and after
   /// a joining letter.
-  package let lamAlef: [UInt32: (isolated: Float, final: Float)]
+  let lamAlef: [UInt32: (isolated: Float, final: Float)]
 
   /// The kerning in em between a letter that does not join the next one (alef, dal, reh,
   /// waw…) and the letter after it, when that one stands alone (`isolated`) and when a letter
   /// after it joins it (`initial`), by ``pairKey(_:_:)``; pairs without kerning are absent.
-  package let kerns: [UInt64: (isolated: Float, initial: Float)]
+  let kerns: [UInt64: (isolated: Float, initial: Float)]
 
   /// Whether the font has no joining letter (most fonts).
-  package let isEmpty: Bool
+  let isEmpty: Bool
 
   /// The key of pair `a`, `b` in ``kerns``.
   @inline(__always)
-  package static func pairKey(_ a: UInt32, _ b: UInt32) -> UInt64 { UInt64(a) << 32 | UInt64(b) }
+  static func pairKey(_ a: UInt32, _ b: UInt32) -> UInt64 { UInt64(a) << 32 | UInt64(b) }
 
   /// The letter of `scalar`, if it joins and the font covers it.
   @inline(__always)
-  package func letter(_ scalar: UInt32) -> Letter? {
+  func letter(_ scalar: UInt32) -> Letter? {
     Self.range.contains(scalar) ? letters[Int(scalar &- Self.range.lowerBound)] : nil
   }
 
@@ -61,7 +61,7 @@ package final class JoiningForms: @unchecked Sendable {
     var letters: [Letter?] = []
     var coversLam = false
     for cp in Self.range {
-      let type = galley_joining_type(cp)
+      let type = UnicodeProperties.joiningType(cp)
       // Dual joining (2), join causing (1: tatweel) and right joining (4) letters: the
       // left-joining type (3) has no letter in these blocks.
       guard type == 1 || type == 2 || type == 4, font.glyph(for: cp) != nil else {

@@ -1,3 +1,5 @@
+import Typesetting
+
 /// How much a Devanagari conjunct changes the width of its two consonants, as HarfBuzz shapes
 /// it: a consonant followed by virama and another consonant takes its half form, becomes a reph
 /// or a ligature, so that the pair is narrower than its two nominal glyphs. What an estimator
@@ -9,25 +11,25 @@
 /// `c v`, less the consonant's nominal advance and the sign's (none for a sign that takes no
 /// advance alone: ``CharacterTable/takesNoAdvance(_:)``). Made on first use per font
 /// (part of ``Font/estimationTables()``), a few milliseconds for a font that covers Devanagari.
-package final class ConjunctPairs: Sendable {
+final class ConjunctPairs: Sendable {
   /// The consonants (with their nukta forms), in the order of the table's rows and columns.
-  package static let consonants: [UInt32] = Array(0x0915...0x0939) + Array(0x0958...0x095F)
+  static let consonants: [UInt32] = Array(0x0915...0x0939) + Array(0x0958...0x095F)
   /// The virama that joins two consonants.
-  package static let virama: UInt32 = 0x094D
+  static let virama: UInt32 = 0x094D
 
   /// The dependent vowel signs, in the order of ``vowels``' columns.
-  package static let vowelSigns: [UInt32] = Array(0x093E...0x094C) + [0x0962, 0x0963]
+  static let vowelSigns: [UInt32] = Array(0x093E...0x094C) + [0x0962, 0x0963]
 
   /// The change in em of each pair of consonants, by their indices (``index(_:)``).
-  package let table: PairTable
+  let table: PairTable
   /// The change in em of each consonant (row) and vowel sign (column, ``vowelIndex(_:)``).
-  package let vowels: PairTable
+  let vowels: PairTable
   /// Whether the font has Devanagari conjuncts at all.
-  package let isEmpty: Bool
+  let isEmpty: Bool
 
   /// The row or column of `scalar`, or -1 when it is not a consonant.
   @inline(__always)
-  package static func index(_ scalar: UInt32) -> Int {
+  static func index(_ scalar: UInt32) -> Int {
     switch scalar {
     case 0x0915...0x0939: return Int(scalar - 0x0915)
     case 0x0958...0x095F: return Int(scalar - 0x0958) + 0x25
@@ -37,7 +39,7 @@ package final class ConjunctPairs: Sendable {
 
   /// The column of `scalar` in ``vowels``, or -1 when it is not a dependent vowel sign.
   @inline(__always)
-  package static func vowelIndex(_ scalar: UInt32) -> Int {
+  static func vowelIndex(_ scalar: UInt32) -> Int {
     switch scalar {
     case 0x093E...0x094C: return Int(scalar - 0x093E)
     case 0x0962...0x0963: return Int(scalar - 0x0962) + 0x0F

@@ -1,21 +1,23 @@
+import Typesetting
+
 /// The advances of the characters whose glyph a font may choose by language (its `locl` forms:
 /// Noto Sans CJK's Korean space is wider than its nominal one, its Chinese middle dot wider
 /// still), as HarfBuzz shapes each between two letters in a language.
-package struct LanguageAdvances: Sendable {
+struct LanguageAdvances: Sendable {
   /// The characters, in the order of ``advances``: space, middle dot, dashes, quotes, ellipsis.
-  package static let characters: [UInt32] = [
+  static let characters: [UInt32] = [
     0x20, 0xB7, 0x2013, 0x2014, 0x2018, 0x2019, 0x201C, 0x201D, 0x2026,
   ]
   /// Per character of ``characters``, its advance in em in the language (its nominal advance
   /// where the font has no glyph for it or no letter to shape it between); the rest 0.
-  package let advances: SIMD16<Float>
+  let advances: SIMD16<Float>
 
   /// The number of ``characters``.
-  package static var count: Int { @inline(__always) get { 9 } }
+  static var count: Int { @inline(__always) get { 9 } }
 
   /// The slot of `scalar` in ``characters``, or -1.
   @inline(__always)
-  package static func slot(_ scalar: UInt32) -> Int {
+  static func slot(_ scalar: UInt32) -> Int {
     switch scalar {
     case 0x20: return 0
     case 0xB7: return 1
@@ -56,8 +58,13 @@ final class LanguageAdvancesCache: @unchecked Sendable {
 extension Font {
   /// The advances of the characters the font may choose by language, in `language` (made once
   /// per language, then shared): see ``LanguageAdvances``.
-  package func languageAdvances(language: String) -> LanguageAdvances {
-    languageCache.get(language) {
+  func languageAdvances(language: String) -> LanguageAdvances {
+    languageAdvances(language: language, tables: estimationTables())
+  }
+
+  /// ``languageAdvances(language:)`` kept in the font's `tables`.
+  func languageAdvances(language: String, tables: EstimationTables) -> LanguageAdvances {
+    tables.languages.get(language) {
       let tag = LanguageTag.canonical(language)
       let letter: UInt32? = glyph(for: 0x61) != nil ? 0x61 : nil
       let shaper = SampleShaper(self)
