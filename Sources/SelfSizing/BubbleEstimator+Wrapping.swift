@@ -150,7 +150,6 @@ extension BubbleEstimator {
     }
 
     /// Starts a paragraph whose words are `entries` and use `fonts` (0: all lines are struts).
-    @inline(__always)
     mutating func start(paragraph entries: UnsafeBufferPointer<Entry>, fonts: UInt16) {
       tall = fonts != 0
       if tall {

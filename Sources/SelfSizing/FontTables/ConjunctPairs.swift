@@ -38,7 +38,6 @@ final class ConjunctPairs: Sendable {
   }
 
   /// The column of `scalar` in ``vowels``, or -1 when it is not a dependent vowel sign.
-  @inline(__always)
   static func vowelIndex(_ scalar: UInt32) -> Int {
     switch scalar {
     case 0x093E...0x094C: return Int(scalar - 0x093E)

@@ -42,7 +42,6 @@ final class JoiningForms: @unchecked Sendable {
   let isEmpty: Bool
 
   /// The key of pair `a`, `b` in ``kerns``.
-  @inline(__always)
   static func pairKey(_ a: UInt32, _ b: UInt32) -> UInt64 { UInt64(a) << 32 | UInt64(b) }
 
   /// The letter of `scalar`, if it joins and the font covers it.

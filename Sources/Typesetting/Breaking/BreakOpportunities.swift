@@ -165,7 +165,6 @@ package enum BreakOpportunities {
   /// kana (CJ) after a known class may start a line in Japanese (`japanese`, as ``locale(_:)``
   /// makes it: `line-break: normal`), as an ideograph, and elsewhere may not, as a non-starter
   /// (LB21).
-  @inline(__always)
   static func classPair(_ a: UInt32, _ b: UInt32, japanese: Bool) -> Bool? {
     classPair(lineBreakClass(a), lineBreakClass(b), japanese: japanese)
   }

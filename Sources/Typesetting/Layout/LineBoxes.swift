@@ -65,7 +65,6 @@ package struct LineBoxes: Sendable, Hashable {
   }
 
   /// Ascent, descent and height of a line box that uses the fonts in the mask (bit i: font i).
-  @inline(__always)
   package func box(fonts mask: UInt64) -> (ascent: Double, descent: Double, height: Double) {
     let strutA = ascent[0]
     let strutD = descent[0]
