@@ -207,17 +207,14 @@ extension BubbleEstimator {
     let tall: UInt16
     /// The height of a line of fonts that raise nothing.
     let strut: Double
-    /// Added between lines (the apple profile's line spacing).
-    let spacing: Double
-    let profile: TextStyle.Profile
+    /// Added between lines.
+    var spacing: Double { boxes.spacing }
 
     init(_ style: TextStyle) {
       boxes = LineBoxes(style)
       let raising = boxes.raisingFonts
       tall = UInt16(truncatingIfNeeded: raising & 0x7FFF) | (raising >> 15 != 0 ? 0x8000 : 0)
       strut = boxes.box(fonts: 0).height
-      spacing = style.profile == .apple ? style.lineSpacing : 0
-      profile = style.profile
     }
 
     /// The word-mask bit of font `i` of the stack.
@@ -234,21 +231,16 @@ extension BubbleEstimator {
     }
 
     /// Whether this is the rule of `style`, whose fonts are the rule's.
-    func serves(_ style: TextStyle) -> Bool {
-      boxes.size == style.size && boxes.lineHeight == style.lineHeight
-        && boxes.minimum == style.minimumLineHeight && boxes.maximum == style.maximumLineHeight
-        && profile == style.profile && spacing == (profile == .apple ? style.lineSpacing : 0)
-    }
+    func serves(_ style: TextStyle) -> Bool { boxes.isRule(of: style) }
   }
 
-  /// The advance of the hyphen the engine shows at a soft hyphen: U+2010 when the primary font
-  /// has it, else "-", from the first font that has it. (Out of line: few texts have one.)
+  /// The advance of the hyphen the engine shows at a soft hyphen (``SoftHyphen``), from the
+  /// first font that has it. (Out of line: few texts have one.)
   @inline(never)
   static func hyphenAdvance(
     _ f: Fonts, _ entries: UnsafeMutableBufferPointer<Fonts.Entry>, size: Double
   ) -> Double {
-    let v: UInt32 = f.fonts[0].covers(0x2010) ? 0x2010 : 0x2D
-    let (fi, em) = resolve(v, emoji: false, f, entries)
+    let (fi, em) = resolve(SoftHyphen.shown(in: f.fonts), emoji: false, f, entries)
     return em * entries[fi].factor * size
   }
 

@@ -16,10 +16,7 @@ package enum BreakOpportunities {
   /// The ICU locale for line breaking: Chromium's `line-break: auto` is ICU's `normal` for Japanese
   /// (breaks before small kana and the prolonged sound mark).
   static func locale(_ language: String) -> String {
-    let lang = language.lowercased()
-    if lang == "ja" || lang.hasPrefix("ja-") || lang.hasPrefix("ja_") {
-      return language + "@lb=normal"
-    }
+    if isJapanese(language) { return language + "@lb=normal" }
     return language.isEmpty ? "en" : language
   }
 
@@ -64,9 +61,6 @@ package enum BreakOpportunities {
     classes: UnsafeBufferPointer<UInt8>, locale: String, wordBreak: TextStyle.WordBreak
   ) throws {
     let n = text.count
-    @inline(__always) func lineBreakClass(_ c: UInt32) -> Int32 {
-      c < 0x10000 ? Int32(classes[Int(c)]) : galley_line_break_class(c)
-    }
     // ICU's boundaries of the run of the text it was last asked about.
     var icuRun = 0..<0
     var icu: [Bool] = []
@@ -91,7 +85,9 @@ package enum BreakOpportunities {
         continue
       }
       if fast == .noBreak { continue }
-      if let byClass = classPair(lineBreakClass(last), lineBreakClass(cur), japanese: japanese) {
+      if let byClass = classPair(
+        lineBreakClass(last, in: classes), lineBreakClass(cur, in: classes), japanese: japanese)
+      {
         if byClass { out[i] = true }
         continue
       }
@@ -169,7 +165,8 @@ package enum BreakOpportunities {
     classPair(lineBreakClass(a), lineBreakClass(b), japanese: japanese)
   }
 
-  /// Whether `locale` is one of Japanese (for ``classPair(_:_:japanese:)``).
+  /// Whether a language tag or an ICU locale (which starts with one) is Japanese: "ja" alone or
+  /// before "-", "_" or "@", in any case.
   static func isJapanese(_ locale: String) -> Bool {
     let b = Array(locale.utf8.prefix(3))
     guard b.count >= 2, b[0] | 0x20 == UInt8(ascii: "j"), b[1] | 0x20 == UInt8(ascii: "a") else {
@@ -222,8 +219,13 @@ package enum BreakOpportunities {
   /// ICU's UAX #14 class (`ULineBreak`) of `c`.
   @inline(__always)
   static func lineBreakClass(_ c: UInt32) -> Int32 {
-    c < 0x10000
-      ? Int32(bmpClasses.withUnsafeBufferPointer { $0[Int(c)] }) : galley_line_break_class(c)
+    bmpClasses.withUnsafeBufferPointer { lineBreakClass(c, in: $0) }
+  }
+
+  /// ``lineBreakClass(_:)`` with ``bmpClasses`` lent (bound once for a loop).
+  @inline(__always)
+  static func lineBreakClass(_ c: UInt32, in classes: UnsafeBufferPointer<UInt8>) -> Int32 {
+    c < 0x10000 ? Int32(classes[Int(c)]) : galley_line_break_class(c)
   }
 
   static var unicodeVersion: String { String(cString: galley_unicode_version()) }

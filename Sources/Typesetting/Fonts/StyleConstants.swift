@@ -34,7 +34,7 @@ struct StyleConstants {
     space = StyleConstants.shapeAlone([0x20], style: style, engine: engine).advance
     ellipsis = StyleConstants.shapeAlone([0x2026], style: style, engine: engine)
     hyphen = StyleConstants.shapeAlone(
-      [fonts[0].covers(0x2010) ? 0x2010 : 0x2D], style: style, engine: engine)
+      [SoftHyphen.shown(in: fonts)], style: style, engine: engine)
   }
 
   /// A short string shaped in the first font of the stack that covers it.
@@ -56,5 +56,13 @@ struct StyleConstants {
     let snippet = ShapedSnippet(font: fi, glyphs: Array(engine.glyphs[kept...]))
     engine.glyphs.removeSubrange(kept...)
     return snippet
+  }
+}
+
+/// The hyphen a line that ends at a soft hyphen shows: U+2010 HYPHEN when the primary font has
+/// it, else U+002D (drawn by the first font of the stack that has it).
+package enum SoftHyphen {
+  package static func shown(in fonts: [Font]) -> UInt32 {
+    fonts[0].covers(0x2010) ? 0x2010 : 0x2D
   }
 }

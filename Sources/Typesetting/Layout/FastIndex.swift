@@ -226,7 +226,7 @@ struct FastIndex: @unchecked Sendable {
     }
     boxHeight = strut.height
     let wraps = whiteSpace.wraps
-    let spacing = text.style.profile == .apple ? text.style.lineSpacing : 0
+    let spacing = text.lineBoxes.spacing
     let snapsWidths = text.style.profile == .browser
     let maxLines = max(0, text.style.maxLines ?? 0)
     segmentsPerPoint = lastContentEnd > 0 ? Double(n) / lastContentEnd : 0

@@ -2,16 +2,20 @@
 /// height a line is as tall as the largest ascent and the largest descent (each with half its
 /// font's line gap) of the primary font (the strut) and every font the line uses; a fixed or
 /// multiple line height centres the strut in that height; the minimum and maximum line heights
-/// clamp it. Measuring, layout and the estimator all ask this one rule.
+/// clamp it; the apple profile adds the style's line spacing between lines. Measuring, layout
+/// and the estimator all ask this one rule.
 package struct LineBoxes: Sendable, Hashable {
   /// Per font of the stack, in points, as the profile rounds them (``LineMetrics``).
   package let ascent: [Double]
   package let descent: [Double]
   package let lineGap: [Double]
-  package let lineHeight: TextStyle.LineHeight
-  package let size: Double
-  package let minimum: Double?
-  package let maximum: Double?
+  let lineHeight: TextStyle.LineHeight
+  let size: Double
+  let minimum: Double?
+  let maximum: Double?
+  let profile: TextStyle.Profile
+  /// Added between two lines (TextKit's line spacing: the apple profile only).
+  package let spacing: Double
 
   /// The rule of `style` over its fonts' metrics at its size.
   package init(_ style: TextStyle) {
@@ -45,6 +49,21 @@ package struct LineBoxes: Sendable, Hashable {
     size = style.size
     minimum = style.minimumLineHeight
     maximum = style.maximumLineHeight
+    profile = style.profile
+    spacing = Self.spacing(style)
+  }
+
+  /// The space between two lines in `style`.
+  static func spacing(_ style: TextStyle) -> Double {
+    style.profile == .apple ? style.lineSpacing : 0
+  }
+
+  /// Whether this is the rule of `style`, given that its fonts are those the rule was made
+  /// with (what else of a style the rule depends on).
+  package func isRule(of style: TextStyle) -> Bool {
+    size == style.size && lineHeight == style.lineHeight && minimum == style.minimumLineHeight
+      && maximum == style.maximumLineHeight && profile == style.profile
+      && spacing == Self.spacing(style)
   }
 
   /// Whether font `f` of the stack can make a line box other than the strut's: with `normal`

@@ -168,7 +168,7 @@ extension PreparedText {
       tall = text.lineBoxes.raisingFonts
       strut = text.lineBox(fonts: 0).height
       box = strut
-      spacing = text.style.profile == .apple ? text.style.lineSpacing : 0
+      spacing = text.lineBoxes.spacing
       let maxLines = max(0, text.style.maxLines ?? 0)
       lineLimit = maxLines > 0 ? maxLines : .max
     }

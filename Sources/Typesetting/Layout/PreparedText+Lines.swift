@@ -7,10 +7,9 @@ extension PreparedText {
     lines.reserveCapacity(raw.count)
     var top = 0.0
     var widest = 0.0
-    let apple = style.profile == .apple
     for (i, r) in raw.enumerated() {
       let (a, d, h) = lineBox(fonts: r.fonts)
-      if i > 0 && apple { top += style.lineSpacing }
+      if i > 0 { top += lineBoxes.spacing }
       var startG = min(r.reportStart, graphemeAdvance.count)
       // A line that starts inside a Unicode grapheme cluster: the cluster counts on the line
       // before (where its wider part is), so the line starts with the next cluster — unless
