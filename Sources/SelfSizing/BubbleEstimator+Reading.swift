@@ -23,7 +23,7 @@ extension BubbleEstimator {
   /// grows for very long words.
   struct CharacterEnds {
     private var buffer = UnsafeMutablePointer<Float>.allocate(capacity: 256)
-    private var capacity = 256
+    private(set) var capacity = 256
     private(set) var count = 0
 
     /// Character `k` starts at `end` (so character `k - 1` ends there). (Inlined, by force: a
@@ -53,6 +53,16 @@ extension BubbleEstimator {
 
     /// The ends of the last finished word.
     var list: UnsafeBufferPointer<Float> { UnsafeBufferPointer(start: buffer, count: count) }
+
+    /// Gives back what a very long word grew the buffer to (it is kept from text to text, per
+    /// thread: one word of a 4 MB text would otherwise hold 16 MB until the thread ends).
+    mutating func shrink() {
+      guard capacity > 4096 else { return }
+      buffer.deallocate()
+      buffer = .allocate(capacity: 256)
+      capacity = 256
+      count = 0
+    }
 
     /// One in memory of its own, freed with its owner.
     final class Owner {
@@ -651,6 +661,7 @@ extension BubbleEstimator {
       }
     }
     if paragraphHasContent || paragraphs == 0 { endParagraph() }
+    ends.pointee.shrink()
     if collapse && !anyContent { isEmpty = true }  // white space only: collapses to nothing
     return (rule, isEmpty)
   }

@@ -157,4 +157,17 @@ final class EstimatorRuleTests: XCTestCase {
     let text = "แจ่มใสไอโอเอสเงากล่องแถบแรกหม้อพยาธิเบียร์เดี่ยว เผื่อห่อข้าวโง่แข่งขันไชโยแม่โน่นเย็บ"
     try assertSameLines(text, s, widths: Array(stride(from: 60.0, through: 300, by: 7)))
   }
+
+  /// The buffer of characters' ends, kept per thread from text to text, gives back what one very
+  /// long word grew it to once the text is read (estimates of it unchanged).
+  func testAVeryLongWordLeavesNoLargeBufferBehind() throws {
+    let s = try style(["Inter-Regular.otf"], size: 16)
+    var fonts = BubbleEstimator.RecentFonts()
+    let word = String(repeating: "ab", count: 20_000)
+    let b = BubbleEstimator().block(word, s, width: 200, fonts: &fonts)
+    XCTAssertEqual(fonts.ends.pointer.pointee.capacity, 256)
+    let again = BubbleEstimator().block(word, s, width: 200)
+    XCTAssertEqual(b.lines, again.lines)
+    XCTAssertGreaterThan(b.lines, 100)
+  }
 }
