@@ -16,6 +16,9 @@ extension BubbleEstimator {
     /// A long word, with the end of each of its characters (the last: `content`).
     mutating func word(
       _ content: Double, trailing: Double, ends: UnsafeBufferPointer<Float>, fonts: UInt16)
+    /// The white space after the last word holds tabs: `items` are the spaces before the first
+    /// and, per tab, the advance of a space of its font and the spaces after it.
+    mutating func tabbed(_ items: [Float], letterSpacing: Double, tabSize: Int)
     mutating func endParagraph()
   }
 
@@ -117,22 +120,38 @@ extension BubbleEstimator {
       entries.append(
         Entry(content: Float(content), trailing: Float(trailing), unit: unit, count: 1, fonts: fonts))
     }
+    mutating func tabbed(_ items: [Float], letterSpacing: Double, tabSize: Int) {
+      // (Past the places a NaN can hold, the width from the paragraph's start stays.)
+      guard let last = entries.indices.last, ends.count <= Entry.tabbedLimit else { return }
+      entries[last].trailing = Entry.tabbedTrailing(at: ends.count)
+      ends.append(Float(items.count / 2))
+      ends.append(Float(letterSpacing))
+      ends.append(Float(tabSize))
+      ends.append(contentsOf: items)
+    }
     mutating func endParagraph() {
       // Its width on one line, summed as the wrapper sums it.
       var x = 0.0
       var content = 0.0
       var segments = 0
       var fonts: UInt16 = 0
+      var tabbed = false
       for e in entries[paragraphStart...] {
         let w = Double(e.content)
         x += e.count == 1 ? w : Double(e.count) * w
         if w > 0 { content = x }
-        x += Double(e.trailing)
+        if e.trailing.isNaN {
+          tabbed = true
+          x += ends.withUnsafeBufferPointer { e.trailing(at: x, $0) }
+        } else {
+          x += Double(e.trailing)
+        }
         segments += Int(e.count)
         fonts |= e.fonts
       }
       paragraphs.append(
-        Paragraph(end: entries.count, natural: content, segments: segments, fonts: fonts))
+        Paragraph(
+          end: entries.count, natural: content, segments: segments, fonts: fonts, tabbed: tabbed))
       paragraphStart = entries.count
     }
   }
@@ -437,6 +456,8 @@ extension BubbleEstimator {
     let longWord = BubbleEstimator.longWord * size
     // The advance of the hyphen a soft hyphen shows (found at the first one).
     var hyphen: Double? = nil
+    // The word's trailing white space when it holds tabs, as ``WordSink/tabbed`` takes it.
+    var tabbed: [Float] = []
     @inline(__always) func emit() {
       paragraphStart += word + spaces
       if word > 0 || spaces > 0 {
@@ -449,6 +470,10 @@ extension BubbleEstimator {
           // words after their mean advance.)
           let unit = ideographic ? widestCharacter : word / Double(max(1, characters))
           out.word(word, trailing: spaces, unit: unit, fonts: wordFonts & tall)
+        }
+        if !tabbed.isEmpty {
+          out.tabbed(tabbed, letterSpacing: letterSpacing, tabSize: style.tabSize)
+          tabbed.removeAll(keepingCapacity: true)
         }
       }
       wordFonts = 0
@@ -581,13 +606,18 @@ extension BubbleEstimator {
       switch c {
       case .space:
         if v == 0x09 {
-          // To the next tab stop, by the engine's rule (``TabStops``), from the paragraph's
-          // start (its first line's).
+          // To the next tab stop, by the engine's rule (``TabStops``), here from the
+          // paragraph's start; the wrapper takes it again from each line's (``tabbedSpace``).
           let nominal = entries[fi].nominal._withUnsafeGuaranteedRef { $0[0x20] }
           let space = (nominal >= 0 ? Double(nominal) : em) * entries[fi].factor * size
           advance = TabStops.advance(
             at: paragraphStart + word + spaces, space: space + letterSpacing,
             tabSize: style.tabSize, letterSpacing: letterSpacing)
+          if tabbed.isEmpty { tabbed.append(Float(spaces)) }
+          tabbed.append(Float(space + letterSpacing))
+          tabbed.append(0)
+        } else if !tabbed.isEmpty {
+          tabbed[tabbed.count &- 1] += Float(advance)
         }
         spaces += advance
         wordFonts |= fontBit

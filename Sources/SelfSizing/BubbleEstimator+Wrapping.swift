@@ -11,6 +11,75 @@ extension BubbleEstimator {
     var count: UInt16
     /// The fonts it uses that raise a line box (``LineRule/mask(font:)``).
     var fonts: UInt16
+
+    /// `trailing` of white space holding tabs, whose width depends on where it starts on its
+    /// line: a NaN whose payload is where it is described in the ends table (``tabbedSpace``).
+    static func tabbedTrailing(at i: Int) -> Float {
+      Float(nan: Float.RawSignificand(i), signaling: false)
+    }
+
+    /// The largest place in the ends table that ``tabbedTrailing(at:)`` can hold.
+    static let tabbedLimit = 1 << 21 - 1
+
+    /// Where the trailing white space of a tabbed entry is described.
+    var tabbedPlace: Int { Int(trailing.significandBitPattern & 0x1F_FFFF) }
+
+    /// Moves the place of its tabbed white space by `offset` (its ends table joined to a larger
+    /// one); past the places a NaN holds, the white space takes its width at a line's start.
+    mutating func moveTabbedPlace(by offset: Int, in ends: [Float]) {
+      let place = tabbedPlace + offset
+      if place <= Entry.tabbedLimit {
+        trailing = Entry.tabbedTrailing(at: place)
+      } else {
+        let width = ends.withUnsafeBufferPointer { trailing(at: 0, $0) }
+        trailing = Float(width)
+      }
+    }
+
+    /// The width of its trailing white space starting `position` from its line's start.
+    func trailing(at position: Double, _ ends: UnsafeBufferPointer<Float>) -> Double {
+      let t = Double(trailing)
+      return t.isNaN ? BubbleEstimator.tabbedSpace(ends, at: tabbedPlace, position: position) : t
+    }
+  }
+
+  /// How the wrapper reads the white space after a word: as it is, or, in a paragraph with
+  /// tabs, from where it starts on its line. (Types, not a flag, so that the paragraphs
+  /// without tabs, nearly all, are wrapped by code that never asks.)
+  protocol TrailingSpace {
+    static func width(_ e: Entry, at position: Double, _ ends: UnsafeBufferPointer<Float>)
+      -> Double
+  }
+
+  enum PlainSpace: TrailingSpace {
+    static func width(_ e: Entry, at position: Double, _ ends: UnsafeBufferPointer<Float>)
+      -> Double
+    { Double(e.trailing) }
+  }
+
+  enum TabbedSpace: TrailingSpace {
+    static func width(_ e: Entry, at position: Double, _ ends: UnsafeBufferPointer<Float>)
+      -> Double
+    { e.trailing(at: position, ends) }
+  }
+
+  /// The width of white space holding tabs described at `ends[i]` (its tab count, letter
+  /// spacing and tab size, then the spaces before the first tab and, per tab, the advance of a
+  /// space of its font and the spaces after it), starting `position` from its line's start: each
+  /// tab goes to the next stop of that line (``TabStops``).
+  @inline(never)
+  static func tabbedSpace(_ ends: UnsafeBufferPointer<Float>, at i: Int, position: Double) -> Double
+  {
+    let tabs = Int(ends[i])
+    let letterSpacing = Double(ends[i + 1])
+    let tabSize = Int(ends[i + 2])
+    var x = position + Double(ends[i + 3])
+    for t in 0..<tabs {
+      x += TabStops.advance(
+        at: x, space: Double(ends[i + 4 + 2 * t]), tabSize: tabSize, letterSpacing: letterSpacing)
+      x += Double(ends[i + 5 + 2 * t])
+    }
+    return x - position
   }
 
   /// The wrapping options of a text that matter to an estimate.
@@ -36,6 +105,8 @@ extension BubbleEstimator {
     var segments: Int
     /// The fonts its words use that raise a line box (0: every line is the strut's).
     var fonts: UInt16
+    /// Whether white space after some of its words holds tabs (``Entry/tabbedTrailing(at:)``).
+    var tabbed = false
   }
 
   /// Estimated lines of a block of text.
@@ -115,7 +186,8 @@ extension BubbleEstimator {
       } else {
         let words = UnsafeBufferPointer(rebasing: entries[k..<end])
         lines.start(paragraph: words, fonts: paragraph.fonts)
-        var index = EstimatedWords(words, segments: paragraph.segments, ends: ends)
+        var index = EstimatedWords(
+          words, segments: paragraph.segments, ends: ends, tabbed: paragraph.tabbed)
         greedy.run(&index, &lines)
         if lines.count >= lines.limit { break }
       }
@@ -221,11 +293,20 @@ extension BubbleEstimator {
     private var nextStart = 0.0
     /// x where the last word with content on the line ends (-infinity: none).
     private var lastContent = -Double.infinity
+    /// x where the line starts (tabs stop from there).
+    private var lineStart = 0.0
 
-    init(_ entries: UnsafeBufferPointer<Entry>, segments: Int, ends: UnsafeBufferPointer<Float>) {
+    /// Whether white space after some of its words holds tabs (``Entry/tabbedTrailing(at:)``).
+    let tabbed: Bool
+
+    init(
+      _ entries: UnsafeBufferPointer<Entry>, segments: Int, ends: UnsafeBufferPointer<Float>,
+      tabbed: Bool
+    ) {
       self.entries = entries
       count = segments
       self.ends = ends
+      self.tabbed = tabbed
     }
 
     mutating func startLine(at a: Int) -> Double {
@@ -241,11 +322,20 @@ extension BubbleEstimator {
       }
       segment = a
       firstEnd = x + Double(entries[entry].content)
+      lineStart = x
       return x
     }
 
     // (Wrapping arithmetic: indices stay within the entries, far from overflow.)
     mutating func lastFitting(from a: Int, to hi: Int, limitX: Double) -> Int {
+      tabbed
+        ? lastFitting(from: a, to: hi, limitX: limitX, TabbedSpace.self)
+        : lastFitting(from: a, to: hi, limitX: limitX, PlainSpace.self)
+    }
+
+    private mutating func lastFitting<Space: TrailingSpace>(
+      from a: Int, to hi: Int, limitX: Double, _: Space.Type
+    ) -> Int {
       var e = entry
       var k = inRun
       var g = a
@@ -275,7 +365,7 @@ extension BubbleEstimator {
           }
           // The next word, after this one's spaces.
           let next = entries[e &+ 1]
-          let nextEnd = end + Double(word.trailing) + Double(next.content)
+          let nextEnd = end + Space.width(word, at: end - lineStart, ends) + Double(next.content)
           if nextEnd > limitX { break }
           e &+= 1
           k = 0
@@ -289,7 +379,8 @@ extension BubbleEstimator {
       if k < Int(entries[e].count) &- 1 {
         (nextEntry, nextInRun, nextStart) = (e, k &+ 1, end)
       } else {
-        (nextEntry, nextInRun, nextStart) = (e &+ 1, 0, end + Double(entries[e].trailing))
+        let start = end + Space.width(entries[e], at: end - lineStart, ends)
+        (nextEntry, nextInRun, nextStart) = (e &+ 1, 0, start)
       }
       return fits ? g : a &- 1
     }
@@ -306,6 +397,8 @@ extension BubbleEstimator {
     mutating func brokenLine(segment a: Int, limit: Double, base: inout Double, resume: inout Int)
       -> BrokenPart?
     {
+      // (The line goes on from `base`: tabs after the word stop from there.)
+      defer { lineStart = base }
       let u = entries[entry].unit
       if u < 0 { return brokenLongWord(at: Int(-u) &- 1, limit: limit, base: &base, resume: &resume) }
       // A word too wide for a line fills as many whole lines as its width holds; the rest goes

@@ -105,14 +105,16 @@ public final class PreparedBubbles: Sendable {
       let endBase = Float(ends.count)
       entries += part.entries.map {
         var e = $0
-        // (A long word's place among the ends moves with them.)
+        // (A long word's and tabbed white space's places among the ends move with them.)
         if e.unit < 0 { e.unit -= endBase }
+        if e.trailing.isNaN { e.moveTabbedPlace(by: Int(endBase), in: part.ends) }
         return e
       }
       ends += part.ends
       paragraphs += part.paragraphs.map {
-        BubbleEstimator.Paragraph(
-          end: $0.end + entryBase, natural: $0.natural, segments: $0.segments, fonts: $0.fonts)
+        var p = $0
+        p.end += entryBase
+        return p
       }
       replies += part.replies.map(moved)
       let geometryMap = part.geometries.map { g -> Int in

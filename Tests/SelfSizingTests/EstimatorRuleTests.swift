@@ -82,6 +82,31 @@ final class EstimatorRuleTests: XCTestCase {
     }
   }
 
+  /// A tab on a wrapped line goes to the stops of that line, counted from the line's start
+  /// (not the paragraph's).
+  func testTabsOnWrappedLinesStopFromTheLinesStart() throws {
+    var s = try style(["Inter-Regular.otf"], size: 16)
+    s.whiteSpace = .preWrap
+    s.overflowWrap = .breakWord
+    for tabSize in [2, 4, 8] {
+      s.tabSize = tabSize
+      let texts = [
+        "mmm\tmm iiiii\tx abc\tdef\tg hijk\tl m\tnop\tqr stu\t\tv wx \ty\n\tz ab\tc",
+        // (After the last part of a word broken by overflow-wrap, from that part's line.)
+        String(repeating: "hear", count: 12) + "\tx\ty z\tw",
+      ]
+      for text in texts {
+        for width in stride(from: 70.0, through: 260, by: 9) {
+          let measured = try CellSizer.shared.layOut(text, s, width: width)
+          let estimated = BubbleEstimator().estimateText(text, style: s, width: width)
+          XCTAssertEqual(estimated.lines, measured.lineCount, "lines at \(width), \(tabSize)")
+          XCTAssertEqual(
+            estimated.widest, measured.widest, accuracy: 0.05, "widest at \(width), \(tabSize)")
+        }
+      }
+    }
+  }
+
   /// A line up to 1/64 pt wider than the width still fits, as in the engine.
   func testALineWithinTheFitToleranceFits() throws {
     let s = try style(["Inter-Regular.otf"], size: 17)

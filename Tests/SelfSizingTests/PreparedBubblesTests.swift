@@ -15,6 +15,11 @@ final class PreparedBubblesTests: XCTestCase {
       }
       if i % 11 == 5 { cells[i].minSize = CellSize(width: 80, height: 60) }
       if i % 17 == 1 { cells[i].padding = Padding(top: 4, leading: 20, bottom: 10, trailing: 6) }
+      if i % 19 == 7 {
+        // Tabs, whose stops are counted from each line's start.
+        cells[i].style.whiteSpace = .preWrap
+        cells[i].text = "key\tvalue\tanother\t\tcolumn of words\tand\tmore " + cells[i].text
+      }
     }
     return cells
   }
