@@ -81,7 +81,6 @@ public struct LayoutResult: Sendable {
   }
 
   /// An element of section `s` where the layout puts it.
-  @inline(__always)
   func placed(_ a: LayoutAttributes, section s: Int) -> LayoutAttributes {
     var a = a
     if scrollDirection == .vertical { a.frame.origin.y += origins[s] } else {
@@ -154,7 +153,6 @@ public struct LayoutResult: Sendable {
     }
     var out: [LayoutAttributes] = []
     // Cells of every section first, then item views, then section views.
-    @inline(__always)
     func collect(_ s: Int, _ index: SpatialIndex, _ elements: [LayoutAttributes]) {
       let (l, h) = local(s)
       index.forEachCandidate(lo: l, hi: h) { i in

@@ -291,7 +291,6 @@ package struct JSONReader {
 
   /// Moves to the next byte inside a string that is not itself: a quote, a backslash or a
   /// control character (or the end).
-  @inline(__always)
   private mutating func skipOrdinaryBytes() {
     // Eight bytes at a time: the first special byte is where the lowest bit of the masks is.
     let base = bytes.baseAddress!
@@ -505,12 +504,10 @@ package struct JSONReader {
 
   /// Whether any of the eight bytes of `w` is `"`, `\\` or below 0x20 (bytes of 0x80 and above
   /// are none of these).
-  @inline(__always)
   static func hasSpecialByte(_ w: UInt64) -> Bool { specialBytes(w) != 0 }
 
   /// A mask whose lowest set bit is the high bit of the first byte of `w` that is `"`, `\\` or
   /// below 0x20 (zero when there is none).
-  @inline(__always)
   static func specialBytes(_ w: UInt64) -> UInt64 {
     ByteWord.firstMatch(0x22, in: w) | ByteWord.firstMatch(0x5C, in: w)
       | ByteWord.firstByte(below: 0x20, in: w)

@@ -217,7 +217,6 @@ package struct JSONKeySet: Sendable {
   }
 
   /// The position of the first entry with `fingerprint` for which `same` holds, if any.
-  @inline(__always)
   private func find(_ fingerprint: UInt64, _ same: (Entry) -> Bool) -> Int? {
     entries.withUnsafeBufferPointer { entries in
       slots.withUnsafeBufferPointer { slots in

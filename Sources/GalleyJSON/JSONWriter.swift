@@ -22,7 +22,6 @@ package struct JSONWriter {
     var s = s
     s.withUTF8 { buffer.append($0) }
   }
-  @inline(__always)
   package mutating func raw(_ s: StaticString) {
     buffer.append(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
   }
@@ -209,7 +208,6 @@ package struct JSONWriter {
   }
 
   /// `[a, b, …]`, each element written by `element`.
-  @inline(__always)
   package mutating func list<T>(_ values: [T], _ element: (inout JSONWriter, T) -> Void) {
     raw(UInt8(ascii: "["))
     for (k, v) in values.enumerated() {
@@ -269,14 +267,12 @@ final class ByteBuffer {
 
   var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
 
-  @inline(__always)
   func append(_ b: UInt8) {
     if count == capacity { grow(to: count + 1) }
     start[count] = b
     count += 1
   }
 
-  @inline(__always)
   func append(_ p: UnsafeBufferPointer<UInt8>) {
     guard let base = p.baseAddress, p.count > 0 else { return }
     let n = p.count

@@ -100,7 +100,6 @@ public final class Canvas {
   }
 
   /// Composites premultiplied `(r, g, b, a)` over pixel (px, py) with `coverage` (0…1).
-  @inline(__always)
   func blend(
     _ px: Int, _ py: Int, _ r: Double, _ g: Double, _ b: Double, _ a: Double, coverage: Double
   ) {
@@ -125,7 +124,6 @@ public final class Canvas {
     px[3] = UInt8(min(255, (sa + Double(px[3]) * inv).rounded()))
   }
 
-  @inline(__always)
   func blend(_ px: Int, _ py: Int, _ c: Color, coverage: Double) {
     let a = Double(c.a)
     blend(
@@ -258,7 +256,6 @@ public final class Canvas {
 /// The whole pixel at a position in pixels, rounded by `rule`, held within ±2^40 so that no
 /// position, however large or not a number, traps the conversion (it lies far outside every
 /// canvas, where drawing is cut off).
-@inline(__always)
 func pixelIndex(_ x: Double, _ rule: FloatingPointRoundingRule) -> Int {
   let r = x.rounded(rule)
   guard r.isFinite else { return r.isNaN ? 0 : (r > 0 ? 1 << 40 : -(1 << 40)) }

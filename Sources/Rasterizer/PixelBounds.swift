@@ -9,7 +9,6 @@ struct PixelBounds {
   private var maxY = Int.min
 
   /// Takes pixel (`x`, `y`) into the box.
-  @inline(__always)
   mutating func add(_ x: Int, _ y: Int) {
     minX = min(minX, x)
     maxX = max(maxX, x)

@@ -29,9 +29,7 @@ extension BubbleEstimator {
     private(set) var capacity = 256
     private(set) var count = 0
 
-    /// Character `k` starts at `end` (so character `k - 1` ends there). (Inlined, by force: a
-    /// call per character in the reading loop costs 3% of reading.)
-    @inline(__always)
+    /// Character `k` starts at `end` (so character `k - 1` ends there).
     mutating func note(_ k: Int, end: Double) {
       guard k > 0 else { return }
       if k > capacity { grow() }
@@ -247,7 +245,6 @@ extension BubbleEstimator {
     }
 
     /// The word-mask bit of font `i` of the stack.
-    @inline(__always)
     static func mask(font i: Int) -> UInt16 { 1 &<< UInt16(min(i, 15)) }
 
     /// The height of a line whose words' masks are `m` (bit 15 stands for every raising font
@@ -321,7 +318,6 @@ extension BubbleEstimator {
 
   /// The font that draws `v` among `entries` and its advance in em (nominal, or the
   /// language's).
-  @inline(__always)
   static func resolve(
     _ v: UInt32, emoji: Bool, _ f: Fonts, _ entries: UnsafeMutableBufferPointer<Fonts.Entry>
   ) -> (font: Int, em: Double) {
@@ -458,7 +454,7 @@ extension BubbleEstimator {
     var hyphen: Double? = nil
     // The word's trailing white space when it holds tabs, as ``WordSink/tabbed`` takes it.
     var tabbed: [Float] = []
-    @inline(__always) func emit() {
+    func emit() {
       paragraphStart += word + spaces
       if word > 0 || spaces > 0 {
         if word > longWord && characters > 1 {
@@ -488,7 +484,7 @@ extension BubbleEstimator {
       afterVirama = false
       halvable.font = -1
     }
-    @inline(__always) func endParagraph() {
+    func endParagraph() {
       emit()
       out.endParagraph()
       paragraphs += 1
@@ -819,7 +815,6 @@ struct Joining {
   /// The form of `letter` (`scalar`, in font `font`) after the letter this state holds: its
   /// advance in em and the change in em to the advance of the letter before it; the state
   /// then holds it.
-  @inline(__always)
   mutating func next(
     _ letter: JoiningForms.Letter, _ scalar: UInt32, font: Int, forms: Unmanaged<JoiningForms>
   ) -> (em: Double, previousChange: Double) {
@@ -850,7 +845,6 @@ struct Joining {
 
   init() {}
 
-  @inline(__always)
   init(_ letter: JoiningForms.Letter, _ scalar: UInt32, font: Int, joinedBefore: Bool, em: Float) {
     // (A letter that joins nothing after it ends the chain here.)
     self.font = letter.joinsNext ? font : -1

@@ -42,20 +42,17 @@ struct BubbleGeometry: Sendable, Hashable {
   }
 
   /// The widest the bubble may be in a container.
-  @inline(__always)
   func maximumBubbleWidth(_ containerWidth: Double) -> Double {
     BubbleCell.maximumBubbleWidth(
       containerWidth: containerWidth, fraction: maxWidthFraction, maxWidth: maxWidth)
   }
 
   /// The width the main text, the sender name and the timestamp are laid out in.
-  @inline(__always)
   func textWidth(_ containerWidth: Double) -> Double {
     max(1, maximumBubbleWidth(containerWidth) - padding.horizontal)
   }
 
   /// The width the reply preview (name and text) is laid out in.
-  @inline(__always)
   func replyWidth(_ textWidth: Double) -> Double { max(1, textWidth - replyPadding.horizontal) }
 
   /// A bubble put together.

@@ -107,7 +107,6 @@ package enum CellLimits {
 }
 
 /// `value` rounded up to a multiple of 1/scale (``PixelGrid``).
-@inline(__always)
 func roundUp(_ value: Double, scale: Double) -> Double {
   PixelGrid.roundedUp(value, scale: scale)
 }

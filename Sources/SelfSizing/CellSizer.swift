@@ -185,7 +185,6 @@ public final class CellSizer: @unchecked Sendable {
 
   /// The bubble rule's widths: which width each part a bubble `has` is laid out at (the reply's
   /// texts inside the reply box, the others at the text width), in order, by `layOut`.
-  @inline(__always)
   static func bubbleParts<T>(
     _ g: BubbleGeometry, containerWidth: Double, has: (BubblePart) -> Bool,
     layOut: (BubblePart, Double) throws -> T

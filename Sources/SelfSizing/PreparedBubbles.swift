@@ -254,7 +254,6 @@ extension BubbleEstimator {
     }
 
     /// A one-line label's size as the bubble rule reads a text's extent.
-    @inline(__always)
     static func box(_ size: CellSize) -> TextBox {
       TextBox(lineCount: 1, height: size.height, widest: size.width, lastLineWidth: size.width)
     }
@@ -263,6 +262,5 @@ extension BubbleEstimator {
 
 extension BubbleEstimator.Block {
   /// The estimated text's extent as the bubble rule reads it.
-  @inline(__always)
   var box: TextBox { TextBox(lineCount: lines, height: height, widest: widest, lastLineWidth: last) }
 }

@@ -9,8 +9,8 @@ final class PreparationWorker {
 
   /// The style of the last text prepared here and its constants, and those of the styles met
   /// before (a worker belongs to one typesetter).
-  @exclusivity(unchecked) var lastStyleConstants: (StyleConstants.Key, StyleConstants)? = nil
-  @exclusivity(unchecked) var styleConstants: [StyleConstants.Key: StyleConstants] = [:]
+  var lastStyleConstants: (StyleConstants.Key, StyleConstants)? = nil
+  var styleConstants: [StyleConstants.Key: StyleConstants] = [:]
   /// The most styles' constants kept (the conformance corpus has 366 styles).
   static let keptStyles = 1024
 
@@ -21,7 +21,7 @@ final class PreparationWorker {
     var harfBuzz: hb_language_t?
     var breakLocale: String
   }
-  @exclusivity(unchecked) private var lastLanguage: LanguageInfo?
+  private var lastLanguage: LanguageInfo?
 
   init(shaper: Shaper) {
     self.shaper = shaper

@@ -28,7 +28,6 @@ final class ConjunctPairs: Sendable {
   let isEmpty: Bool
 
   /// The row or column of `scalar`, or -1 when it is not a consonant.
-  @inline(__always)
   static func index(_ scalar: UInt32) -> Int {
     switch scalar {
     case 0x0915...0x0939: return Int(scalar - 0x0915)

@@ -45,7 +45,6 @@ final class JoiningForms: @unchecked Sendable {
   static func pairKey(_ a: UInt32, _ b: UInt32) -> UInt64 { UInt64(a) << 32 | UInt64(b) }
 
   /// The letter of `scalar`, if it joins and the font covers it.
-  @inline(__always)
   func letter(_ scalar: UInt32) -> Letter? {
     Self.range.contains(scalar) ? letters[Int(scalar &- Self.range.lowerBound)] : nil
   }

@@ -36,7 +36,6 @@ final class KerningPairs: @unchecked Sendable {
   let isEmpty: Bool
 
   /// The row or column of `scalar` in the table, or -1 when it is not covered.
-  @inline(__always)
   func index(_ scalar: UInt32) -> Int {
     kerningPairIndex(scalar, rows: rows, limit: Self.indexLimit)
   }
@@ -99,7 +98,6 @@ final class KerningPairs: @unchecked Sendable {
 /// ``KerningPairs/index(_:)`` over a table's `rows` read out of it (below `limit`). (Open to
 /// the estimator, and inlinable: asked of every character there, a call would spill its
 /// loop's state.)
-@inline(__always)
 func kerningPairIndex(_ scalar: UInt32, rows: UnsafeMutablePointer<Int16>, limit: Int)
   -> Int
 {

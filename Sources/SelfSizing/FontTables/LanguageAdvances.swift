@@ -13,10 +13,9 @@ struct LanguageAdvances: Sendable {
   let advances: SIMD16<Float>
 
   /// The number of ``characters``.
-  static var count: Int { @inline(__always) get { 9 } }
+  static var count: Int { 9 }
 
   /// The slot of `scalar` in ``characters``, or -1.
-  @inline(__always)
   static func slot(_ scalar: UInt32) -> Int {
     switch scalar {
     case 0x20: return 0

@@ -20,7 +20,6 @@ final class PairTable: @unchecked Sendable {
   deinit { values.deallocate() }
 
   /// The change in em when the character of row `a` is followed by that of column `b`.
-  @inline(__always)
   subscript(a: Int, b: Int) -> Float {
     get { values[a &* count &+ b] }
     set { values[a &* count &+ b] = newValue }

@@ -177,7 +177,6 @@ package enum BreakOpportunities {
   }
 
   /// ``classPair(_:_:japanese:)`` of characters of line-break classes `x` and `y`.
-  @inline(__always)
   static func classPair(_ x: Int32, _ y: Int32, japanese: Bool) -> Bool? {
     typealias C = LineBreakClass
     func isKnown(_ c: Int32) -> Bool {
@@ -217,31 +216,25 @@ package enum BreakOpportunities {
   }
 
   /// ICU's UAX #14 class (`ULineBreak`) of `c`.
-  @inline(__always)
   static func lineBreakClass(_ c: UInt32) -> Int32 {
     bmpClasses.withUnsafeBufferPointer { lineBreakClass(c, in: $0) }
   }
 
   /// ``lineBreakClass(_:)`` with ``bmpClasses`` lent (bound once for a loop).
-  @inline(__always)
   static func lineBreakClass(_ c: UInt32, in classes: UnsafeBufferPointer<UInt8>) -> Int32 {
     c < 0x10000 ? Int32(classes[Int(c)]) : galley_line_break_class(c)
   }
 
   static var unicodeVersion: String { String(cString: galley_unicode_version()) }
 
-  @inline(__always)
   static func isBreakableSpace(_ c: UInt32) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 }
 
-  @inline(__always)
   static func isASCIIDigit(_ c: UInt32) -> Bool { c >= 0x30 && c <= 0x39 }
 
-  @inline(__always)
   static func isASCIIAlnum(_ c: UInt32) -> Bool {
     isASCIIDigit(c) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
   }
 
-  @inline(__always)
   static func fastBreak(_ lastLast: UInt32, _ last: UInt32, _ cur: UInt32) -> Fast {
     if last < 0x21 || cur < 0x21 { return .noBreak }
     if last == 0x2D && isASCIIDigit(cur) { return isASCIIAlnum(lastLast) ? .canBreak : .noBreak }
@@ -276,12 +269,10 @@ package enum BreakOpportunities {
 
   /// General category as Chromium sees it through UTF-16: a supplementary code point shows
   /// as a surrogate.
-  @inline(__always)
   static func isLetterOrNumber(_ c: UInt32) -> Bool {
     c < 0x10000 && CharacterTable.bmp[Int(c)] & CharacterTable.letterOrNumber != 0
   }
 
-  @inline(__always)
   static func isMark(_ c: UInt32) -> Bool {
     c < 0x10000 && CharacterTable.bmp[Int(c)] & CharacterTable.combiningMark != 0
   }

@@ -76,7 +76,7 @@ struct Segmentation {
     opportunities: UnsafeBufferPointer<Bool>
   ) -> [Segment] {
     let gCount = gFlags.count
-    @inline(__always) func endsBefore(_ g: Int) -> Bool {
+    func endsBefore(_ g: Int) -> Bool {
       gFlags[g - 1] & PreparedText.GraphemeFlag.forcedBreak != 0 || opportunities[Int(bounds[g])]
     }
     // (Written in place: an append checks the array's uniqueness every time. There are at most
@@ -142,7 +142,6 @@ struct Segmentation {
     var fonts: UInt64
 
     /// One field of every segment, as an array (written in place: `map` appends).
-    @inline(__always)
     static func column<T: BitwiseCopyable>(_ all: [Segment], _ field: (Segment) -> T) -> [T] {
       [T](capacity: all.count) { out, count in
         all.withUnsafeBufferPointer { all in

@@ -227,14 +227,12 @@ public final class Font: @unchecked Sendable {
 
   /// The glyph for a code point from the font's `cmap`, or nil when the font does not cover it.
   /// - Complexity: O(log n) in the size of the cmap subtable.
-  @inline(__always)
   public func glyph(for scalar: UInt32) -> UInt32? {
     var glyph: hb_codepoint_t = 0
     return hb_font_get_nominal_glyph(hbFont, scalar, &glyph) != 0 ? glyph : nil
   }
 
   /// Whether the font has a glyph for the code point.
-  @inline(__always)
   /// - Complexity: O(1) for the Basic Multilingual Plane (a bitmap made at load), else a cmap lookup.
   public func covers(_ scalar: UInt32) -> Bool {
     if scalar < 0x10000 {

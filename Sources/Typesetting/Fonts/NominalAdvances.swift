@@ -40,7 +40,7 @@ public final class NominalAdvances: @unchecked Sendable {
   }
 
   /// The advance of a code point in em (negative when not covered or outside the BMP; 0 for marks).
-  @inlinable @inline(__always)
+  @inlinable
   public subscript(scalar: UInt32) -> Float {
     guard scalar < 0x10000 else { return -1 }
     let u = uniform[Int(scalar >> 8)]

@@ -5,7 +5,6 @@ enum FontSelection {
   /// Code points that need no glyph of their own (``needsNoGlyph(_:)``, read from
   /// ``CharacterTable`` in the BMP; beyond it asked directly, not through every flag the table
   /// would work out for it).
-  @inline(__always)
   static func isIgnorable(_ c: UInt32) -> Bool {
     c < 0x10000 ? c >= 0xAD && CharacterTable.has(c, CharacterTable.ignorable) : needsNoGlyph(c)
   }
@@ -65,13 +64,11 @@ enum FontSelection {
 
   /// The index in `fonts` of the font for `cluster` (read in place: no reference counting per
   /// cluster).
-  @inline(__always)
   static func font(for cluster: UnsafeBufferPointer<UInt32>, in fonts: [Font]) -> Int {
     CharacterTable.withLookup { font(for: cluster, in: fonts, table: $0) }
   }
 
   /// ``font(for:in:)`` given the character table (a loop over clusters reads it once).
-  @inline(__always)
   static func font(
     for cluster: UnsafeBufferPointer<UInt32>, in fonts: [Font], table: CharacterTable.Lookup
   ) -> Int {
@@ -103,7 +100,6 @@ enum FontSelection {
     return 0
   }
 
-  @inline(__always)
   static func covers(_ font: Font, _ cluster: UnsafeBufferPointer<UInt32>) -> Bool {
     for c in cluster where !isIgnorable(c) && c != 0x200D && c != 0x0A && c != 0x09 {
       if !font.covers(c) { return false }

@@ -214,7 +214,6 @@ struct Itemization {
   /// Whether a grapheme cluster is white space that hangs, a tab, a forced break, a soft hyphen,
   /// or white space left out of reported widths (`table`: the character table, which a loop
   /// over clusters reads once).
-  @inline(__always)
   static func flags(of cluster: UnsafeBufferPointer<UInt32>, table: CharacterTable.Lookup)
     -> UInt8
   {

@@ -257,7 +257,6 @@ struct FastIndex: @unchecked Sendable {
 
   /// ``PreparedText/measure(width:)`` of `text` at `limit` (the width plus the fit tolerance),
   /// through the greedy rule compiled for the shape of the text: nil when `maxLines` truncates.
-  @inline(__always)
   func measure(_ text: PreparedText, limit: Double) -> (
     lines: Int, height: Double, widest: Double, lastLineWidth: Double, isTruncated: Bool
   )? {
@@ -276,7 +275,6 @@ struct FastIndex: @unchecked Sendable {
 
   /// The greedy rule's options for this text at `limit` (from the index: no style is read),
   /// for texts of `Shape`.
-  @inline(__always)
   func rules<Shape: TextShape>(hyphenAdvance: Double, limit: Double, _: Shape.Type) -> GreedyLines {
     GreedyLines(
       limit: limit, wraps: Shape.plain || wraps, breakWords: breakWords,
@@ -285,7 +283,6 @@ struct FastIndex: @unchecked Sendable {
   }
 
   /// `body` with a pointer to the first segment's span (the sentinels at -1 and at the count).
-  @inline(__always)
   func withSums<R>(_ body: (UnsafePointer<Span>) -> R) -> R {
     body(spans + 1)
   }
@@ -311,30 +308,30 @@ protocol TextShape {
 
 /// Plain texts of one paragraph and one line box, without soft hyphens: most of them.
 enum SimpleShape: TextShape {
-  static var plain: Bool { @inline(__always) get { true } }
-  static var unbroken: Bool { @inline(__always) get { true } }
-  static var simple: Bool { @inline(__always) get { true } }
+  static var plain: Bool { true }
+  static var unbroken: Bool { true }
+  static var simple: Bool { true }
 }
 
 /// Plain texts of one paragraph.
 enum UnbrokenShape: TextShape {
-  static var plain: Bool { @inline(__always) get { true } }
-  static var unbroken: Bool { @inline(__always) get { true } }
-  static var simple: Bool { @inline(__always) get { false } }
+  static var plain: Bool { true }
+  static var unbroken: Bool { true }
+  static var simple: Bool { false }
 }
 
 /// Texts whose fast index is plain.
 enum PlainShape: TextShape {
-  static var plain: Bool { @inline(__always) get { true } }
-  static var unbroken: Bool { @inline(__always) get { false } }
-  static var simple: Bool { @inline(__always) get { false } }
+  static var plain: Bool { true }
+  static var unbroken: Bool { false }
+  static var simple: Bool { false }
 }
 
 /// Any text.
 enum AnyShape: TextShape {
-  static var plain: Bool { @inline(__always) get { false } }
-  static var unbroken: Bool { @inline(__always) get { false } }
-  static var simple: Bool { @inline(__always) get { false } }
+  static var plain: Bool { false }
+  static var unbroken: Bool { false }
+  static var simple: Bool { false }
 }
 
 /// A prepared text's ``FastIndex`` as the greedy rule reads it: each line's end found by search
@@ -357,7 +354,6 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
   var hasFirstVisible: Bool { bits & FastIndex.Flag.hasFirstVisible != 0 }
 
   /// Valid only inside `index.withSums`, which lends `e`.
-  @inline(__always)
   init(
     _ text: PreparedText, _ index: FastIndex, _ e: UnsafePointer<FastIndex.Span>, limit: Double
   ) {
@@ -368,11 +364,9 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
     bits = index.bits
   }
 
-  @inline(__always)
   func startLine(at a: Int) -> Double { e[a &- 1].end }
 
 
-  @inline(__always)
   func lastFitting(from a: Int, to hi: Int, limitX: Double) -> Int {
     // (No soft wraps: the line runs to `hi`.)
     if !Shape.plain && limitX == .infinity { return hi }
@@ -390,29 +384,24 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
     return g
   }
 
-  @inline(__always)
   func lastBeforeForcedBreak(from a: Int) -> Int {
     Shape.unbroken || noForcedBreak ? count &- 1 : nextForcedBreak(from: a)
   }
 
   /// (Asked only of texts with soft hyphens.)
-  @inline(__always)
   func endsWithSoftHyphen(_ s: Int) -> Bool {
     lent._withUnsafeGuaranteedRef { Self.endsWithSoftHyphen($0, s) }
   }
 
-  @inline(__always)
   func nextForcedBreak(from a: Int) -> Int {
     min(lent._withUnsafeGuaranteedRef { Self.nextForced($0, a) }, count &- 1)
   }
 
-  @inline(__always)
   func lastVisibleEnd(from a: Int, through s: Int, base: Double) -> Double {
     !Shape.plain && hasLastContent
       ? lent._withUnsafeGuaranteedRef { Self.lastContent($0, s) } : e[s].contentEnd
   }
 
-  @inline(__always)
   func lineWidth(from a: Int, through g: Int, base: Double, resume: Int) -> Double {
     if Shape.plain && resume < 0 {
       let w = e[g].contentEnd - base
@@ -431,7 +420,6 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
     return max(0, lastVisibleEnd(from: a, through: g, base: base) - start)
   }
 
-  @inline(__always)
   func brokenLine(segment a: Int, limit: Double, base: inout Double, resume: inout Int)
     -> BrokenPart?
   {

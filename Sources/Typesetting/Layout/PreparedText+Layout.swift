@@ -93,7 +93,6 @@ extension PreparedText {
   }
 
   /// The greedy rule over the fast index into `sink`, compiled for the texts of `Shape`.
-  @inline(__always)
   func measure<Shape: TextShape>(
     _ fast: FastIndex, limit: Double, into sink: inout LineMeasurer<Shape>
   ) {
@@ -125,7 +124,6 @@ extension PreparedText {
 
   /// The greedy rule at `width` over the text's fast index, or over its segments walked one by
   /// one when it has none (or `walking`), into `sink`.
-  @inline(__always)
   func findLines<Sink: FoundLineSink>(width: Double, walking: Bool = false, into sink: inout Sink)
   {
     if let fast, !walking {
@@ -174,7 +172,6 @@ extension PreparedText {
     }
 
     /// The same numbers as the fast index keeps them (nothing to work out per measure).
-    @inline(__always)
     init(_ text: PreparedText, _ index: FastIndex) {
       lent = .passUnretained(text)
       // (The side numbers read only where the flags say they matter.)
@@ -188,7 +185,6 @@ extension PreparedText {
 
     /// The height of the box of a line whose fonts that raise it are `m` (lines mostly share
     /// them: the last box is kept).
-    @inline(__always)
     mutating func boxHeight(fonts m: UInt64) -> Double {
       if m != boxFonts {
         boxFonts = m
@@ -198,7 +194,6 @@ extension PreparedText {
     }
 
     /// The fonts of `line` that raise its box.
-    @inline(__always)
     func tallFonts(_ line: FoundLine) -> UInt64 {
       var m: UInt64 = 0
       if line.breakEnd < 0 && !fonts.isEmpty {
@@ -212,7 +207,6 @@ extension PreparedText {
       return m & tall
     }
 
-    @inline(__always)
     mutating func add(_ line: FoundLine) -> Bool {
       if Shape.plain {
         // (No spacing, no line limit.)
@@ -288,7 +282,6 @@ extension PreparedText {
 
   /// The fonts a line uses (bit i: font i of the stack): its segments', or its graphemes' for
   /// a part of a segment broken by overflow-wrap.
-  @inline(__always)
   func lineFonts(_ line: FoundLine) -> UInt64 {
     var m: UInt64 = 0
     if line.breakEnd >= 0 {

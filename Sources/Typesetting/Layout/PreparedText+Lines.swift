@@ -63,7 +63,6 @@ extension PreparedText {
 
   /// Line widths as the profile reports them: Chromium snaps the end of a run to the next 1/64 px
   /// (measured: a width of exactly 238 px is reported as 238.015625); Apple reports exact values.
-  @inline(__always)
   func snap(_ w: Double) -> Double {
     guard style.profile == .browser, w > 0 else { return w }
     return PreparedText.snapToNext64th(w)
@@ -87,7 +86,6 @@ extension PreparedText {
 extension PreparedText {
   /// Ascent, descent and height of a line box that uses the fonts in the mask (bit i: font i):
   /// the style's rule (``LineBoxes``).
-  @inline(__always)
   func lineBox(fonts mask: UInt64) -> (ascent: Double, descent: Double, height: Double) {
     lineBoxes.box(fonts: mask)
   }

@@ -141,7 +141,6 @@ struct SegmentWalk: SegmentIndex {
 
 extension PreparedText {
   /// The first grapheme of segment `s`.
-  @inline(__always)
   func segmentStart(_ s: Int) -> Int { s == 0 ? 0 : Int(segmentEnd[s - 1]) }
 
   /// The next part of segment `s`'s content, from grapheme `resume` (-1: its start), when it is

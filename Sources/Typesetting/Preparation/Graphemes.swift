@@ -74,7 +74,7 @@ enum Graphemes {
       // BMP.)
       let standaloneFlag = CharacterTable.graphemeStandalone
       CharacterTable.withLookup { table in
-        @inline(__always) func has(_ c: UInt32, _ flag: UInt8) -> Bool { table.has(c, flag) }
+        func has(_ c: UInt32, _ flag: UInt8) -> Bool { table.has(c, flag) }
         scalars.withUnsafeBufferPointer { t in
           var i = 0
           var standalone = n > 0 && has(t[0], standaloneFlag)

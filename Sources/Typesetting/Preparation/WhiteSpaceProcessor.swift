@@ -20,7 +20,7 @@ struct ProcessedText {
       [UInt32](capacity: n) { out, outCount in
         kept = [Int32](capacity: n + 1) { at, keptCount in
           var k = 0
-          @inline(__always) func append(_ c: UInt32, _ i: Int) {
+          func append(_ c: UInt32, _ i: Int) {
             // Where they do not end lines (Chromium), U+2028 and U+2029 are set as a space.
             out[k] = c == 0x2028 || c == 0x2029 ? 0x20 : c
             at[k] = Int32(i)

@@ -37,7 +37,6 @@ package enum PunctuationTrim {
   /// Of two adjacent code points, whether the first loses its trailing half (a closing mark
   /// before closing punctuation or a middle dot) and whether the second loses its leading half
   /// (an opening mark after any fullwidth punctuation).
-  @inline(__always)
   package static func trims(_ first: UInt32, _ second: UInt32, closingDots: Bool) -> (
     first: Bool, second: Bool
   ) {

@@ -564,7 +564,6 @@ final class Shaper: ShapingEngine {
   /// direct plans made for it by other shapers), before it has been used `after` times and may
   /// have them made: at its 1st, 2nd, 4th, 8th… use, and at the `after`-th.
   enum Warmup {
-    @inline(__always)
     static func isCheck(_ uses: Int, after: Int) -> Bool {
       uses >= after || uses & (uses - 1) == 0
     }
@@ -684,7 +683,6 @@ final class Shaper: ShapingEngine {
   }
 
   /// A HarfBuzz glyph as the shaping stage keeps it (`unit`: points per font unit).
-  @inline(__always)
   static func glyph(
     _ info: hb_glyph_info_t, _ position: hb_glyph_position_t, advance: Double, unit: Double
   ) -> ShapedGlyph {
@@ -705,7 +703,6 @@ final class Shaper: ShapingEngine {
   }
 
   /// The Unicode script of a code point.
-  @inline(__always)
   static func script(of c: UInt32) -> hb_script_t {
     ScriptTable.script(of: c)
   }

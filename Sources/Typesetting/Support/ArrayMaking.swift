@@ -9,7 +9,6 @@ extension Array where Element: BitwiseCopyable {
   /// uninitialized buffer it gets, from the start) and counts: as
   /// `init(unsafeUninitializedCapacity:initializingWith:)`, written in temporary memory (on
   /// the stack when small) and copied once.
-  @inline(__always)
   init(
     capacity: Int, writing body: (UnsafeMutableBufferPointer<Element>, inout Int) throws -> Void
   ) rethrows {
@@ -22,7 +21,6 @@ extension Array where Element: BitwiseCopyable {
   }
 
   /// `count` copies of `value` (as `init(repeating:count:)`).
-  @inline(__always)
   init(filling value: Element, count: Int) {
     self = withUnsafeTemporaryAllocation(of: Element.self, capacity: count) { buffer in
       buffer.initialize(repeating: value)

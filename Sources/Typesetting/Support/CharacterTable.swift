@@ -5,7 +5,6 @@ import CICUShims
 /// preparing text would otherwise pay several times per character.
 package enum CharacterTable {
   /// Nonspacing, spacing and enclosing marks (general categories Mn, Mc, Me).
-  @inline(__always)
   static func isCombiningMark(_ c: UInt32) -> Bool {
     c >= 0x300 && CharacterTable.has(c, CharacterTable.combiningMark)
   }
@@ -79,7 +78,6 @@ package enum CharacterTable {
   static let bmpOnlyFlags = graphemeStandalone | plainMark | reportWhitespace
 
   /// Whether `c` has `flag`.
-  @inline(__always)
   static func has(_ c: UInt32, _ flag: UInt8) -> Bool {
     withLookup { $0.has(c, flag) }
   }
@@ -89,7 +87,6 @@ package enum CharacterTable {
     let bmp: UnsafeBufferPointer<UInt8>
 
     /// Whether `c` has `flag` (beyond the BMP, worked out unless only lists of the BMP have it).
-    @inline(__always)
     func has(_ c: UInt32, _ flag: UInt8) -> Bool {
       c < 0x10000
         ? bmp[Int(c)] & flag != 0
@@ -98,7 +95,6 @@ package enum CharacterTable {
   }
 
   /// Calls `body` with the table.
-  @inline(__always)
   static func withLookup<R>(_ body: (Lookup) -> R) -> R {
     bmp.withUnsafeBufferPointer { body(Lookup(bmp: $0)) }
   }

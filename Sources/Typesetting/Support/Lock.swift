@@ -29,9 +29,7 @@ package final class Lock: @unchecked Sendable {
     mutex.deallocate()
   }
 
-  @inline(__always)
   package func lock() { pthread_mutex_lock(mutex) }
 
-  @inline(__always)
   package func unlock() { pthread_mutex_unlock(mutex) }
 }

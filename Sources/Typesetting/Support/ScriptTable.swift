@@ -35,7 +35,6 @@ enum ScriptTable {
     let scripts: UnsafeBufferPointer<hb_script_t>
 
     /// The script of `c`.
-    @inline(__always)
     func script(of c: UInt32) -> hb_script_t {
       c < 0x10000
         ? scripts[Int(index[Int(c)])] : hb_unicode_script(hb_unicode_funcs_get_default(), c)
@@ -43,7 +42,6 @@ enum ScriptTable {
   }
 
   /// Calls `body` with the table.
-  @inline(__always)
   static func withLookup<R>(_ body: (Lookup) -> R) -> R {
     let t = table
     return t.index.withUnsafeBufferPointer { index in
@@ -52,7 +50,6 @@ enum ScriptTable {
   }
 
   /// The script of `c`.
-  @inline(__always)
   static func script(of c: UInt32) -> hb_script_t {
     withLookup { $0.script(of: c) }
   }

@@ -9,22 +9,22 @@
 /// adjustments met. Flat memory, so that the loop over a run's characters checks no ownership.
 final class DirectShaper {
   private final class Entry {
-    @exclusivity(unchecked) var uses = 0
-    @exclusivity(unchecked) var decided = false
-    @exclusivity(unchecked) var plan: DirectPlan?
+    var uses = 0
+    var decided = false
+    var plan: DirectPlan?
     /// Per code point of the memo's planes: 0 until first seen, then bit 63, and when a run may
     /// hold it, bit 62, its glyph in bits 32–47 and its advance in the low 32 bits.
-    @exclusivity(unchecked) var characters: CharacterMemo?
+    var characters: CharacterMemo?
     /// Pair adjustments met: 4,096 keys (`1 << 32 | first << 16 | second`), then their values
     /// (the first glyph's adjustment in the high half), then the first glyph's x placements; a
     /// slot per hash, overwritten.
-    @exclusivity(unchecked) var pairs: UnsafeMutablePointer<UInt64>?
+    var pairs: UnsafeMutablePointer<UInt64>?
 
     deinit { free(pairs) }
   }
 
   private static let pairSlots = 4096
-  @exclusivity(unchecked) private var entries = PlanEntries<Entry>()
+  private var entries = PlanEntries<Entry>()
   /// Each character's packed glyph and advance for the run being shaped (grown as needed).
   private var scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: 256)
   /// The character each glyph of `scratch` comes from, once ligatures formed (grown with it).
@@ -170,7 +170,6 @@ final class DirectShaper {
 
   /// What the memo keeps of `c`: bit 63 (known), bit 62 (shaped directly), the glyph in bits
   /// 32–47 and the advance in the low 32 bits.
-  @inline(__always)
   static func packed(_ c: UInt32, _ direct: DirectPlan, _ font: Font) -> UInt64 {
     var v: UInt64 = 1 << 63
     if let g = direct.glyph(c, font: font) {

@@ -115,7 +115,6 @@ final class FeatureGate: Sendable {
   }
 
   /// The candidates two adjacent characters keep on through pairs (from their ``pairBits``).
-  @inline(__always)
   func pairKeeps(_ before: UInt64, _ after: UInt64) -> UInt8 {
     var hits = before & (after >> 1) & 0x5555_5555_5555_5500
     var keep: UInt8 = 0
@@ -140,7 +139,6 @@ final class FeatureGate: Sendable {
   }
 
   /// The candidates left off when those of `keep` stay on (and those that need one of them).
-  @inline(__always)
   func off(keeping keep: UInt8) -> UInt8 {
     let mask = ~keep
     return mask & requiring == 0 ? mask : FeatureGate.closed(mask, requires: requires)

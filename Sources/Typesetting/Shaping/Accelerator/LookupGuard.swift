@@ -222,7 +222,6 @@ struct LookupGuard: Sendable {
     return nil
   }
 
-  @inline(__always)
   private static func glyph(_ packed: UnsafeMutablePointer<UInt64>, _ k: Int) -> UInt16 {
     UInt16(truncatingIfNeeded: packed[k] >> 32)
   }

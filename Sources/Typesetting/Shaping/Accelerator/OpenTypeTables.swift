@@ -29,7 +29,6 @@ struct TableBytes: Sendable {
 /// The index of the element `order` finds equal (negative: the key is before the element,
 /// positive: after it) among `count` elements, by HarfBuzz's binary search over the table's own
 /// order (so unsorted data gives HarfBuzz's answers), or nil.
-@inline(__always)
 func harfBuzzSearch(_ count: Int, _ order: (Int) -> Int) -> Int? {
   var lo = 0
   var hi = count - 1
@@ -48,13 +47,11 @@ func harfBuzzSearch(_ count: Int, _ order: (Int) -> Int) -> Int? {
 }
 
 /// How `key` orders against `element` for ``harfBuzzSearch(_:_:)``.
-@inline(__always)
 func searchOrder<T: Comparable>(_ key: T, _ element: T) -> Int {
   key < element ? -1 : key > element ? 1 : 0
 }
 
 /// How `key` orders against the range `first...last` (0 inside it).
-@inline(__always)
 func searchOrder(_ key: UInt16, _ first: UInt16, _ last: UInt16) -> Int {
   key < first ? -1 : key > last ? 1 : 0
 }

@@ -25,7 +25,6 @@ final class CharacterMemo {
 
   /// The word of `c`, made by `make` (which never gives 0) the first time; a code point beyond
   /// the memo's planes is made each time.
-  @inline(__always)
   func value(_ c: UInt32, _ make: () -> UInt64) -> UInt64 {
     guard c < Self.limit else { return make() }
     let word = word(c)
@@ -34,7 +33,6 @@ final class CharacterMemo {
   }
 
   /// The word of `c` (below ``limit``).
-  @inline(__always)
   private func word(_ c: UInt32) -> UnsafeMutablePointer<UInt64> {
     if let page = pages[Int(c >> 8)] { return page + Int(c & 0xFF) }
     let page = calloc(256, 8)!.bindMemory(to: UInt64.self, capacity: 256)
@@ -52,13 +50,11 @@ struct PlanTable<Value> {
   private var values: [Value?] = []
   private var count = 0
 
-  @inline(__always)
   private static func home(_ key: UInt, mask: Int) -> Int {
     Int(truncatingIfNeeded: ((UInt64(key) &>> 4) &* 0x9E37_79B9_7F4A_7C15) &>> 40) & mask
   }
 
   /// The slot holding `key`, or the empty slot where it would go.
-  @inline(__always)
   private func slot(_ key: UInt) -> Int {
     let mask = keys.count - 1
     var i = Self.home(key, mask: mask)
@@ -111,7 +107,6 @@ struct PlanEntries<Entry: AnyObject> {
   private var last: (plan: OpaquePointer, entry: Entry)?
 
   /// The entry of `plan`, made by `make` the first time.
-  @inline(__always)
   mutating func entry(_ plan: OpaquePointer, make: () -> Entry) -> Entry {
     if let last, last.plan == plan { return last.entry }
     if let known = table[plan] {

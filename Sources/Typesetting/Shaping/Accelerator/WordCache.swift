@@ -63,7 +63,6 @@ final class WordCache {
   }
 
   /// The hash of a word in a context (never 0).
-  @inline(__always)
   static func hash(context: Int32, _ text: UnsafeBufferPointer<UInt32>) -> UInt64 {
     var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(UInt32(bitPattern: context))
     for c in text { h = (h ^ UInt64(c)) &* 0x100_0000_01b3 }
@@ -73,7 +72,6 @@ final class WordCache {
 
   /// Whether `slot` holds `text` in `context` (hash, context and length first, then every code
   /// point: equal hashes are not enough).
-  @inline(__always)
   private func holds(
     _ slot: Slot, context: Int32, _ text: UnsafeBufferPointer<UInt32>, hash: UInt64
   ) -> Bool {
