@@ -73,12 +73,70 @@ enum RenderCommand {
       ],
     flags: ["overlay", "quiet", "help", "any-font-path"])
 
+  /// A picture as drawn: its canvas (nil: nothing could be drawn), what was placed on it for
+  /// `--frames`, the records left out, and a few words on what it shows.
+  struct Drawing {
+    var canvas: Canvas?
+    var placed: [Pictures.Placed] = []
+    var failures: [Pictures.Failure] = []
+    var what: String
+  }
+
+  /// What every way of drawing needs.
+  struct Tools {
+    let library: FontLibrary
+    let typesetter: Typesetter
+    let sizer: CellSizer
+    let missing: MissingGlyphs
+  }
+
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let opts = try Options(args, accepted, command: "render")
     if opts.flags.contains("help") {
       print(help)
       return 0
     }
+    let (out, width, scale) = try checkedOptions(opts)
+    let library = try opts.fontLibrary()
+    let typesetter = try ShapingOption.typesetter(opts, cacheCapacity: 0)
+    let tools = Tools(
+      library: library, typesetter: typesetter,
+      sizer: CellSizer(typesetter: typesetter, cacheCapacity: 0), missing: MissingGlyphs())
+    defer { tools.missing.report(command: "render", strict: false).map(Streams.error) }
+    let drawn: Drawing?
+    if let text = opts.values["text"] {
+      guard opts.positionals.isEmpty else {
+        throw CLIError.usage("give either --text or an input file, not both")
+      }
+      drawn = try drawable {
+        try drawText(text, opts, width: width, scale: scale, tools)
+      }
+    } else {
+      drawn = try drawInput(opts, width: width, scale: scale, tools)
+    }
+    guard let drawn else { return 2 }
+    for f in drawn.failures {
+      let at = f.line > 0 ? "line \(f.line)" : "cell"
+      Streams.error("galley render: \(at)\(f.id.map { " (\($0))" } ?? ""): \(f.message)")
+    }
+    guard let canvas = drawn.canvas else {
+      Streams.error("galley render: nothing to draw")
+      return 2
+    }
+    try write(canvas, to: out)
+    if let framesPath = opts.values["frames"] {
+      try Streams.writeFile(framesPath, Data(Pictures.framesJSON(drawn.placed).utf8))
+    }
+    if !opts.flags.contains("quiet") {
+      Streams.error(
+        "galley render: wrote \(out) (\(canvas.pixelWidth)×\(canvas.pixelHeight) px, \(drawn.what)"
+          + (drawn.failures.isEmpty ? ")" : ", \(drawn.failures.count) left out)"))
+    }
+    return drawn.failures.isEmpty ? 0 : 1
+  }
+
+  /// The output path, width and scale, once the options are checked against each other.
+  static func checkedOptions(_ opts: Options) throws -> (out: String, width: Double, scale: Double) {
     guard let out = opts.values["output"] else {
       throw CLIError.usage("render needs -o OUT.png (see `galley render --help`)")
     }
@@ -90,8 +148,6 @@ enum RenderCommand {
         "--scale must be from \(fmt(Pictures.scales.lowerBound)) to "
           + "\(fmt(Pictures.scales.upperBound)) (got \(fmt(scale)))")
     }
-    let overlay = opts.flags.contains("overlay")
-    let quiet = opts.flags.contains("quiet")
     try opts.require(["batch"], with: "updates", "it picks a batch of BATCHES.json")
     try opts.require(
       ["size", "fonts", "lang", "line-height", "direction", "max-lines"], with: "text",
@@ -100,148 +156,135 @@ enum RenderCommand {
     for option in ["overlay", "frames", "width"] {
       try opts.forbid(option, with: "updates", "the strip draws the layout's own frames")
     }
-    let library = try opts.fontLibrary()
-    let typesetter = try ShapingOption.typesetter(opts, cacheCapacity: 0)
-    let sizer = CellSizer(typesetter: typesetter, cacheCapacity: 0)
-    let missing = MissingGlyphs()
-    defer { missing.report(command: "render", strict: false).map(Streams.error) }
+    return (out, width, scale)
+  }
 
-    var canvas: Canvas?
-    var placed: [Pictures.Placed] = []
-    var failures: [Pictures.Failure] = []
-    var what = ""
-    if let text = opts.values["text"] {
-      guard opts.positionals.isEmpty else {
-        throw CLIError.usage("give either --text or an input file, not both")
+  /// `draw`'s picture; nil, having said why, when its input cannot be drawn at all (an invalid
+  /// spec or batch, text the engine refuses, a picture too large).
+  static func drawable(_ draw: () throws -> Drawing) throws -> Drawing? {
+    do {
+      return try draw()
+    } catch let e as TypesettingError {
+      Streams.error("galley render: \(e.description)")
+    } catch let e as Pictures.TooLarge {
+      Streams.error("galley render: \(e.description)")
+    } catch let e as LayoutSpecError {
+      Streams.error("galley render: \(e.description)")
+    } catch let e as BatchError {
+      Streams.error("galley render: \(e.description)")
+    }
+    return nil
+  }
+
+  /// `--text`: one text in the style the options give.
+  static func drawText(
+    _ text: String, _ opts: Options, width: Double, scale: Double, _ tools: Tools
+  ) throws -> Drawing {
+    var o: JSONObject = ["id": "text", "text": .string(text), "width": .number(width - 32)]
+    o["size"] = .number(try opts.double("size") ?? 17)
+    if let f = opts.values["fonts"] {
+      o["fonts"] = .array(f.split(separator: ",").map { .string(String($0)) })
+    }
+    if let l = opts.values["lang"] { o["lang"] = .string(l) }
+    if let lh = try opts.double("line-height") { o["lineHeight"] = .number(lh) }
+    if let d = opts.values["direction"] { o["direction"] = .string(d) }
+    if let m = try opts.int("max-lines") { o["maxLines"] = .number(Double(m)) }
+    let c: TextCase
+    do {
+      c = try TextCase(json: o, library: tools.library)
+    } catch let e as CaseError {
+      throw CLIError.usage(e.description)
+    }
+    let (canvas, placed) = try Pictures.text(
+      c, width: width, scale: scale, overlay: opts.flags.contains("overlay"),
+      typesetter: tools.typesetter, missing: tools.missing)
+    return Drawing(
+      canvas: canvas, placed: placed, what: "text, \(counted(placed.first?.ink.count ?? 0, "line"))")
+  }
+
+  /// An input file: a layout spec (or, with `--updates`, one of its batches as a strip) or a
+  /// transcript. Records cut short by the line limit are left out, each said.
+  static func drawInput(
+    _ opts: Options, width: Double, scale: Double, _ tools: Tools
+  ) throws -> Drawing? {
+    guard opts.positionals.count <= 1 else { throw CLIError.usage("one input at a time") }
+    let reader = LineReader(handle: try Streams.input(opts.positionals.first))
+    var lines: [(Int, [UInt8])] = []
+    var cut: [Pictures.Failure] = []
+    while let l = reader.next() {
+      if let e = reader.cutLineError(l) {
+        cut.append(.init(line: reader.lineNumber, id: e.id, message: e.message))
+        continue
       }
-      var o: JSONObject = ["id": "text", "text": .string(text), "width": .number(width - 32)]
-      o["size"] = .number(try opts.double("size") ?? 17)
-      if let f = opts.values["fonts"] {
-        o["fonts"] = .array(f.split(separator: ",").map { .string(String($0)) })
-      }
-      if let l = opts.values["lang"] { o["lang"] = .string(l) }
-      if let lh = try opts.double("line-height") { o["lineHeight"] = .number(lh) }
-      if let d = opts.values["direction"] { o["direction"] = .string(d) }
-      if let m = try opts.int("max-lines") { o["maxLines"] = .number(Double(m)) }
-      let c: TextCase
-      do {
-        c = try TextCase(json: o, library: library)
-      } catch let e as CaseError {
-        throw CLIError.usage(e.description)
-      }
-      do {
-        (canvas, placed) = try Pictures.text(
-          c, width: width, scale: scale, overlay: overlay, typesetter: typesetter, missing: missing)
-      } catch let e as TypesettingError {
-        Streams.error("galley render: \(e.description)")
-        return 2
-      } catch let e as Pictures.TooLarge {
-        Streams.error("galley render: \(e.description)")
-        return 2
-      }
-      what = "text, \(counted(placed.first?.ink.count ?? 0, "line"))"
-    } else {
-      guard opts.positionals.count <= 1 else { throw CLIError.usage("one input at a time") }
-      let handle = try Streams.input(opts.positionals.first)
-      let reader = LineReader(handle: handle)
-      var lines: [(Int, [UInt8])] = []
-      var cut: [Pictures.Failure] = []
-      while let l = reader.next() {
-        if let e = reader.cutLineError(l) {
-          cut.append(.init(line: reader.lineNumber, id: e.id, message: e.message))
-          continue
-        }
-        if l.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-        lines.append((reader.lineNumber, l))
-      }
-      defer { failures = (cut + failures).sorted { $0.line < $1.line } }
-      if opts.values["updates"] != nil && !isLayoutSpec(lines) {
-        throw CLIError.usage(
-          "--updates animates a layout spec, and \(opts.positionals.first ?? "-") is not one "
-            + "(a JSON object with \"sections\")")
-      }
-      if isLayoutSpec(lines), let updates = opts.values["updates"] {
-        // A batch's animation: before, halfway and after, side by side.
+      if l.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+      lines.append((reader.lineNumber, l))
+    }
+    let isSpec = isLayoutSpec(lines)
+    if opts.values["updates"] != nil && !isSpec {
+      throw CLIError.usage(
+        "--updates animates a layout spec, and \(opts.positionals.first ?? "-") is not one "
+          + "(a JSON object with \"sections\")")
+    }
+    let drawn = try drawable {
+      if isSpec, let updates = opts.values["updates"] {
+        return try drawStrip(lines, updates: updates, opts, scale: scale, tools)
+      } else if isSpec {
         let data = Data(lines.map { $0.1 }.joined(separator: [0x0A]))
-        let n = try opts.int("batch") ?? 0
-        do {
-          let spec = try LayoutSpec(json: data)
-          let batches = try LayoutCommand.batches(at: updates)
-          guard n >= 0 && n < batches.count else {
-            throw CLIError.usage("--batch \(n): the updates hold \(batches.count) batches (0…\(batches.count - 1))")
-          }
-          let transitions = try spec.transitions(batches, through: n) { request in
-            try LayoutCommand.measureCell(request, library: library, sizer: sizer, missing: missing)
-          }
-          let t = transitions[n]
-          canvas = try Pictures.transitionStrip(
-            t, viewport: spec.environment.containerSize, scale: scale, typesetter: typesetter,
-            library: library)
-          what = "\(batches[n].label(n)): \(counted(t.changes.count, "change"))"
-        } catch let e as LayoutSpecError {
-          Streams.error("galley render: \(e.description)")
-          return 2
-        } catch let e as BatchError {
-          Streams.error("galley render: \(e.description)")
-          return 2
-        } catch let e as Pictures.TooLarge {
-          Streams.error("galley render: \(e.description)")
-          return 2
-        }
-      } else if isLayoutSpec(lines) {
-        let data = Data(lines.map { $0.1 }.joined(separator: [0x0A]))
-        do {
-          (canvas, placed, failures) = try Pictures.layoutSpec(
-            data, scale: scale, library: library, sizer: sizer, missing: missing)
-        } catch let e as LayoutSpecError {
-          Streams.error("galley render: \(e.description)")
-          return 2
-        } catch let e as Pictures.TooLarge {
-          Streams.error("galley render: \(e.description)")
-          return 2
-        }
-        what = "layout, \(counted(placed.count, "cell"))"
+        let (canvas, placed, failures) = try Pictures.layoutSpec(
+          data, scale: scale, library: tools.library, sizer: tools.sizer, missing: tools.missing)
+        return Drawing(
+          canvas: canvas, placed: placed, failures: failures,
+          what: "layout, \(counted(placed.count, "cell"))")
       } else {
-        do {
-          (canvas, placed, failures) = try Pictures.transcript(
-            lines, width: width, containerIsColumn: opts.values["width"] != nil, scale: scale,
-            overlay: overlay, library: library, sizer: sizer, missing: missing)
-        } catch let e as Pictures.TooLarge {
-          Streams.error("galley render: \(e.description)")
-          return 2
-        }
-        what = "transcript, \(counted(placed.count, "bubble"))"
+        let (canvas, placed, failures) = try Pictures.transcript(
+          lines, width: width, containerIsColumn: opts.values["width"] != nil, scale: scale,
+          overlay: opts.flags.contains("overlay"), library: tools.library, sizer: tools.sizer,
+          missing: tools.missing)
+        return Drawing(
+          canvas: canvas, placed: placed, failures: failures,
+          what: "transcript, \(counted(placed.count, "bubble"))")
       }
     }
-    for f in failures {
-      let at = f.line > 0 ? "line \(f.line)" : "cell"
-      Streams.error("galley render: \(at)\(f.id.map { " (\($0))" } ?? ""): \(f.message)")
+    guard var drawn else { return nil }
+    drawn.failures = (cut + drawn.failures).sorted { $0.line < $1.line }
+    return drawn
+  }
+
+  /// `--updates`: a batch's animation, before, halfway and after, side by side.
+  static func drawStrip(
+    _ lines: [(Int, [UInt8])], updates: String, _ opts: Options, scale: Double, _ tools: Tools
+  ) throws -> Drawing {
+    let data = Data(lines.map { $0.1 }.joined(separator: [0x0A]))
+    let n = try opts.int("batch") ?? 0
+    let spec = try LayoutSpec(json: data)
+    let batches = try LayoutCommand.batches(at: updates)
+    guard n >= 0 && n < batches.count else {
+      throw CLIError.usage(
+        "--batch \(n): the updates hold \(batches.count) batches (0…\(batches.count - 1))")
     }
-    guard let canvas else {
-      Streams.error("galley render: nothing to draw")
-      return 2
+    let transitions = try spec.transitions(batches, through: n) { request in
+      try LayoutCommand.measureCell(
+        request, library: tools.library, sizer: tools.sizer, missing: tools.missing)
     }
+    let t = transitions[n]
+    let canvas = try Pictures.transitionStrip(
+      t, viewport: spec.environment.containerSize, scale: scale, typesetter: tools.typesetter,
+      library: tools.library)
+    return Drawing(canvas: canvas, what: "\(batches[n].label(n)): \(counted(t.changes.count, "change"))")
+  }
+
+  /// The PNG at `out`, or on standard output for `-` (e.g. `| display -`; messages stay on
+  /// standard error).
+  static func write(_ canvas: Canvas, to out: String) throws {
     if out == "-" {
-      // The PNG on standard output (e.g. `| display -`); messages stay on standard error.
-      let data = try PNGImage.encode(canvas)
-      let stream = OutputStream(fd: 1)
-      stream.write(data)
-    } else {
-      do {
-        try PNGImage.write(canvas, to: out)
-      } catch {
-        throw CLIError.output("\(out): cannot be written")
-      }
+      OutputStream(fd: 1).write(try PNGImage.encode(canvas))
+      return
     }
-    if let framesPath = opts.values["frames"] {
-      try Streams.writeFile(framesPath, Data(Pictures.framesJSON(placed).utf8))
+    do {
+      try PNGImage.write(canvas, to: out)
+    } catch {
+      throw CLIError.output("\(out): cannot be written")
     }
-    if !quiet {
-      Streams.error(
-        "galley render: wrote \(out) (\(canvas.pixelWidth)×\(canvas.pixelHeight) px, \(what)"
-          + (failures.isEmpty ? ")" : ", \(failures.count) left out)"))
-    }
-    return failures.isEmpty ? 0 : 1
   }
 
   /// Whether the input is one JSON object with "sections" (a layout spec) rather than JSON Lines.
