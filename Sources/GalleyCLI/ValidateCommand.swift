@@ -56,6 +56,67 @@ enum ValidateCommand {
       ],
     flags: ["json", "help", "quiet", "any-font-path"])
 
+  /// What the options ask of a run.
+  struct Settings {
+    /// `--against estimator`: the estimator's own error (its guess stands for the app's).
+    var estimator: BubbleEstimator?
+    var byScript: Bool
+    var maxError: Double?
+    var template: CellTemplate?
+    var jobs: Int
+
+    var groups: String { byScript ? "script" : "category" }
+
+    init(_ opts: Options, library: FontLibrary) throws {
+      switch opts.values["against"] {
+      case nil: estimator = nil
+      case "estimator"?:
+        estimator = try CalibrateCommand.estimator(
+          calibration: opts.values["calibration"], library: library)
+      case let other?:
+        throw CLIError.usage("--against takes estimator (got '\(other)')")
+      }
+      try opts.require(
+        ["calibration"], with: "against", "it calibrates the estimator (--against estimator)")
+      switch opts.values["group-by"] ?? "category" {
+      case "category": byScript = false
+      case "script": byScript = true
+      case let other: throw CLIError.usage("--group-by takes category or script (got '\(other)')")
+      }
+      maxError = try opts.double("max-error")
+      if let m = maxError, m < 0 { throw CLIError.usage("--max-error must be >= 0") }
+      // (Read once the input and output are open: their errors come first.)
+      jobs = 1
+      template = nil
+    }
+  }
+
+  /// The items and failures of a run so far, and the records of its worst items (for
+  /// `--html` pictures): only these are kept while the input streams by.
+  struct Collected {
+    var items: [ValidationReport.Item] = []
+    var failures: [ValidationReport.Failure] = []
+    var worst: [(abs: Double, index: Int, data: [UInt8])] = []
+    static let worstCount = 10
+
+    /// Adds the outcomes of `chunk`'s records, in order.
+    mutating func add(_ outcomes: [Outcome], of chunk: [(Int, [UInt8])]) {
+      for (k, o) in outcomes.enumerated() {
+        switch o {
+        case .item(let i):
+          let e = abs(i.error)
+          if worst.count < Self.worstCount || e > worst[worst.count - 1].abs {
+            worst.append((e, items.count, chunk[k].1))
+            worst.sort { $0.abs != $1.abs ? $0.abs > $1.abs : $0.index < $1.index }
+            if worst.count > Self.worstCount { worst.removeLast() }
+          }
+          items.append(i)
+        case .failure(let f): failures.append(f)
+        }
+      }
+    }
+  }
+
   static func run(_ args: ArraySlice<String>) throws -> Int32 {
     let opts = try Options(args, accepted, command: "validate")
     if opts.flags.contains("help") {
@@ -63,73 +124,61 @@ enum ValidateCommand {
       return 0
     }
     let library = try opts.fontLibrary()
-    // --against estimator: the estimator's own error (its guess stands for the app's).
-    var estimator: BubbleEstimator? = nil
-    switch opts.values["against"] {
-    case nil: break
-    case "estimator"?:
-      estimator = try CalibrateCommand.estimator(
-        calibration: opts.values["calibration"], library: library)
-    case let other?:
-      throw CLIError.usage("--against takes estimator (got '\(other)')")
-    }
-    try opts.require(["calibration"], with: "against", "it calibrates the estimator (--against estimator)")
-    let byScript: Bool
-    switch opts.values["group-by"] ?? "category" {
-    case "category": byScript = false
-    case "script": byScript = true
-    case let other: throw CLIError.usage("--group-by takes category or script (got '\(other)')")
-    }
-    let maxError = try opts.double("max-error")
-    if let m = maxError, m < 0 { throw CLIError.usage("--max-error must be >= 0") }
+    var settings = try Settings(opts, library: library)
     let input = try Streams.input(opts.positionals.first)
     // (Opened first: an output that cannot be written is said before any work.)
     let output = try Streams.output(opts.values["output"])
-    let jobs = try opts.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
-    let template = try opts.choice("template", CellTemplate.self)
+    settings.jobs = try opts.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+    settings.template = try opts.choice("template", CellTemplate.self)
     let sizer = CellSizer(
       typesetter: try ShapingOption.typesetter(opts, cacheCapacity: 0), cacheCapacity: 0)
-    let reader = LineReader(handle: input)
-    // Streamed in chunks: only the small per-item results are kept, plus the records of the
-    // current worst items (for --html pictures).
-    var items: [ValidationReport.Item] = []
-    var failures: [ValidationReport.Failure] = []
-    var worst: [(abs: Double, index: Int, data: [UInt8])] = []
-    let worstCount = 10
-    let progress = ProgressBar(
-      label: "validate", input: input.fileDescriptor, quiet: opts.flags.contains("quiet"))
-    defer { progress.finish() }
-    var chunk: [(Int, [UInt8])] = []
     let missing = MissingGlyphs()
     defer { missing.report(command: "validate", strict: false).map(Streams.error) }
+    let collected = try validateAll(
+      input, settings, quiet: opts.flags.contains("quiet"), library: library, sizer: sizer,
+      missing: missing)
+    let report = ValidationReport(items: collected.items, failures: collected.failures)
+    if let htmlPath = opts.values["html"] {
+      let page = try HTMLReport.page(
+        report, source: opts.positionals.first ?? "-", maxError: settings.maxError,
+        records: worstRecords(collected, template: settings.template, library: library),
+        sizer: sizer)
+      try Streams.writeFile(htmlPath, Data(page.utf8))
+    }
+    output.write(
+      opts.flags.contains("json")
+        ? json(report, groups: settings.groups) + "\n"
+        : text(report, maxError: settings.maxError, groups: settings.groups))
+    return exitStatus(report, collected, maxError: settings.maxError)
+  }
+
+  /// Every record of `input` validated, in chunks measured on `settings.jobs` threads.
+  static func validateAll(
+    _ input: FileHandle, _ settings: Settings, quiet: Bool, library: FontLibrary,
+    sizer: CellSizer, missing: MissingGlyphs
+  ) throws -> Collected {
+    let reader = LineReader(handle: input)
+    var collected = Collected()
+    let progress = ProgressBar(label: "validate", input: input.fileDescriptor, quiet: quiet)
+    defer { progress.finish() }
+    var chunk: [(Int, [UInt8])] = []
     func flush() {
       let lines = chunk.map { Line(number: $0.0, data: $0.1) }
-      let outcomes = concurrentMap(lines, threads: jobs) {
+      let outcomes = concurrentMap(lines, threads: settings.jobs) {
         validateRecord(
-          $0.data, line: $0.number, library: library, sizer: sizer, template: template,
-          estimator: estimator, byScript: byScript, missing: missing)
+          $0.data, line: $0.number, library: library, sizer: sizer, template: settings.template,
+          estimator: settings.estimator, byScript: settings.byScript, missing: missing)
       }
-      for (k, o) in outcomes.enumerated() {
-        switch o {
-        case .item(let i):
-          let e = abs(i.error)
-          if worst.count < worstCount || e > worst[worst.count - 1].abs {
-            worst.append((e, items.count, chunk[k].1))
-            worst.sort { $0.abs != $1.abs ? $0.abs > $1.abs : $0.index < $1.index }
-            if worst.count > worstCount { worst.removeLast() }
-          }
-          items.append(i)
-        case .failure(let f): failures.append(f)
-        }
-      }
-      progress.update(items: items.count + failures.count, bytes: reader.bytesConsumed)
+      collected.add(outcomes, of: chunk)
+      progress.update(
+        items: collected.items.count + collected.failures.count, bytes: reader.bytesConsumed)
       chunk.removeAll(keepingCapacity: true)
     }
     while let l = reader.next() {
       if Interrupt.requested { throw CLIError.interrupted(0) }
       if let cut = reader.cutLineError(l) {
         flush()
-        failures.append(.init(line: reader.lineNumber, id: cut.id, message: cut.message))
+        collected.failures.append(.init(line: reader.lineNumber, id: cut.id, message: cut.message))
         continue
       }
       chunk.append((reader.lineNumber, l))
@@ -137,27 +186,32 @@ enum ValidateCommand {
     }
     if Interrupt.requested { throw CLIError.interrupted(0) }
     flush()
-    let report = ValidationReport(items: items, failures: failures)
-    if let htmlPath = opts.values["html"] {
-      var records: [String: CellRecord] = [:]
-      for w in worst {
-        guard case .success(let o) = Records.parseObjectRepairing(w.data).0,
-          let rec = try? CellRecord(json: o, library: library, defaultTemplate: template),
-          records[rec.id] == nil
-        else { continue }
-        records[rec.id] = rec
-      }
-      let page = try HTMLReport.page(
-        report, source: opts.positionals.first ?? "-", maxError: maxError, records: records,
-        sizer: sizer)
-      try Streams.writeFile(htmlPath, Data(page.utf8))
+    return collected
+  }
+
+  /// The records of the worst items, by id (read again from their kept bytes).
+  static func worstRecords(
+    _ collected: Collected, template: CellTemplate?, library: FontLibrary
+  ) -> [String: CellRecord] {
+    var records: [String: CellRecord] = [:]
+    for w in collected.worst {
+      guard case .success(let o) = Records.parseObjectRepairing(w.data).0,
+        let rec = try? CellRecord(json: o, library: library, defaultTemplate: template),
+        records[rec.id] == nil
+      else { continue }
+      records[rec.id] = rec
     }
-    output.write(
-      opts.flags.contains("json")
-        ? json(report, groups: byScript ? "script" : "category") + "\n"
-        : text(report, maxError: maxError, groups: byScript ? "script" : "category"))
-    let total = items.count + failures.count
-    if items.isEmpty {
+    return records
+  }
+
+  /// 2 when nothing could be measured, 1 when some records could not be or an error is over
+  /// `--max-error`, else 0; saying which on standard error.
+  static func exitStatus(
+    _ report: ValidationReport, _ collected: Collected, maxError: Double?
+  ) -> Int32 {
+    let failures = collected.failures
+    let total = collected.items.count + failures.count
+    if collected.items.isEmpty {
       Streams.error(
         total == 0
           ? "galley validate: the input holds no record"
