@@ -17,8 +17,18 @@ package enum LayoutBenchmark {
   package static func run() -> [String: Double] {
     var rng = SplitMix(state: 42)
     let screen = Size(width: 390, height: 844)
+    let chat = chatFigures(screen: screen, rng: &rng)
+    let grid = gridFigures(screen: screen, rng: &rng)
+    var figures = chat.merging(grid) { a, _ in a }
+    figures.merge(bigChatFigures(screen: screen, rng: &rng)) { a, _ in a }
+    figures.merge(gridBatchFigures(screen: screen)) { a, _ in a }
+    figures["layout100kMillis"] = Swift.max(chat["chatLayout100kMillis"]!, grid["gridLayout100kMillis"]!)
+    figures["queryMicros"] = Swift.max(chat["chatQueryMicros"]!, grid["gridQueryMicros"]!)
+    return figures
+  }
 
-    // Chat, 100k.
+  /// Chat, 100k: initial layout on estimates and a screen's query.
+  static func chatFigures(screen: Size, rng: inout SplitMix) -> [String: Double] {
     let chatMessages = (0..<100_000).map { _ in randomMessage(&rng) }
     let chatConfig = ChatLayoutConfiguration(containerSize: screen, displayScale: 3)
     var chat = ChatLayout(configuration: chatConfig, messages: [])
@@ -27,8 +37,11 @@ package enum LayoutBenchmark {
     let chatQuery = averageQuery(count: 20_000, height: chat.contentSize.height, rng: &rng) {
       chat.elements(in: $0).count
     }
+    return ["chatLayout100kMillis": chatMillis, "chatQueryMicros": chatQuery]
+  }
 
-    // Grid, 100k: two columns of estimated height under a header.
+  /// The grid of the benchmarks: two columns of estimated height under a header.
+  static func gridLayout() -> CollectionLayout {
     let item = Item(size: LayoutSize(width: .fractionalWidth(0.5), height: .estimated(300)))
     let group = Group.horizontal(
       LayoutSize(width: .fractionalWidth(1), height: .estimated(300)), subitems: [.item(item)])
@@ -38,7 +51,12 @@ package enum LayoutBenchmark {
         kind: "header", size: LayoutSize(width: .fractionalWidth(1), height: .absolute(40)),
         alignment: .top)
     ]
-    let layout = CollectionLayout(section: section)
+    return CollectionLayout(section: section)
+  }
+
+  /// Grid, 100k: initial layout, a screen's query and the result's bytes per item.
+  static func gridFigures(screen: Size, rng: inout SplitMix) -> [String: Double] {
+    let layout = gridLayout()
     let env = LayoutEnvironment(containerSize: screen)
     var grid = layout.layout(itemCounts: [0], environment: env)
     let gridMillis =
@@ -46,9 +64,17 @@ package enum LayoutBenchmark {
     let gridQuery = averageQuery(count: 20_000, height: grid.contentSize.height, rng: &rng) {
       grid.elements(in: $0).count
     }
-    let gridBytes = Double(grid.approximateByteCount) / 100_000
+    return [
+      "gridLayout100kMillis": gridMillis, "gridQueryMicros": gridQuery,
+      "gridBytesPerItem": Double(grid.approximateByteCount) / 100_000,
+    ]
+  }
 
-    // Chat, 1M: one height update with the anchor correction.
+  /// Chat, 1M: one height update with the anchor correction, prepending 50 older messages with
+  /// it, and one message inserted at the top with the screen's transition answered (the reader
+  /// in the middle, kept still).
+  static func bigChatFigures(screen: Size, rng: inout SplitMix) -> [String: Double] {
+    let chatConfig = ChatLayoutConfiguration(containerSize: screen, displayScale: 3)
     var big = ChatLayout(
       configuration: chatConfig, messages: (0..<1_000_000).map { _ in randomMessage(&rng) })
     let updates = 20_000
@@ -69,9 +95,6 @@ package enum LayoutBenchmark {
         .contentOffsetCorrection
     }
     let updateMicros = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3 / Double(updates)
-    if sink.isNaN { print("") }
-
-    // Chat, 1M: prepending 50 older messages with the anchor correction.
     let older = (0..<50).map { _ in randomMessage(&rng) }
     var prependNanos = Double.infinity
     for _ in 0..<20 {
@@ -81,10 +104,6 @@ package enum LayoutBenchmark {
       prependNanos = Swift.min(prependNanos, Double(DispatchTime.now().uptimeNanoseconds - t0))
       sink += update.contentOffsetCorrection
     }
-
-    // Batches: one message inserted at the top of the 1M chat, the screen's transition answered
-    // (the reader in the middle, kept still); one item inserted into the 100k grid, both layouts
-    // and the whole transition.
     let one = [randomMessage(&rng)]
     var batchInsertNanos = Double.infinity
     let middle = big.contentSize.height / 2
@@ -94,15 +113,26 @@ package enum LayoutBenchmark {
       batchInsertNanos = Swift.min(batchInsertNanos, Double(DispatchTime.now().uptimeNanoseconds - t0))
       sink += t.contentOffsetAfter
     }
+    if sink.isNaN { print("") }
+    return [
+      "updateMicros1M": updateMicros, "prepend50Micros1M": prependNanos / 1e3,
+      "batchInsertMicros1M": batchInsertNanos / 1e3, "bytesPerItem": big.bytesPerItem,
+    ]
+  }
+
+  /// One item inserted into the 100k grid: both layouts and the whole transition; and into a
+  /// product catalogue (100 categories of 1,000 products, the grid above under a header each),
+  /// kept by SelfSizingLayout (the one section laid out again), the screen's transition answered.
+  static func gridBatchFigures(screen: Size) -> [String: Double] {
+    let layout = gridLayout()
+    let env = LayoutEnvironment(containerSize: screen)
+    var sink = 0.0
     let gridBatch = BatchUpdate(insertItems: [ItemPath(section: 0, item: 0)])
     let gridWholeMillis =
       best(of: 3) {
         let t = try? layout.transition(itemCounts: [100_000], batch: gridBatch, environment: env)
         sink += Double(t?.changes.count ?? 0)
       } / 1e6
-    // A product catalogue: 100 categories of 1,000 products, the grid above under a header each;
-    // one product inserted at the top of the first category, the layout kept by
-    // SelfSizingLayout (the one section laid out again), the transition answered for the screen.
     let catalogue = SelfSizingLayout(
       layout: layout, itemCounts: Array(repeating: 1_000, count: 100), environment: env)
     let gridBatchMillis =
@@ -112,22 +142,8 @@ package enum LayoutBenchmark {
         sink += t?.contentOffsetAfter ?? 0
         sink += Double(t?.teleports.count ?? 0)
       } / 1e6
-
-    return [
-      "batchInsertMicros1M": batchInsertNanos / 1e3,
-      "batchGridMillis100k": gridBatchMillis,
-      "batchGridWholeMillis100k": gridWholeMillis,
-      "layout100kMillis": Swift.max(chatMillis, gridMillis),
-      "chatLayout100kMillis": chatMillis,
-      "gridLayout100kMillis": gridMillis,
-      "queryMicros": Swift.max(chatQuery, gridQuery),
-      "chatQueryMicros": chatQuery,
-      "gridQueryMicros": gridQuery,
-      "updateMicros1M": updateMicros,
-      "prepend50Micros1M": prependNanos / 1e3,
-      "bytesPerItem": big.bytesPerItem,
-      "gridBytesPerItem": gridBytes,
-    ]
+    if sink.isNaN { print("") }
+    return ["batchGridWholeMillis100k": gridWholeMillis, "batchGridMillis100k": gridBatchMillis]
   }
 
   /// The figures as a JSON object with sorted keys.

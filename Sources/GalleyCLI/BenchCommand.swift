@@ -385,82 +385,92 @@ enum BenchCommand {
     repeats: Int
   ) -> [(String, Double)] {
     let n = Double(cases.count)
-    var sink = 0
-    var lines = Double.infinity
-    var record = Double.infinity
-    var pipeline = Double.infinity
-    var read = Double.infinity
+    var best = RecordTimes(lines: .infinity, record: .infinity, pipeline: .infinity, read: .infinity)
     let devNullFD = open("/dev/null", O_WRONLY)
     defer { close(devNullFD) }
     let devNull = OutputStream(fd: devNullFD)
     for _ in 0..<max(1, repeats) {
-      let t = Typesetter(cacheCapacity: 0)
-      let rt = Typesetter(cacheCapacity: 0)
-      let sizer = CellSizer(typesetter: rt, cacheCapacity: 0)
-      let pt = Typesetter(cacheCapacity: 0)
-      let pipeSizer = CellSizer(typesetter: pt, cacheCapacity: 0)
-      var linesTime = 0.0
-      var recordTime = 0.0
-      var pipelineTime = 0.0
-      var readTime = 0.0
-      for chunk in stride(from: 0, to: min(cases.count, records.count), by: 1000) {
-        let end = min(chunk + 1000, cases.count, records.count)
-        var input: [UInt8] = []
-        for r in records[chunk..<end] {
-          input += r.bytes
-          input.append(0x0A)
-        }
-        // (Each chunk starts with another of the three: what is made once at first use, such
-        // as a font's feature analysis, falls on each alike.)
-        let steps: [() -> Void] = [
-          {
-            linesTime += time { sink &+= engineLines(cases[chunk..<end], t) }
-          },
-          {
-            recordTime += time {
-              var w = JSONWriter()
-              for r in records[chunk..<end] {
-                _ = RecordMeasuring.measure(
-                  r.bytes, line: r.line, library: library, typesetter: rt, sizer: sizer, template: nil,
-                  warn: Streams.error, into: &w)
-              }
-              sink &+= w.withBytes { $0.count }
-            }
-          },
-          {
-            readTime += time {
-              for r in records[chunk..<end] {
-                let c = r.bytes.withUnsafeBufferPointer { TextCase(plainLine: $0, library: library) }
-                sink &+= c?.text.utf8.count ?? 0
-              }
-            }
-          },
-          {
-            pipelineTime += time {
-              let reader = LineReader(bytes: input)
-              try? Batches.process(reader: reader, jobs: 1, output: devNull) { line, data, warn, w in
-                RecordMeasuring.measure(
-                  data, line: line, library: library, typesetter: pt, sizer: pipeSizer,
-                  template: nil, warn: warn, into: &w)
-              } onResult: { _ in }
-            }
-          },
-        ]
-        let first = (chunk / 1000) % steps.count
-        for k in 0..<steps.count { steps[(first + k) % steps.count]() }
-      }
-      lines = min(lines, linesTime / n)
-      record = min(record, recordTime / n)
-      pipeline = min(pipeline, pipelineTime / n)
-      read = min(read, readTime / n)
+      let t = recordTimes(cases, records, library: library, output: devNull)
+      best = RecordTimes(
+        lines: min(best.lines, t.lines / n), record: min(best.record, t.record / n),
+        pipeline: min(best.pipeline, t.pipeline / n), read: min(best.read, t.read / n))
     }
-    if sink == -1 { print("") }
     return [
-      ("linesMicrosPerCase", lines), ("recordMicrosPerCase", record),
-      ("recordOverhead", record / lines), ("pipelineMicrosPerCase", pipeline),
-      ("pipelineOverhead", pipeline / lines), ("readMicrosPerCase", read),
+      ("linesMicrosPerCase", best.lines), ("recordMicrosPerCase", best.record),
+      ("recordOverhead", best.record / best.lines), ("pipelineMicrosPerCase", best.pipeline),
+      ("pipelineOverhead", best.pipeline / best.lines), ("readMicrosPerCase", best.read),
     ]
   }
+
+  /// Microseconds of one pass over the cases: measured into lines by the engine, from each
+  /// record's bytes to its result's, through `measure`'s own pipeline, and only read.
+  struct RecordTimes {
+    var lines: Double
+    var record: Double
+    var pipeline: Double
+    var read: Double
+  }
+
+  /// One pass of ``recordFigures(_:_:library:repeats:)``, each with typesetters of its own.
+  static func recordTimes(
+    _ cases: [TextCase], _ records: [(line: Int, bytes: [UInt8])], library: FontLibrary,
+    output devNull: OutputStream
+  ) -> RecordTimes {
+    let t = Typesetter(cacheCapacity: 0)
+    let rt = Typesetter(cacheCapacity: 0)
+    let sizer = CellSizer(typesetter: rt, cacheCapacity: 0)
+    let pt = Typesetter(cacheCapacity: 0)
+    let pipeSizer = CellSizer(typesetter: pt, cacheCapacity: 0)
+    var times = RecordTimes(lines: 0, record: 0, pipeline: 0, read: 0)
+    var sink = 0
+    for chunk in stride(from: 0, to: min(cases.count, records.count), by: 1000) {
+      let end = min(chunk + 1000, cases.count, records.count)
+      var input: [UInt8] = []
+      for r in records[chunk..<end] {
+        input += r.bytes
+        input.append(0x0A)
+      }
+      // (Each chunk starts with another of the four: what is made once at first use, such as
+      // a font's feature analysis, falls on each alike.)
+      let steps: [() -> Void] = [
+        { times.lines += time { sink &+= engineLines(cases[chunk..<end], t) } },
+        {
+          times.record += time {
+            var w = JSONWriter()
+            for r in records[chunk..<end] {
+              _ = RecordMeasuring.measure(
+                r.bytes, line: r.line, library: library, typesetter: rt, sizer: sizer, template: nil,
+                warn: Streams.error, into: &w)
+            }
+            sink &+= w.withBytes { $0.count }
+          }
+        },
+        {
+          times.read += time {
+            for r in records[chunk..<end] {
+              let c = r.bytes.withUnsafeBufferPointer { TextCase(plainLine: $0, library: library) }
+              sink &+= c?.text.utf8.count ?? 0
+            }
+          }
+        },
+        {
+          times.pipeline += time {
+            let reader = LineReader(bytes: input)
+            try? Batches.process(reader: reader, jobs: 1, output: devNull) { line, data, warn, w in
+              RecordMeasuring.measure(
+                data, line: line, library: library, typesetter: pt, sizer: pipeSizer,
+                template: nil, warn: warn, into: &w)
+            } onResult: { _ in }
+          }
+        },
+      ]
+      let first = (chunk / 1000) % steps.count
+      for k in 0..<steps.count { steps[(first + k) % steps.count]() }
+    }
+    if sink == -1 { print("") }
+    return times
+  }
+
 
   /// The engine's own work for `cases` as `galley measure` asks it (prepare, then lay out at the
   /// case's width, one thread): the lines, summed so that the work is not optimised away.

@@ -127,28 +127,8 @@ func hostile() throws {
 /// the first texts that differ (their index: the sequence is the seed's, so a difference
 /// reproduces by running again) and the count.
 func words(count: Int, seed: UInt64, capacity: Int) throws {
-  let corpus = fontsDir() + "/../Tests/TypesettingTests/Fixtures/corpus.jsonl"
-  let lines = try String(contentsOfFile: corpus, encoding: .utf8).split(separator: "\n")
-  var pool: [String] = []
-  for line in lines {
-    guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-      let t = o["text"] as? String
-    else { continue }
-    pool += t.split(separator: " ").map(String.init)
-  }
-  let extras = [
-    "1", "12", "(", ")", "—", "-", "\u{00A0}", ".", ",", "!", "😀", "👩‍👩‍👧", "ا", "ש", "ก", "क",
-    "\t", "fi", "ffl", "→", "'", "\"", "\u{2044}", "2", "%", "x", "X", "\u{0301}", "\u{200D}",
-  ]
-  let library = FontLibrary(directory: fontsDir())
-  let stacks: [FontStack] = try [
-    ["NotoSans-Regular.ttf", "NotoColorEmoji.ttf"], FontStack.defaultNames,
-    ["NotoSansCJK-Regular.ttc", "NotoSans-Regular.ttf"], ["NanumGothic.ttf", "NotoColorEmoji.ttf"],
-    ["Inter-Regular.otf", "NotoSansArabic-Regular.ttf", "NotoSansHebrew-Regular.ttf"],
-    ["NotoSansThai-Regular.ttf", "NotoSansDevanagari-Regular.ttf", "DejaVuSans.ttf"],
-  ].map { try library.stack($0) }
-  let languages = ["", "en", "ja", "ko", "zh-Hant", "th", "ar", "he", "hi", "de"]
-  let sizes = [17.0, 0.01, 1, 9.5, 13, 24, 100, 10_000]
+  let pool = try wordPool()
+  let stacks = try stressStacks(FontLibrary(directory: fontsDir()))
   var rng = SplitMix(state: seed)
   var made: [(String, TextStyle, Double)] = []
   let timing = args.contains("--time")
@@ -157,41 +137,8 @@ func words(count: Int, seed: UInt64, capacity: Int) throws {
   let plain = Typesetter(cacheCapacity: 0, wordCacheCapacity: 0)
   var differing = 0
   for i in 0..<count {
-    var style = TextStyle(
-      fonts: stacks[Int(rng.next() % UInt64(stacks.count))],
-      size: sizes[Int(rng.next() % UInt64(sizes.count))])
-    if chat {
-      // A chat transcript: the default stack at 17 pt, words of the corpus in new sentences.
-      let sentence = (0..<(3 + Int(rng.next() % 12))).map { _ in pool[Int(rng.next() % UInt64(pool.count))] }
-      made.append((sentence.joined(separator: " "), TextStyle(fonts: stacks[1], size: 17), 260))
-      continue
-    }
-    style.language = languages[Int(rng.next() % UInt64(languages.count))]
-    style.direction = TextStyle.Direction.allCases[Int(rng.next() % 3)]
-    if rng.next() % 4 == 0 { style.features = ["liga": 0, "kern": UInt32(rng.next() % 2)] }
-    if rng.next() % 5 == 0 { style.letterSpacing = 0.5 }
-    if rng.next() % 3 == 0 {
-      // The fuzzer's wider settings: white-space modes, tabs, truncation, the Apple profile.
-      style.whiteSpace = TextStyle.WhiteSpace.allCases[Int(rng.next() % 4)]
-      style.wordBreak = TextStyle.WordBreak.allCases[Int(rng.next() % 3)]
-      style.overflowWrap = TextStyle.OverflowWrap.allCases[Int(rng.next() % 3)]
-      style.maxLines = rng.next() % 2 == 0 ? nil : Int(rng.next() % 3)
-      style.truncation = TextStyle.Truncation.allCases[Int(rng.next() % 3)]
-      style.profile = rng.next() % 2 == 0 ? .apple : .browser
-      style.tabSize = Int(rng.next() % 9)
-    }
-    var parts: [String] = []
-    for _ in 0..<(1 + Int(rng.next() % 14)) {
-      var w = pool[Int(rng.next() % UInt64(pool.count))]
-      if rng.next() % 4 == 0 { w += extras[Int(rng.next() % UInt64(extras.count))] }
-      if rng.next() % 6 == 0 { w = extras[Int(rng.next() % UInt64(extras.count))] + w }
-      parts.append(w)
-    }
-    let spaces = [" ", " ", " ", "  ", "\u{00A0}", " \u{200B}", "\t", " \n", "   "]
-    var text = parts[0]
-    for p in parts.dropFirst() { text += spaces[Int(rng.next() % UInt64(spaces.count))] + p }
-    let width = Double(20 + rng.next() % 400)
-    if timing {
+    let (text, style, width) = randomText(&rng, pool: pool, stacks: stacks, chat: chat)
+    if timing || chat {
       made.append((text, style, width))
       continue
     }
@@ -208,23 +155,97 @@ func words(count: Int, seed: UInt64, capacity: Int) throws {
     }
   }
   if timing || chat {
-    // Prepare + layout of every text, with a word cache that starts empty and without one,
-    // alternated three times; the best of each.
-    var best = (cached: Double.infinity, plain: Double.infinity)
-    for _ in 0..<3 {
-      for withCache in [true, false] {
-        let t = Typesetter(cacheCapacity: 0, wordCacheCapacity: withCache ? capacity : 0)
-        let start = DispatchTime.now().uptimeNanoseconds
-        for (text, style, width) in made { _ = try t.prepare(text, style: style).measure(width: width) }
-        let micros = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3 / Double(made.count)
-        if withCache { best.cached = min(best.cached, micros) } else { best.plain = min(best.plain, micros) }
-      }
-    }
-    say(String(format: "words: %d texts, µs/text with a word cache of %d: %.2f, without: %.2f (%.2fx)",
-      made.count, capacity, best.cached, best.plain, best.plain / best.cached))
+    try timeWordCache(made, capacity: capacity)
     return
   }
   say("words: \(count) texts, word cache of \(capacity) shared: \(differing) differ")
+}
+
+/// The words of the corpus's texts, split at spaces.
+func wordPool() throws -> [String] {
+  let corpus = fontsDir() + "/../Tests/TypesettingTests/Fixtures/corpus.jsonl"
+  let lines = try String(contentsOfFile: corpus, encoding: .utf8).split(separator: "\n")
+  var pool: [String] = []
+  for line in lines {
+    guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+      let t = o["text"] as? String
+    else { continue }
+    pool += t.split(separator: " ").map(String.init)
+  }
+  return pool
+}
+
+/// The font stacks random styles take.
+func stressStacks(_ library: FontLibrary) throws -> [FontStack] {
+  try [
+    ["NotoSans-Regular.ttf", "NotoColorEmoji.ttf"], FontStack.defaultNames,
+    ["NotoSansCJK-Regular.ttc", "NotoSans-Regular.ttf"], ["NanumGothic.ttf", "NotoColorEmoji.ttf"],
+    ["Inter-Regular.otf", "NotoSansArabic-Regular.ttf", "NotoSansHebrew-Regular.ttf"],
+    ["NotoSansThai-Regular.ttf", "NotoSansDevanagari-Regular.ttf", "DejaVuSans.ttf"],
+  ].map { try library.stack($0) }
+}
+
+/// A random text of `pool`'s words with random neighbours (digits, punctuation, emoji, other
+/// scripts) and separators, in a random style, at a random width; with `chat`, a chat message
+/// instead: words of the corpus in a new sentence, the default stack at 17 pt.
+func randomText(
+  _ rng: inout SplitMix, pool: [String], stacks: [FontStack], chat: Bool
+) -> (String, TextStyle, Double) {
+  let extras = [
+    "1", "12", "(", ")", "—", "-", "\u{00A0}", ".", ",", "!", "😀", "👩‍👩‍👧", "ا", "ש", "ก", "क",
+    "\t", "fi", "ffl", "→", "'", "\"", "\u{2044}", "2", "%", "x", "X", "\u{0301}", "\u{200D}",
+  ]
+  let languages = ["", "en", "ja", "ko", "zh-Hant", "th", "ar", "he", "hi", "de"]
+  let sizes = [17.0, 0.01, 1, 9.5, 13, 24, 100, 10_000]
+  var style = TextStyle(
+    fonts: stacks[Int(rng.next() % UInt64(stacks.count))],
+    size: sizes[Int(rng.next() % UInt64(sizes.count))])
+  if chat {
+    let sentence = (0..<(3 + Int(rng.next() % 12))).map { _ in pool[Int(rng.next() % UInt64(pool.count))] }
+    return (sentence.joined(separator: " "), TextStyle(fonts: stacks[1], size: 17), 260)
+  }
+  style.language = languages[Int(rng.next() % UInt64(languages.count))]
+  style.direction = TextStyle.Direction.allCases[Int(rng.next() % 3)]
+  if rng.next() % 4 == 0 { style.features = ["liga": 0, "kern": UInt32(rng.next() % 2)] }
+  if rng.next() % 5 == 0 { style.letterSpacing = 0.5 }
+  if rng.next() % 3 == 0 {
+    // The fuzzer's wider settings: white-space modes, tabs, truncation, the Apple profile.
+    style.whiteSpace = TextStyle.WhiteSpace.allCases[Int(rng.next() % 4)]
+    style.wordBreak = TextStyle.WordBreak.allCases[Int(rng.next() % 3)]
+    style.overflowWrap = TextStyle.OverflowWrap.allCases[Int(rng.next() % 3)]
+    style.maxLines = rng.next() % 2 == 0 ? nil : Int(rng.next() % 3)
+    style.truncation = TextStyle.Truncation.allCases[Int(rng.next() % 3)]
+    style.profile = rng.next() % 2 == 0 ? .apple : .browser
+    style.tabSize = Int(rng.next() % 9)
+  }
+  var parts: [String] = []
+  for _ in 0..<(1 + Int(rng.next() % 14)) {
+    var w = pool[Int(rng.next() % UInt64(pool.count))]
+    if rng.next() % 4 == 0 { w += extras[Int(rng.next() % UInt64(extras.count))] }
+    if rng.next() % 6 == 0 { w = extras[Int(rng.next() % UInt64(extras.count))] + w }
+    parts.append(w)
+  }
+  let spaces = [" ", " ", " ", "  ", "\u{00A0}", " \u{200B}", "\t", " \n", "   "]
+  var text = parts[0]
+  for p in parts.dropFirst() { text += spaces[Int(rng.next() % UInt64(spaces.count))] + p }
+  return (text, style, Double(20 + rng.next() % 400))
+}
+
+/// Prepare + layout of every text, with a word cache that starts empty and without one,
+/// alternated three times; the best of each.
+func timeWordCache(_ made: [(String, TextStyle, Double)], capacity: Int) throws {
+  var best = (cached: Double.infinity, plain: Double.infinity)
+  for _ in 0..<3 {
+    for withCache in [true, false] {
+      let t = Typesetter(cacheCapacity: 0, wordCacheCapacity: withCache ? capacity : 0)
+      let start = DispatchTime.now().uptimeNanoseconds
+      for (text, style, width) in made { _ = try t.prepare(text, style: style).measure(width: width) }
+      let micros = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3 / Double(made.count)
+      if withCache { best.cached = min(best.cached, micros) } else { best.plain = min(best.plain, micros) }
+    }
+  }
+  say(String(format: "words: %d texts, µs/text with a word cache of %d: %.2f, without: %.2f (%.2fx)",
+    made.count, capacity, best.cached, best.plain, best.plain / best.cached))
 }
 
 let args = Array(CommandLine.arguments.dropFirst())
