@@ -48,45 +48,77 @@ public struct SpecBatch: Sendable {
     for k in o.keys.sorted() where !known.contains(k) {
       throw LayoutSpecError(path: "\(path).\(k)", message: "unknown field")
     }
-    func int(_ v: JSONValue?, _ p: String) throws -> Int {
-      guard case .number(let n)? = v, n == n.rounded(), abs(n) < 1e9
-      else { throw LayoutSpecError(path: p, message: "expected a whole number") }
-      return Int(n)
-    }
-    func number(_ v: JSONValue?, _ p: String) throws -> Double {
-      guard case .number(let n)? = v, n.isFinite else {
-        throw LayoutSpecError(path: p, message: "expected a number")
+    let fields = BatchFields(object: o, path: path)
+    batch = try fields.batchUpdate()
+    itemSizes = try fields.itemSizes()
+    contentOffset = try o["contentOffset"].map { try BatchFields.number($0, "\(path).contentOffset") }
+    if let a = o["anchor"] {
+      guard case .string(let s) = a, let anchor = BatchAnchor(rawValue: s) else {
+        throw LayoutSpecError(
+          path: "\(path).anchor", message: "expected \"top\", \"firstVisible\" or \"bottom\"")
       }
-      try checkSpecNumber(n, path: p)
-      return n
+      self.anchor = anchor
+    } else {
+      anchor = .top
     }
-    func array(_ k: String) throws -> [JSONValue] {
-      guard let v = o[k] else { return [] }
-      guard case .array(let a) = v else {
-        throw LayoutSpecError(path: "\(path).\(k)", message: "expected an array")
-      }
-      return a
+  }
+}
+
+/// A batch's JSON object and where it is, read field by field; each error names the path of the
+/// value at fault.
+private struct BatchFields {
+  let object: JSONObject
+  let path: String
+
+  static func int(_ v: JSONValue?, _ p: String) throws -> Int {
+    guard case .number(let n)? = v, n == n.rounded(), abs(n) < 1e9
+    else { throw LayoutSpecError(path: p, message: "expected a whole number") }
+    return Int(n)
+  }
+
+  static func number(_ v: JSONValue?, _ p: String) throws -> Double {
+    guard case .number(let n)? = v, n.isFinite else {
+      throw LayoutSpecError(path: p, message: "expected a number")
     }
-    func ints(_ k: String) throws -> [Int] {
-      try array(k).enumerated().map { try int($1, "\(path).\(k)[\($0)]") }
+    try checkSpecNumber(n, path: p)
+    return n
+  }
+
+  static func itemPath(_ v: JSONValue, _ p: String) throws -> ItemPath {
+    guard case .object(let d) = v else {
+      throw LayoutSpecError(path: p, message: "expected {\"section\", \"item\"}")
     }
-    func itemPath(_ v: JSONValue, _ p: String) throws -> ItemPath {
-      guard case .object(let d) = v else {
-        throw LayoutSpecError(path: p, message: "expected {\"section\", \"item\"}")
-      }
-      return ItemPath(section: try int(d["section"], "\(p).section"), item: try int(d["item"], "\(p).item"))
+    return ItemPath(section: try int(d["section"], "\(p).section"), item: try int(d["item"], "\(p).item"))
+  }
+
+  static func fromTo(_ v: JSONValue, _ p: String) throws -> (JSONValue, JSONValue) {
+    guard case .object(let d) = v, let f = d["from"], let t = d["to"] else {
+      throw LayoutSpecError(path: p, message: "expected {\"from\", \"to\"}")
     }
-    func paths(_ k: String) throws -> [ItemPath] {
-      try array(k).enumerated().map { try itemPath($1, "\(path).\(k)[\($0)]") }
+    return (f, t)
+  }
+
+  /// Field `k`, an array (none: empty).
+  func array(_ k: String) throws -> [JSONValue] {
+    guard let v = object[k] else { return [] }
+    guard case .array(let a) = v else {
+      throw LayoutSpecError(path: "\(path).\(k)", message: "expected an array")
     }
-    func fromTo(_ v: JSONValue, _ p: String) throws -> (JSONValue, JSONValue) {
-      guard case .object(let d) = v, let f = d["from"], let t = d["to"] else {
-        throw LayoutSpecError(path: p, message: "expected {\"from\", \"to\"}")
-      }
-      return (f, t)
-    }
+    return a
+  }
+
+  func ints(_ k: String) throws -> [Int] {
+    try array(k).enumerated().map { try Self.int($1, "\(path).\(k)[\($0)]") }
+  }
+
+  func paths(_ k: String) throws -> [ItemPath] {
+    try array(k).enumerated().map { try Self.itemPath($1, "\(path).\(k)[\($0)]") }
+  }
+
+  /// The batch's name, section and item changes and item counts.
+  func batchUpdate() throws -> BatchUpdate {
     var b = BatchUpdate()
-    if let n = o["name"] {
+    if let n = object["name"] {
       guard case .string(let s) = n else {
         throw LayoutSpecError(path: "\(path).name", message: "expected a string")
       }
@@ -97,20 +129,25 @@ public struct SpecBatch: Sendable {
     b.reloadSections = try ints("reloadSections")
     b.moveSections = try array("moveSections").enumerated().map { k, v in
       let p = "\(path).moveSections[\(k)]"
-      let (f, t) = try fromTo(v, p)
-      return BatchUpdate.SectionMove(from: try int(f, "\(p).from"), to: try int(t, "\(p).to"))
+      let (f, t) = try Self.fromTo(v, p)
+      return BatchUpdate.SectionMove(from: try Self.int(f, "\(p).from"), to: try Self.int(t, "\(p).to"))
     }
     b.insertItems = try paths("insertItems")
     b.deleteItems = try paths("deleteItems")
     b.reloadItems = try paths("reloadItems")
     b.moveItems = try array("moveItems").enumerated().map { k, v in
       let p = "\(path).moveItems[\(k)]"
-      let (f, t) = try fromTo(v, p)
-      return BatchUpdate.ItemMove(from: try itemPath(f, "\(p).from"), to: try itemPath(t, "\(p).to"))
+      let (f, t) = try Self.fromTo(v, p)
+      return BatchUpdate.ItemMove(
+        from: try Self.itemPath(f, "\(p).from"), to: try Self.itemPath(t, "\(p).to"))
     }
-    if o["itemCounts"] != nil { b.itemCounts = try ints("itemCounts") }
-    batch = b
-    itemSizes = try array("itemSizes").enumerated().map { k, v in
+    if object["itemCounts"] != nil { b.itemCounts = try ints("itemCounts") }
+    return b
+  }
+
+  /// The item sizes the batch sets: (section, index, width, height).
+  func itemSizes() throws -> [(Int, Int, Double?, Double?)] {
+    try array("itemSizes").enumerated().map { k, v in
       let p = "\(path).itemSizes[\(k)]"
       guard case .object(let d) = v else {
         throw LayoutSpecError(path: p, message: "expected {\"section\", \"index\", \"height\"}")
@@ -118,22 +155,12 @@ public struct SpecBatch: Sendable {
       for key in d.keys.sorted() where !["section", "index", "width", "height"].contains(key) {
         throw LayoutSpecError(path: "\(p).\(key)", message: "unknown field")
       }
-      let w = try d["width"].map { try number($0, "\(p).width") }
-      let h = try d["height"].map { try number($0, "\(p).height") }
+      let w = try d["width"].map { try Self.number($0, "\(p).width") }
+      let h = try d["height"].map { try Self.number($0, "\(p).height") }
       for (name, x) in [("width", w), ("height", h)] {
         if let x, x < 0 { throw LayoutSpecError(path: "\(p).\(name)", message: "must be at least 0") }
       }
-      return (try int(d["section"], "\(p).section"), try int(d["index"], "\(p).index"), w, h)
-    }
-    contentOffset = try o["contentOffset"].map { try number($0, "\(path).contentOffset") }
-    if let a = o["anchor"] {
-      guard case .string(let s) = a, let anchor = BatchAnchor(rawValue: s) else {
-        throw LayoutSpecError(
-          path: "\(path).anchor", message: "expected \"top\", \"firstVisible\" or \"bottom\"")
-      }
-      self.anchor = anchor
-    } else {
-      anchor = .top
+      return (try Self.int(d["section"], "\(p).section"), try Self.int(d["index"], "\(p).index"), w, h)
     }
   }
 }
