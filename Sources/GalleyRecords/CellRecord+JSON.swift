@@ -47,84 +47,102 @@ extension CellRecord {
     let cell: Cell
     switch template {
     case .bubble:
-      if let unknown = CellRecord.bubbleKeys.firstUnknown(in: o) {
-        throw CellError.unknownField(unknown)
-      }
-      guard let text = try r.string("text") else { throw CellError.missingField("text") }
-      let style =
-        try r.style("style", library: library, defaultSize: 17)
-        ?? TextStyle(fonts: try defaultFonts(library), size: 17)
-      var containerWidth = try r.number("containerWidth") ?? proposedWidth
-      let maxWidth = try r.number("maxWidth")
-      if containerWidth == nil {
-        guard let m = maxWidth else { throw CellError.missingField("containerWidth") }
-        containerWidth = m
-      }
-      var b = BubbleCell(text: text, style: style, containerWidth: containerWidth!)
-      // Absent: the library's default (``BubbleCell/maxWidthFraction``); `null`: no such limit.
-      if o.contains("maxWidthFraction") {
-        b.maxWidthFraction = try r.number("maxWidthFraction")
-      }
-      b.maxWidth = maxWidth
-      if let p = try r.padding("padding", defaults: b.padding) { b.padding = p }
-      if let m = try r.object("minSize") {
-        let f = CellFieldReader(m, path: "minSize")
-        for field in m where field.key != "width" && field.key != "height" {
-          throw CellError.unknownField("minSize.\(field.key)")
-        }
-        // (A side left out keeps the default.)
-        b.minSize = CellSize(
-          width: try f.number("width") ?? b.minSize.width,
-          height: try f.number("height") ?? b.minSize.height)
-      }
-      if let s = try r.string("sender") {
-        guard let v = BubbleCell.Sender(rawValue: s) else {
-          throw CellError.invalidValue("sender", "\"\(s)\" (expected \"me\" or \"other\")")
-        }
-        b.sender = v
-      }
-      b.senderName = try r.string("senderName")
-      b.nameStyle = try r.style("nameStyle", library: library, defaultSize: style.size * 0.85)
-      b.timestamp = try r.string("timestamp")
-      b.timestampStyle = try r.style("timestampStyle", library: library, defaultSize: 11)
-      b.replyName = try r.string("replyName")
-      b.replyText = try r.string("replyText")
-      b.replyStyle = try r.style("replyStyle", library: library, defaultSize: style.size * 0.85)
-      if let v = try r.number("scale") { b.scale = v }
-      if let v = try r.number("textScale") { b.textScale = v }
-      b.category = try r.string("category")
-      try b.validate()
-      cell = .bubble(b)
+      cell = .bubble(
+        try CellRecord.bubble(o, r, library: library, proposedWidth: proposedWidth))
     case .productCard:
-      if let unknown = CellRecord.cardKeys.firstUnknown(in: o) {
-        throw CellError.unknownField(unknown)
-      }
-      guard let width = try r.number("width") ?? proposedWidth else {
-        throw CellError.missingField("width")
-      }
-      guard let title = try r.string("title") else { throw CellError.missingField("title") }
-      let titleStyle =
-        try r.style("titleStyle", library: library, defaultSize: 15)
-        ?? TextStyle(fonts: try defaultFonts(library), size: 15)
-      var c = ProductCardCell(width: width, title: title, titleStyle: titleStyle)
-      if let v = try r.number("imageAspectRatio") { c.imageAspectRatio = v }
-      c.price = try r.string("price")
-      c.priceStyle = try r.style("priceStyle", library: library, defaultSize: titleStyle.size + 1)
-      c.originalPrice = try r.string("originalPrice")
-      c.originalPriceStyle = try r.style(
-        "originalPriceStyle", library: library, defaultSize: titleStyle.size - 2)
-      c.badge = try r.string("badge")
-      c.badgeStyle = try r.style("badgeStyle", library: library, defaultSize: 12)
-      if let p = try r.padding("padding", defaults: c.padding) { c.padding = p }
-      if let v = try r.number("spacing") { c.spacing = v }
-      if let v = try r.number("scale") { c.scale = v }
-      if let v = try r.number("textScale") { c.textScale = v }
-      c.category = try r.string("category")
-      try c.validate()
-      cell = .productCard(c)
+      cell = .productCard(
+        try CellRecord.productCard(o, r, library: library, proposedWidth: proposedWidth))
     }
     self.init(
       id: id, cell: cell, estimatedHeight: estimatedHeight, estimatedWidth: estimatedWidth)
+  }
+}
+
+extension CellRecord {
+  /// A bubble record's cell (`r` reads `o`).
+  static func bubble(
+    _ o: JSONObject, _ r: CellFieldReader, library: FontLibrary, proposedWidth: Double?
+  ) throws -> BubbleCell {
+    if let unknown = CellRecord.bubbleKeys.firstUnknown(in: o) {
+      throw CellError.unknownField(unknown)
+    }
+    guard let text = try r.string("text") else { throw CellError.missingField("text") }
+    let style =
+      try r.style("style", library: library, defaultSize: 17)
+      ?? TextStyle(fonts: try defaultFonts(library), size: 17)
+    var containerWidth = try r.number("containerWidth") ?? proposedWidth
+    let maxWidth = try r.number("maxWidth")
+    if containerWidth == nil {
+      guard let m = maxWidth else { throw CellError.missingField("containerWidth") }
+      containerWidth = m
+    }
+    var b = BubbleCell(text: text, style: style, containerWidth: containerWidth!)
+    // Absent: the library's default (``BubbleCell/maxWidthFraction``); `null`: no such limit.
+    if o.contains("maxWidthFraction") {
+      b.maxWidthFraction = try r.number("maxWidthFraction")
+    }
+    b.maxWidth = maxWidth
+    if let p = try r.padding("padding", defaults: b.padding) { b.padding = p }
+    if let m = try r.object("minSize") {
+      let f = CellFieldReader(m, path: "minSize")
+      for field in m where field.key != "width" && field.key != "height" {
+        throw CellError.unknownField("minSize.\(field.key)")
+      }
+      // (A side left out keeps the default.)
+      b.minSize = CellSize(
+        width: try f.number("width") ?? b.minSize.width,
+        height: try f.number("height") ?? b.minSize.height)
+    }
+    if let s = try r.string("sender") {
+      guard let v = BubbleCell.Sender(rawValue: s) else {
+        throw CellError.invalidValue("sender", "\"\(s)\" (expected \"me\" or \"other\")")
+      }
+      b.sender = v
+    }
+    b.senderName = try r.string("senderName")
+    b.nameStyle = try r.style("nameStyle", library: library, defaultSize: style.size * 0.85)
+    b.timestamp = try r.string("timestamp")
+    b.timestampStyle = try r.style("timestampStyle", library: library, defaultSize: 11)
+    b.replyName = try r.string("replyName")
+    b.replyText = try r.string("replyText")
+    b.replyStyle = try r.style("replyStyle", library: library, defaultSize: style.size * 0.85)
+    if let v = try r.number("scale") { b.scale = v }
+    if let v = try r.number("textScale") { b.textScale = v }
+    b.category = try r.string("category")
+    try b.validate()
+    return b
+  }
+
+  /// A product card record's cell (`r` reads `o`).
+  static func productCard(
+    _ o: JSONObject, _ r: CellFieldReader, library: FontLibrary, proposedWidth: Double?
+  ) throws -> ProductCardCell {
+    if let unknown = CellRecord.cardKeys.firstUnknown(in: o) {
+      throw CellError.unknownField(unknown)
+    }
+    guard let width = try r.number("width") ?? proposedWidth else {
+      throw CellError.missingField("width")
+    }
+    guard let title = try r.string("title") else { throw CellError.missingField("title") }
+    let titleStyle =
+      try r.style("titleStyle", library: library, defaultSize: 15)
+      ?? TextStyle(fonts: try defaultFonts(library), size: 15)
+    var c = ProductCardCell(width: width, title: title, titleStyle: titleStyle)
+    if let v = try r.number("imageAspectRatio") { c.imageAspectRatio = v }
+    c.price = try r.string("price")
+    c.priceStyle = try r.style("priceStyle", library: library, defaultSize: titleStyle.size + 1)
+    c.originalPrice = try r.string("originalPrice")
+    c.originalPriceStyle = try r.style(
+      "originalPriceStyle", library: library, defaultSize: titleStyle.size - 2)
+    c.badge = try r.string("badge")
+    c.badgeStyle = try r.style("badgeStyle", library: library, defaultSize: 12)
+    if let p = try r.padding("padding", defaults: c.padding) { c.padding = p }
+    if let v = try r.number("spacing") { c.spacing = v }
+    if let v = try r.number("scale") { c.scale = v }
+    if let v = try r.number("textScale") { c.textScale = v }
+    c.category = try r.string("category")
+    try c.validate()
+    return c
   }
 }
 
