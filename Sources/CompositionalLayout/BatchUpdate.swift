@@ -126,7 +126,36 @@ public struct BatchMapping: Sendable {
   public init(_ batch: BatchUpdate, counts: [Int]) throws {
     let n = counts.count
     countsBefore = counts
-    // Sections.
+    let (sectionBefore, reloadOld) = try Self.sections(batch, count: n)
+    var sectionAfter = [Int?](repeating: nil, count: n)
+    for (s, b) in sectionBefore.enumerated() { if let b { sectionAfter[b] = s } }
+    self.sectionAfter = sectionAfter
+    self.sectionBefore = sectionBefore
+    reloadedSections = Set(reloadOld.compactMap { sectionAfter[$0] })
+    let goneItems = try Self.claimedItems(batch, counts: counts, reloadOld: reloadOld)
+    let after = try Self.counts(
+      batch, before: counts, sectionBefore: sectionBefore, sectionAfter: sectionAfter,
+      reloaded: reloadedSections)
+    countsAfter = after
+    let fixedItem = try Self.fixedItems(batch, after: after)
+    let maps = Self.itemMaps(
+      before: counts, after: after, sectionBefore: sectionBefore, sectionAfter: sectionAfter,
+      reloaded: reloadedSections, gone: goneItems, fixed: fixedItem)
+    itemBefore = maps.before
+    itemAfter = maps.after
+    movedItems = maps.moved
+    var reloaded = Set<ItemPath>()
+    for p in batch.reloadItems { if let q = maps.after[p.section][p.item] { reloaded.insert(q) } }
+    reloadedItems = reloaded
+  }
+
+  /// Where each section after the batch was before it (nil: inserted), and the sections it
+  /// reloads (by their index before). Inserted sections and move targets take their places;
+  /// the others fill the free places in their order (reloaded ones stay where unchanged ones
+  /// would be).
+  static func sections(_ batch: BatchUpdate, count n: Int) throws -> (
+    before: [Int?], reloaded: Set<Int>
+  ) {
     var gone = Set<Int>()
     func claimOld(_ s: Int, _ op: String) throws {
       guard s >= 0 && s < n else {
@@ -143,9 +172,7 @@ public struct BatchMapping: Sendable {
       reloadOld.insert(s)
     }
     for (k, m) in batch.moveSections.enumerated() { try claimOld(m.from, "moveSections[\(k)].from") }
-    // (Reloaded sections stay where the unchanged ones would be: they are not gone.)
-    let deletedCount = batch.deleteSections.count
-    let m = n - deletedCount + batch.insertSections.count
+    let m = n - batch.deleteSections.count + batch.insertSections.count
     var fixed = [Int?](repeating: nil, count: max(0, m))
     var isInserted = [Bool](repeating: false, count: max(0, m))
     func claimNew(_ s: Int, _ op: String) throws {
@@ -164,23 +191,22 @@ public struct BatchMapping: Sendable {
       try claimNew(mv.to, "moveSections[\(k)].to")
       fixed[mv.to] = mv.from
     }
-    // The others fill the free places in their order.
     var sectionBefore = [Int?](repeating: nil, count: m)
     var rest = (0..<n).filter { !gone.contains($0) || reloadOld.contains($0) }.makeIterator()
     for s in 0..<m {
       if isInserted[s] { continue }
       if let f = fixed[s] { sectionBefore[s] = f } else { sectionBefore[s] = rest.next() }
     }
-    var sectionAfter = [Int?](repeating: nil, count: n)
-    for (s, b) in sectionBefore.enumerated() { if let b { sectionAfter[b] = s } }
-    self.sectionAfter = sectionAfter
-    self.sectionBefore = sectionBefore
-    reloadedSections = Set(reloadOld.compactMap { sectionAfter[$0] })
-    let deletedSections = Set(batch.deleteSections)
-    let insertedSections = Set(batch.insertSections)
+    return (sectionBefore, reloadOld)
+  }
 
-    // Items.
-    // Items named by the batch (each at most once), and those that leave their place.
+  /// The items the batch names before it (each at most once), checked; those that leave their
+  /// place (deleted or moved away).
+  static func claimedItems(
+    _ batch: BatchUpdate, counts: [Int], reloadOld: Set<Int>
+  ) throws -> Set<ItemPath> {
+    let n = counts.count
+    let deletedSections = Set(batch.deleteSections)
     var named = Set<ItemPath>()
     var goneItems = Set<ItemPath>()
     func claimOldItem(_ p: ItemPath, _ op: String) throws {
@@ -208,8 +234,18 @@ public struct BatchMapping: Sendable {
       try claimOldItem(mv.from, "moveItems[\(k)].from")
       goneItems.insert(mv.from)
     }
-    // Counts after: per surviving section, before − deleted − moved out + inserted + moved in.
-    var expected = [Int](repeating: 0, count: m)
+    return goneItems
+  }
+
+  /// The item counts after the batch: per surviving section, before − deleted − moved out +
+  /// inserted + moved in, which the batch's own counts (if it gives them) must equal, as UIKit
+  /// asks; an inserted section's as given, else empty.
+  static func counts(
+    _ batch: BatchUpdate, before counts: [Int], sectionBefore: [Int?], sectionAfter: [Int?],
+    reloaded reloadedSections: Set<Int>
+  ) throws -> [Int] {
+    let m = sectionBefore.count
+    let insertedSections = Set(batch.insertSections)
     var deltas = [(del: Int, ins: Int, out: Int, into: Int)](repeating: (0, 0, 0, 0), count: m)
     for p in batch.deleteItems { if let s = sectionAfter[p.section] { deltas[s].del += 1 } }
     for mv in batch.moveItems { if let s = sectionAfter[mv.from.section] { deltas[s].out += 1 } }
@@ -233,6 +269,7 @@ public struct BatchMapping: Sendable {
       }
       deltas[mv.to.section].into += 1
     }
+    var expected = [Int](repeating: 0, count: m)
     for s in 0..<m {
       if let b = sectionBefore[s] {
         let d = deltas[s]
@@ -244,7 +281,7 @@ public struct BatchMapping: Sendable {
       guard given.count == m else {
         throw BatchError(
           "itemCounts",
-          "invalid number of sections: \(given.count) after the batch, but \(n) before, \(batch.insertSections.count) inserted and \(deletedCount) deleted make \(m)")
+          "invalid number of sections: \(given.count) after the batch, but \(counts.count) before, \(batch.insertSections.count) inserted and \(batch.deleteSections.count) deleted make \(m)")
       }
       for s in 0..<m {
         guard given[s] >= 0 else { throw BatchError("itemCounts[\(s)]", "must be at least 0") }
@@ -267,9 +304,13 @@ public struct BatchMapping: Sendable {
         batch.itemCounts != nil ? "itemCounts" : "insertItems",
         "more than \(CollectionLayout.maximumItems) items in all after the batch")
     }
-    countsAfter = after
-    // Fixed places after: inserts and move targets; the other survivors fill in order.
-    var fixedItem = [Int: [Int: ItemPath?]]()  // section after → item → path before (nil: insert)
+    return after
+  }
+
+  /// The fixed places after the batch, by section after and item: inserts (nil) and move
+  /// targets (where the item was).
+  static func fixedItems(_ batch: BatchUpdate, after: [Int]) throws -> [Int: [Int: ItemPath?]] {
+    var fixedItem = [Int: [Int: ItemPath?]]()
     func claimNewItem(_ p: ItemPath, _ op: String, from: ItemPath?) throws {
       guard p.item >= 0 && p.item < after[p.section] else {
         throw BatchError(
@@ -284,16 +325,25 @@ public struct BatchMapping: Sendable {
     for (k, mv) in batch.moveItems.enumerated() {
       try claimNewItem(mv.to, "moveItems[\(k)].to", from: mv.from)
     }
-    // (Per section, the items that leave and the places taken, sorted: the survivors are
-    // merged into the free places in one pass, with no lookup per item. A section whose items
-    // all stay in order is mapped as a whole, in constant time and memory.)
+    return fixedItem
+  }
+
+  /// Where each item after the batch was before it and the reverse, and the items moved. Per
+  /// section, the items that leave and the places taken, sorted: the survivors are merged into
+  /// the free places in one pass, with no lookup per item. A section whose items all stay in
+  /// order is mapped as a whole, in constant time and memory.
+  static func itemMaps(
+    before counts: [Int], after: [Int], sectionBefore: [Int?], sectionAfter: [Int?],
+    reloaded reloadedSections: Set<Int>, gone goneItems: Set<ItemPath>,
+    fixed fixedItem: [Int: [Int: ItemPath?]]
+  ) -> (before: [SectionItemMap], after: [SectionItemMap], moved: Set<ItemPath>) {
     var goneBySection = [Int: [Int]]()
     for p in goneItems { goneBySection[p.section, default: []].append(p.item) }
     var itemBefore = [SectionItemMap]()
-    itemBefore.reserveCapacity(m)
+    itemBefore.reserveCapacity(sectionBefore.count)
     var listedAfter = [Int: [ItemPath?]]()
     var moved = Set<ItemPath>()
-    for s in 0..<m {
+    for s in 0..<sectionBefore.count {
       guard let b = sectionBefore[s] else {
         itemBefore.append(SectionItemMap(listed: [ItemPath?](repeating: nil, count: after[s])))
         continue
@@ -304,34 +354,13 @@ public struct BatchMapping: Sendable {
         itemBefore.append(SectionItemMap(section: b, count: after[s]))
         continue
       }
-      var row = [ItemPath?](repeating: nil, count: after[s])
-      if reloadedSections.contains(s) {
-        // A reloaded section: its items cross-fade where they were; new ones come in after.
-        for i in 0..<min(after[s], counts[b]) { row[i] = ItemPath(section: b, item: i) }
-      } else {
-        let gone = (goneBySection[b] ?? []).sorted()
-        let fixedHere = (fixedItem[s] ?? [:]).sorted { $0.key < $1.key }
-        var nextGone = 0
-        var nextFixed = 0
-        var survivor = 0
-        row.withUnsafeMutableBufferPointer { out in
-          for i in 0..<out.count {
-            if nextFixed < fixedHere.count && fixedHere[nextFixed].key == i {
-              let f = fixedHere[nextFixed].value
-              out[i] = f
-              if f != nil { moved.insert(ItemPath(section: s, item: i)) }
-              nextFixed += 1
-              continue
-            }
-            while nextGone < gone.count && gone[nextGone] == survivor {
-              survivor += 1
-              nextGone += 1
-            }
-            out[i] = survivor < counts[b] ? ItemPath(section: b, item: survivor) : nil
-            survivor += 1
-          }
-        }
-      }
+      let row =
+        reloadedSections.contains(s)
+        ? reloadedRow(count: after[s], before: b, beforeCount: counts[b])
+        : mergedRow(
+          s, count: after[s], before: b, beforeCount: counts[b],
+          gone: (goneBySection[b] ?? []).sorted(),
+          fixed: (fixedItem[s] ?? [:]).sorted { $0.key < $1.key }, moved: &moved)
       for (i, p) in row.enumerated() {
         guard let p else { continue }
         listedAfter[p.section, default: [ItemPath?](repeating: nil, count: counts[p.section])][
@@ -339,10 +368,9 @@ public struct BatchMapping: Sendable {
       }
       itemBefore.append(SectionItemMap(listed: row))
     }
-    self.itemBefore = itemBefore
     var itemAfter = [SectionItemMap]()
-    itemAfter.reserveCapacity(n)
-    for b in 0..<n {
+    itemAfter.reserveCapacity(counts.count)
+    for b in 0..<counts.count {
       if let list = listedAfter[b] {
         itemAfter.append(SectionItemMap(listed: list))
       } else if let s = sectionAfter[b], case .same = itemBefore[s].storage {
@@ -351,11 +379,44 @@ public struct BatchMapping: Sendable {
         itemAfter.append(SectionItemMap(listed: [ItemPath?](repeating: nil, count: counts[b])))
       }
     }
-    self.itemAfter = itemAfter
-    movedItems = moved
-    var reloaded = Set<ItemPath>()
-    for p in batch.reloadItems { if let q = itemAfter[p.section][p.item] { reloaded.insert(q) } }
-    reloadedItems = reloaded
+    return (itemBefore, itemAfter, moved)
+  }
+
+  /// A reloaded section's items: they cross-fade where they were; new ones come in after.
+  static func reloadedRow(count: Int, before b: Int, beforeCount: Int) -> [ItemPath?] {
+    var row = [ItemPath?](repeating: nil, count: count)
+    for i in 0..<min(count, beforeCount) { row[i] = ItemPath(section: b, item: i) }
+    return row
+  }
+
+  /// Section `s`'s items after the batch: the fixed places as given, the survivors of section
+  /// `b` (less `gone`) in the others, in order.
+  static func mergedRow(
+    _ s: Int, count: Int, before b: Int, beforeCount: Int, gone: [Int],
+    fixed fixedHere: [(key: Int, value: ItemPath?)], moved: inout Set<ItemPath>
+  ) -> [ItemPath?] {
+    var row = [ItemPath?](repeating: nil, count: count)
+    var nextGone = 0
+    var nextFixed = 0
+    var survivor = 0
+    row.withUnsafeMutableBufferPointer { out in
+      for i in 0..<out.count {
+        if nextFixed < fixedHere.count && fixedHere[nextFixed].key == i {
+          let f = fixedHere[nextFixed].value
+          out[i] = f
+          if f != nil { moved.insert(ItemPath(section: s, item: i)) }
+          nextFixed += 1
+          continue
+        }
+        while nextGone < gone.count && gone[nextGone] == survivor {
+          survivor += 1
+          nextGone += 1
+        }
+        out[i] = survivor < beforeCount ? ItemPath(section: b, item: survivor) : nil
+        survivor += 1
+      }
+    }
+    return row
   }
 }
 
