@@ -165,17 +165,8 @@ public struct LayoutTransition: Sendable {
     var item: ItemPath? = nil
     var moved: Double? = nil
     if anchor == .firstVisible {
-      var best: (start: Double, path: ItemPath, after: ItemPath)? = nil
-      for c in onScreenBefore where c.category == .cell {
-        let s = main(c.frame).0
-        guard let q = mapping.itemAfter[c.indexPath.section][c.indexPath.item] else { continue }
-        if best == nil || s < best!.start || (s == best!.start && c.indexPath < best!.path) {
-          best = (s, c.indexPath, q)
-        }
-      }
-      if let best, let a = after.cell(at: best.after) {
-        item = best.after
-        moved = main(a.frame).0 - best.start
+      if let kept = Self.firstVisible(onScreenBefore, mapping: mapping, after: after, vertical: vertical) {
+        (item, moved) = (kept.item, kept.moved)
       } else {
         let kept = "no item visible before the batch is still there after it: the offset is kept"
         note = note.map { $0 + "; " + kept } ?? kept
@@ -194,9 +185,44 @@ public struct LayoutTransition: Sendable {
     anchorItem = item
     anchorShift = shift
     anchorNote = note
+    visibleChanges = Self.screenChanges(
+      before: onScreenBefore, after: after.elements(onScreenAt: clamped, viewport: viewport),
+      TransitionDiff(before: before, after: after, mapping: mapping))
+    let offsetAfter = clamped
+    teleports = visibleChanges.filter { c in
+      let visibleBefore = c.fromAlpha > 0 && before.isOnScreen(c.from, at: offset, viewport: viewport)
+      let visibleAfter =
+        c.toAlpha > 0 && after.isOnScreen(c.to, at: offsetAfter, viewport: viewport)
+      let onScreen = (main(c.to).0 - offsetAfter) - (main(c.from).0 - offset)
+      return (visibleBefore || visibleAfter) && abs(onScreen) > viewport
+    }
+  }
 
-    // What the screen shows: the changes of elements on screen before or after.
-    let onScreenAfter = after.elements(onScreenAt: clamped, viewport: viewport)
+  /// The cell `firstVisible` keeps: the topmost of those on screen before that is still there
+  /// after, with how far it moved along the scroll axis (nil: none is).
+  static func firstVisible(
+    _ onScreenBefore: [LayoutAttributes], mapping: BatchMapping, after: LayoutResult,
+    vertical: Bool
+  ) -> (item: ItemPath, moved: Double)? {
+    var best: (start: Double, path: ItemPath, after: ItemPath)? = nil
+    for c in onScreenBefore where c.category == .cell {
+      let s = vertical ? c.frame.minY : c.frame.minX
+      guard let q = mapping.itemAfter[c.indexPath.section][c.indexPath.item] else { continue }
+      if best == nil || s < best!.start || (s == best!.start && c.indexPath < best!.path) {
+        best = (s, c.indexPath, q)
+      }
+    }
+    guard let best, let a = after.cell(at: best.after) else { return nil }
+    return (best.after, (vertical ? a.frame.minY : a.frame.minX) - best.start)
+  }
+
+  /// What the screen shows: the changes of elements on screen before or after, each once, in
+  /// the order of `changes` (cells in after's order, then deleted ones, then other views).
+  static func screenChanges(
+    before onScreenBefore: [LayoutAttributes], after onScreenAfter: [LayoutAttributes],
+    _ diff: TransitionDiff
+  ) -> [ElementChange] {
+    let (before, after, mapping) = (diff.before, diff.after, diff.mapping)
     var visible: [ElementChange] = []
     // (A deleted element carries its path before the batch, which another may have after it.)
     struct Seen: Hashable {
@@ -210,7 +236,6 @@ public struct LayoutTransition: Sendable {
       visible.append(c)
     }
     var unusedMatches = Set<ViewKey>()
-    let diff = TransitionDiff(before: before, after: after, mapping: mapping)
     let findBefore = before.supplementary(matching:)
     for a in onScreenAfter {
       add(
@@ -230,20 +255,11 @@ public struct LayoutTransition: Sendable {
         add(ElementChange(removed: b))
       }
     }
-    // In the order of `changes`: cells (after's order, then deleted), then other views.
     func rank(_ c: ElementChange) -> (Int, Int, Int, Int) {
       let isCell = c.category == .cell ? 0 : 1
       return (isCell, c.change == .delete ? 1 : 0, c.indexPath.section, c.indexPath.item)
     }
-    visibleChanges = visible.sorted { rank($0) < rank($1) }
-    let offsetAfter = clamped
-    teleports = visibleChanges.filter { c in
-      let visibleBefore = c.fromAlpha > 0 && before.isOnScreen(c.from, at: offset, viewport: viewport)
-      let visibleAfter =
-        c.toAlpha > 0 && after.isOnScreen(c.to, at: offsetAfter, viewport: viewport)
-      let onScreen = (main(c.to).0 - offsetAfter) - (main(c.from).0 - offset)
-      return (visibleBefore || visibleAfter) && abs(onScreen) > viewport
-    }
+    return visible.sorted { rank($0) < rank($1) }
   }
 }
 
