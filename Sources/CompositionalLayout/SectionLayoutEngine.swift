@@ -24,27 +24,49 @@ enum SectionLayoutEngine {
     return 0
   }
 
-  /// Lays out section `index` with `itemCount` items.
-  /// - Complexity: O(n · depth) for n items.
-  static func layout(
-    index: Int, section: Section, itemCount: Int, environment env: LayoutEnvironment,
-    configuration: LayoutConfiguration, sizing: (any SizingSource)?
-  ) -> SectionLayout {
-    var out = SectionLayout()
-    let vertical = configuration.scrollDirection == .vertical
-    let eff = env.effectiveContentSize
-    let ins = section.contentInsets
-    let crossStart = vertical ? env.containerInsets.leading : env.containerInsets.top
-    let crossLength = vertical ? eff.width : eff.height
-    let mainLead = vertical ? ins.top : ins.leading
-    let mainTrail = vertical ? ins.bottom : ins.trailing
-    let crossLead = vertical ? ins.leading : ins.top
-    let crossTrail = vertical ? ins.trailing : ins.bottom
-    let content = Size(
-      width: Swift.max(0, eff.width - ins.leading - ins.trailing),
-      height: Swift.max(0, eff.height - ins.top - ins.bottom))
-    let contentCross = vertical ? content.width : content.height
-    out.warnings = Lint.warnings(section: section, index: index, container: content)
+  /// A section's axes in its container: the scroll (main) and cross axes, the content area
+  /// inside the section's insets, and where headers and footers go across.
+  struct Axes {
+    let vertical: Bool
+    /// Where the container's content starts across, and its length across.
+    let crossStart: Double
+    let crossLength: Double
+    /// The section's insets along and across the scroll axis.
+    let mainLead: Double
+    let mainTrail: Double
+    let crossLead: Double
+    let crossTrail: Double
+    /// The content area inside the insets.
+    let content: Size
+    /// What boundary items resolve against: the content area, or the full width when they
+    /// ignore the insets; and where they start across, and their length across.
+    let supplementaryArea: Size
+    let supplementaryLead: Double
+    let supplementaryCross: Double
+
+    init(_ section: Section, env: LayoutEnvironment, vertical: Bool) {
+      self.vertical = vertical
+      let eff = env.effectiveContentSize
+      let ins = section.contentInsets
+      crossStart = vertical ? env.containerInsets.leading : env.containerInsets.top
+      crossLength = vertical ? eff.width : eff.height
+      mainLead = vertical ? ins.top : ins.leading
+      mainTrail = vertical ? ins.bottom : ins.trailing
+      crossLead = vertical ? ins.leading : ins.top
+      crossTrail = vertical ? ins.trailing : ins.bottom
+      content = Size(
+        width: Swift.max(0, eff.width - ins.leading - ins.trailing),
+        height: Swift.max(0, eff.height - ins.top - ins.bottom))
+      let follow = section.supplementariesFollowContentInsets
+      supplementaryArea =
+        follow
+        ? content
+        : (vertical
+          ? Size(width: eff.width, height: content.height)
+          : Size(width: content.width, height: eff.height))
+      supplementaryLead = follow ? crossLead : 0
+      supplementaryCross = follow ? (vertical ? content.width : content.height) : crossLength
+    }
 
     func rect(main: Double, cross: Double, size: Size) -> Rect {
       vertical
@@ -53,16 +75,8 @@ enum SectionLayoutEngine {
     }
     func mainLen(_ s: Size) -> Double { vertical ? s.height : s.width }
     func crossLen(_ s: Size) -> Double { vertical ? s.width : s.height }
-    // Headers and footers resolve against the content area, or the full width when they ignore the insets.
-    let follow = section.supplementariesFollowContentInsets
-    let supplementaryArea =
-      follow
-      ? content
-      : (vertical
-        ? Size(width: eff.width, height: content.height)
-        : Size(width: content.width, height: eff.height))
-    let supplementaryLead = follow ? crossLead : 0
-    let supplementaryCross = follow ? contentCross : crossLength
+
+    /// Where a boundary item starts across: at the trailing edge when it is aligned there.
     func crossPosition(_ b: BoundaryItemSlot) -> Double {
       let trail = vertical ? Edges.trailing : Edges.bottom
       if b.item.alignment.edges.contains(trail) {
@@ -70,9 +84,57 @@ enum SectionLayoutEngine {
       }
       return crossStart + supplementaryLead
     }
+  }
 
-    var slots = section.boundarySupplementaryItems.map { b in
-      var size = b.size.resolve(in: supplementaryArea)
+  /// Lays out section `index` with `itemCount` items.
+  /// - Complexity: O(n · depth) for n items.
+  static func layout(
+    index: Int, section: Section, itemCount: Int, environment env: LayoutEnvironment,
+    configuration: LayoutConfiguration, sizing: (any SizingSource)?
+  ) -> SectionLayout {
+    var out = SectionLayout()
+    let axes = Axes(section, env: env, vertical: configuration.scrollDirection == .vertical)
+    out.warnings = Lint.warnings(section: section, index: index, container: axes.content)
+    var slots = boundarySlots(section, index: index, axes: axes, sizing: sizing)
+    var mainCursor = 0.0
+    for i in slots.indices where placement(slots[i].item.alignment, vertical: axes.vertical) == -1 {
+      slots[i].main = mainCursor
+      if slots[i].item.extendsBoundary { mainCursor += axes.mainLen(slots[i].size) }
+    }
+    mainCursor += axes.mainLead
+    let contentStart = mainCursor
+    var templates: [Item] = []
+    let root = CompiledGroup.compile(section.group, templates: &templates)
+    var engine = GroupLayoutEngine(
+      section: index, itemCount: itemCount, sizing: sizing, templates: templates)
+    placeGroups(
+      root, section, index: index, axes: axes, engine: &engine, mainCursor: &mainCursor, &out)
+    let contentEnd = mainCursor
+    mainCursor += axes.mainTrail
+    for i in slots.indices where placement(slots[i].item.alignment, vertical: axes.vertical) == 1 {
+      if slots[i].item.extendsBoundary {
+        slots[i].main = mainCursor
+        mainCursor += axes.mainLen(slots[i].size)
+      } else {
+        slots[i].main = contentEnd + axes.mainTrail - axes.mainLen(slots[i].size)
+      }
+    }
+    for i in slots.indices where placement(slots[i].item.alignment, vertical: axes.vertical) == 0 {
+      slots[i].main = contentStart
+    }
+    out.extent = mainCursor
+    appendCells(engine.leaves, templates: templates, section: index, &out)
+    appendBoundaries(slots, section, index: index, axes: axes, &out)
+    return out
+  }
+
+  /// The section's headers and footers at their sizes (an estimated one as the sizing source
+  /// measures it), not yet placed along the scroll axis.
+  static func boundarySlots(
+    _ section: Section, index: Int, axes: Axes, sizing: (any SizingSource)?
+  ) -> [BoundaryItemSlot] {
+    section.boundarySupplementaryItems.map { b in
+      var size = b.size.resolve(in: axes.supplementaryArea)
       let wEst = b.size.width.isEstimated
       let hEst = b.size.height.isEstimated
       if wEst || hEst, let sizing {
@@ -85,41 +147,37 @@ enum SectionLayoutEngine {
       }
       return BoundaryItemSlot(item: b, size: size, main: 0)
     }
-    var mainCursor = 0.0
-    for i in slots.indices where placement(slots[i].item.alignment, vertical: vertical) == -1 {
-      slots[i].main = mainCursor
-      if slots[i].item.extendsBoundary { mainCursor += mainLen(slots[i].size) }
-    }
-    mainCursor += mainLead
-    let contentStart = mainCursor
+  }
 
-    // Groups.
-    var templates: [Item] = []
-    let root = CompiledGroup.compile(section.group, templates: &templates)
-    var engine = GroupLayoutEngine(
-      section: index, itemCount: itemCount, sizing: sizing, templates: templates)
+  /// The groups one after another from `mainCursor` (or side by side across, in an
+  /// orthogonally scrolling section, whose scroll facts go to `out`), each leaf moved to its
+  /// group's origin; `mainCursor` ends after the content.
+  static func placeGroups(
+    _ root: CompiledGroup, _ section: Section, index: Int, axes: Axes,
+    engine: inout GroupLayoutEngine, mainCursor: inout Double, _ out: inout SectionLayout
+  ) {
     let ortho = section.orthogonalScrollingBehavior
     var groupSpans: [(start: Double, length: Double)] = []
-    var crossCursor = crossStart + crossLead
+    var crossCursor = axes.crossStart + axes.crossLead
     var maxMain = 0.0
     var groups = 0
-    while engine.cursor < itemCount {
+    while engine.cursor < engine.itemCount {
       let leafStart = engine.leaves.count
       let before = engine.cursor
-      let s = engine.layout(root, container: content)
+      let s = engine.layout(root, container: axes.content)
       if engine.cursor == before {
         out.warnings.append("sections[\(index)].group: holds no items; the section stops here")
         break
       }
       let origin: Rect
       if ortho == .none {
-        origin = rect(main: mainCursor, cross: crossStart + crossLead, size: .zero)
-        mainCursor += mainLen(s) + section.interGroupSpacing
+        origin = axes.rect(main: mainCursor, cross: axes.crossStart + axes.crossLead, size: .zero)
+        mainCursor += axes.mainLen(s) + section.interGroupSpacing
       } else {
-        origin = rect(main: mainCursor, cross: crossCursor, size: .zero)
-        groupSpans.append((crossCursor, crossLen(s)))
-        crossCursor += crossLen(s) + section.interGroupSpacing
-        maxMain = Swift.max(maxMain, mainLen(s))
+        origin = axes.rect(main: mainCursor, cross: crossCursor, size: .zero)
+        groupSpans.append((crossCursor, axes.crossLen(s)))
+        crossCursor += axes.crossLen(s) + section.interGroupSpacing
+        maxMain = Swift.max(maxMain, axes.mainLen(s))
       }
       groups += 1
       for l in leafStart..<engine.leaves.count {
@@ -132,36 +190,26 @@ enum SectionLayoutEngine {
     } else {
       mainCursor += maxMain
       if groups > 0 { crossCursor -= section.interGroupSpacing }
-      let contentWidth = crossCursor + crossTrail - crossStart
+      let contentWidth = crossCursor + axes.crossTrail - axes.crossStart
       out.orthogonal = OrthogonalSectionInfo(
-        section: index, behavior: ortho, contentWidth: contentWidth, visibleWidth: crossLength,
+        section: index, behavior: ortho, contentWidth: contentWidth, visibleWidth: axes.crossLength,
         pageOffsets: pageOffsets(
-          ortho, spans: groupSpans, origin: crossStart + crossLead, crossStart: crossStart,
-          contentWidth: contentWidth, visible: crossLength))
+          ortho, spans: groupSpans, origin: axes.crossStart + axes.crossLead,
+          crossStart: axes.crossStart, contentWidth: contentWidth, visible: axes.crossLength))
     }
-    let contentEnd = mainCursor
-    mainCursor += mainTrail
-    for i in slots.indices where placement(slots[i].item.alignment, vertical: vertical) == 1 {
-      if slots[i].item.extendsBoundary {
-        slots[i].main = mainCursor
-        mainCursor += mainLen(slots[i].size)
-      } else {
-        slots[i].main = contentEnd + mainTrail - mainLen(slots[i].size)
-      }
-    }
-    for i in slots.indices where placement(slots[i].item.alignment, vertical: vertical) == 0 {
-      slots[i].main = contentStart
-    }
-    out.extent = mainCursor
+  }
 
-    // Cells and item supplementaries.
-    out.cells.reserveCapacity(engine.leaves.count)
+  /// The cells at their leaves' frames (less their insets) and the badges hung on them.
+  static func appendCells(
+    _ leaves: [Leaf], templates: [Item], section index: Int, _ out: inout SectionLayout
+  ) {
+    out.cells.reserveCapacity(leaves.count)
     // Per template, read once: whether insets change the frame, and whether badges hang on it.
     let insetTemplates = templates.map { t in
       !t.contentInsets.isZero && !(t.size.width.isEstimated && t.size.height.isEstimated)
     }
     let badgeTemplates = templates.map { !$0.supplementaryItems.isEmpty }
-    for (i, leaf) in engine.leaves.enumerated() {
+    for (i, leaf) in leaves.enumerated() {
       let ti = Int(leaf.template)
       let frame = insetTemplates[ti] ? templates[ti].applyingInsets(to: leaf.frame) : leaf.frame
       let path = ItemPath(section: index, item: i)
@@ -177,13 +225,21 @@ enum SectionLayoutEngine {
             zIndex: s.zIndex))
       }
     }
+  }
+
+  /// The headers and footers where they were placed (pinned ones noted), then the section's
+  /// decorations over its whole frame less their insets.
+  static func appendBoundaries(
+    _ slots: [BoundaryItemSlot], _ section: Section, index: Int, axes: Axes,
+    _ out: inout SectionLayout
+  ) {
     for slot in slots {
       let b = slot.item
-      let f = rect(main: slot.main, cross: crossPosition(slot), size: slot.size).offsetBy(
-        dx: b.offset.x, dy: b.offset.y)
+      let f = axes.rect(main: slot.main, cross: axes.crossPosition(slot), size: slot.size)
+        .offsetBy(dx: b.offset.x, dy: b.offset.y)
       if b.pinToVisibleBounds {
         out.pinned.append(
-          (out.supplementaries.count, placement(b.alignment, vertical: vertical) == 1))
+          (out.supplementaries.count, placement(b.alignment, vertical: axes.vertical) == 1))
       }
       out.supplementaries.append(
         LayoutAttributes(
@@ -191,11 +247,11 @@ enum SectionLayoutEngine {
           kind: b.kind,
           frame: f, zIndex: b.zIndex))
     }
-    let sectionFrame = rect(
-      main: 0, cross: crossStart,
-      size: vertical
-        ? Size(width: crossLength, height: out.extent)
-        : Size(width: out.extent, height: crossLength))
+    let sectionFrame = axes.rect(
+      main: 0, cross: axes.crossStart,
+      size: axes.vertical
+        ? Size(width: axes.crossLength, height: out.extent)
+        : Size(width: out.extent, height: axes.crossLength))
     for d in section.decorationItems {
       let i = d.contentInsets
       let f = Rect(
@@ -208,7 +264,6 @@ enum SectionLayoutEngine {
           kind: d.kind, frame: f,
           zIndex: d.zIndex))
     }
-    return out
   }
 
   /// The offsets an orthogonal scroll rests on.
