@@ -20,11 +20,24 @@ extension BubbleEstimator {
       if i % 5 == 4 { heldOut.append(c) } else { training.append(c) }
     }
     var e = BubbleEstimator()
-    // Columns: the fonts seen in the samples; a row per one-line paragraph.
+    let (columns, rows) = try calibrationRows(training, sizer: sizer, estimator: e)
+    let factors = leastAbsoluteDeviations(rows, columns: columns.count)
+    for (k, font) in columns.enumerated() { e.fontScales[font] = max(0.1, factors[k]) }
+    func stats(_ set: [BubbleCell]) throws -> ErrorStatistics {
+      ErrorStatistics(try set.map { e.estimate($0).height - (try sizer.measure($0).size.height) })
+    }
+    return (e, CalibrationReport(training: try stats(training), heldOut: try stats(heldOut)))
+  }
+
+  /// A row per one-line paragraph of `cells`: each font's share of its estimated width (with
+  /// factor 1), by column, and its measured width; the columns are the fonts seen, by name.
+  static func calibrationRows(
+    _ cells: [BubbleCell], sizer: CellSizer, estimator e: BubbleEstimator
+  ) throws -> (columns: [String], rows: [([(Int, Double)], Double)]) {
     var column: [String: Int] = [:]
     var columns: [String] = []
     var rows: [([(Int, Double)], Double)] = []
-    for c in training {
+    for c in cells {
       var style = c.style
       style.size *= c.textScale
       style.maxLines = nil
@@ -56,43 +69,43 @@ extension BubbleEstimator {
         if !row.isEmpty { rows.append((row, natural.widest)) }
       }
     }
-    // Least absolute deviations (iteratively reweighted least squares): the factors that make
-    // the typical paragraph right, not the mean pulled by a few (a paragraph's width is off by
-    // kerning or a ligature it happens to hold). Ridge-regularised towards factor 1 (the
-    // nominal advances).
-    let n = columns.count
-    if n > 0 {
-      var factors = [Double](repeating: 1, count: n)
-      var weights = [Double](repeating: 1, count: rows.count)
-      for _ in 0..<12 {
-        var ata = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
-        var atb = [Double](repeating: 0, count: n)
-        for (r, (row, y)) in rows.enumerated() {
-          let w = weights[r]
-          for (i, vi) in row {
-            atb[i] += w * vi * y
-            for (j, vj) in row { ata[i][j] += w * vi * vj }
-          }
-        }
-        for i in 0..<n {
-          let ridge = 1e-3 * (ata[i][i] + 1)
-          ata[i][i] += ridge
-          atb[i] += ridge
-        }
-        guard let solved = solve(ata, atb) else { break }
-        factors = solved
-        for (r, (row, y)) in rows.enumerated() {
-          let residual = abs(row.reduce(0) { $0 + factors[$1.0] * $1.1 } - y)
-          // (Residuals are points of width: below 0.01 pt they count as that.)
-          weights[r] = 1 / max(residual, 0.01)
+    return (columns, rows)
+  }
+
+  /// The factors (one per column) that fit `rows` by least absolute deviations (iteratively
+  /// reweighted least squares): the factors that make the typical paragraph right, not the
+  /// mean pulled by a few (a paragraph's width is off by kerning or a ligature it happens to
+  /// hold). Ridge-regularised towards factor 1 (the nominal advances).
+  static func leastAbsoluteDeviations(_ rows: [([(Int, Double)], Double)], columns n: Int)
+    -> [Double]
+  {
+    var factors = [Double](repeating: 1, count: n)
+    guard n > 0 else { return factors }
+    var weights = [Double](repeating: 1, count: rows.count)
+    for _ in 0..<12 {
+      var ata = [[Double]](repeating: [Double](repeating: 0, count: n), count: n)
+      var atb = [Double](repeating: 0, count: n)
+      for (r, (row, y)) in rows.enumerated() {
+        let w = weights[r]
+        for (i, vi) in row {
+          atb[i] += w * vi * y
+          for (j, vj) in row { ata[i][j] += w * vi * vj }
         }
       }
-      for (k, font) in columns.enumerated() { e.fontScales[font] = max(0.1, factors[k]) }
+      for i in 0..<n {
+        let ridge = 1e-3 * (ata[i][i] + 1)
+        ata[i][i] += ridge
+        atb[i] += ridge
+      }
+      guard let solved = solve(ata, atb) else { break }
+      factors = solved
+      for (r, (row, y)) in rows.enumerated() {
+        let residual = abs(row.reduce(0) { $0 + factors[$1.0] * $1.1 } - y)
+        // (Residuals are points of width: below 0.01 pt they count as that.)
+        weights[r] = 1 / max(residual, 0.01)
+      }
     }
-    func stats(_ set: [BubbleCell]) throws -> ErrorStatistics {
-      ErrorStatistics(try set.map { e.estimate($0).height - (try sizer.measure($0).size.height) })
-    }
-    return (e, CalibrationReport(training: try stats(training), heldOut: try stats(heldOut)))
+    return factors
   }
 
   /// Solves a small dense linear system by Gaussian elimination with partial pivoting.
