@@ -80,42 +80,7 @@ public final class Font: @unchecked Sendable {
   private init(blob: OpaquePointer, name: String, faceIndex: Int) throws {
     self.name = name
     self.faceIndex = faceIndex
-    let size = Int(hb_blob_get_length(blob))
-    guard size >= 12 else {
-      hb_blob_destroy(blob)
-      throw TypesettingError.fontInvalid(name: name, reason: "\(size) bytes is too short")
-    }
-    guard faceIndex >= 0 else {
-      hb_blob_destroy(blob)
-      throw TypesettingError.fontFaceIndexOutOfRange(name: name, index: faceIndex, count: 0)
-    }
-    let faceCount = Int(hb_face_count(blob))
-    guard faceCount > 0 else {
-      hb_blob_destroy(blob)
-      throw TypesettingError.fontInvalid(name: name, reason: "not an OpenType font or collection")
-    }
-    guard faceIndex < faceCount else {
-      hb_blob_destroy(blob)
-      throw TypesettingError.fontFaceIndexOutOfRange(
-        name: name, index: faceIndex, count: faceCount)
-    }
-    let face = hb_face_create(blob, UInt32(faceIndex))!
-    let glyphCount = hb_face_get_glyph_count(face)
-    func table(_ tag: String) -> Int {
-      let t = Font.tag(tag)
-      let b = hb_face_reference_table(face, t)
-      defer { hb_blob_destroy(b) }
-      return Int(hb_blob_get_length(b))
-    }
-    let problem: String? =
-      glyphCount == 0
-      ? "no glyphs (truncated or corrupt)"
-      : table("cmap") == 0 ? "no character map (cmap table)" : nil
-    if let problem {
-      hb_face_destroy(face)
-      hb_blob_destroy(blob)
-      throw TypesettingError.fontInvalid(name: name, reason: problem)
-    }
+    let face = try Font.face(blob: blob, name: name, faceIndex: faceIndex)
     hb_face_make_immutable(face)
     let upem = Int(hb_face_get_upem(face))
     let font = hb_font_create(face)!
@@ -135,6 +100,66 @@ public final class Font: @unchecked Sendable {
     self.hbBlob = blob
     self.hbFace = face
     self.hbFont = font
+    self.bmpCoverage = Font.bmpCoverage(face)
+    self.asciiAdvances = Font.asciiAdvances(font, upem: upem)
+    let hasOutlines =
+      Font.tableLength(face, "glyf") > 0 || Font.tableLength(face, "CFF ") > 0
+      || Font.tableLength(face, "CFF2") > 0
+    if !hasOutlines && (Font.tableLength(face, "CBDT") > 0 || Font.tableLength(face, "sbix") > 0) {
+      let strike = Font.bitmapStrike(
+        blob: blob, faceIndex: faceIndex, glyphs: Int(hb_face_get_glyph_count(face)))
+      self.bitmapStrikePPEM = strike?.ppem
+      self.bitmapAdvances = strike?.advances ?? []
+    } else {
+      self.bitmapStrikePPEM = nil
+      self.bitmapAdvances = []
+    }
+  }
+
+  /// Face `faceIndex` of `blob`, checked: a file too short, not OpenType, without the face,
+  /// glyphs or a character map is an error (and `blob` is destroyed).
+  private static func face(blob: OpaquePointer, name: String, faceIndex: Int) throws
+    -> OpaquePointer
+  {
+    func fail(_ error: TypesettingError) -> TypesettingError {
+      hb_blob_destroy(blob)
+      return error
+    }
+    let size = Int(hb_blob_get_length(blob))
+    guard size >= 12 else {
+      throw fail(.fontInvalid(name: name, reason: "\(size) bytes is too short"))
+    }
+    guard faceIndex >= 0 else {
+      throw fail(.fontFaceIndexOutOfRange(name: name, index: faceIndex, count: 0))
+    }
+    let faceCount = Int(hb_face_count(blob))
+    guard faceCount > 0 else {
+      throw fail(.fontInvalid(name: name, reason: "not an OpenType font or collection"))
+    }
+    guard faceIndex < faceCount else {
+      throw fail(.fontFaceIndexOutOfRange(name: name, index: faceIndex, count: faceCount))
+    }
+    let face = hb_face_create(blob, UInt32(faceIndex))!
+    let problem: String? =
+      hb_face_get_glyph_count(face) == 0
+      ? "no glyphs (truncated or corrupt)"
+      : tableLength(face, "cmap") == 0 ? "no character map (cmap table)" : nil
+    if let problem {
+      hb_face_destroy(face)
+      throw fail(.fontInvalid(name: name, reason: problem))
+    }
+    return face
+  }
+
+  /// The length in bytes of table `tag` of `face` (0: none).
+  private static func tableLength(_ face: OpaquePointer, _ tag: String) -> Int {
+    let b = hb_face_reference_table(face, Font.tag(tag))
+    defer { hb_blob_destroy(b) }
+    return Int(hb_blob_get_length(b))
+  }
+
+  /// The BMP code points `face` maps, a bit each.
+  private static func bmpCoverage(_ face: OpaquePointer) -> [UInt64] {
     var coverage = [UInt64](repeating: 0, count: 1024)
     let set = hb_set_create()!
     hb_face_collect_unicodes(face, set)
@@ -143,7 +168,11 @@ public final class Font: @unchecked Sendable {
       coverage[Int(cp >> 6)] |= 1 << UInt64(cp & 63)
     }
     hb_set_destroy(set)
-    self.bmpCoverage = coverage
+    return coverage
+  }
+
+  /// The advances in em of printable ASCII's nominal glyphs (0 where there is none).
+  private static func asciiAdvances(_ font: OpaquePointer, upem: Int) -> [Double] {
     var ascii = [Double](repeating: 0, count: 128)
     for c in UInt32(0x20)..<0x7F {
       var g: hb_codepoint_t = 0
@@ -151,16 +180,7 @@ public final class Font: @unchecked Sendable {
         ascii[Int(c)] = Double(hb_font_get_glyph_h_advance(font, g)) / Double(upem)
       }
     }
-    self.asciiAdvances = ascii
-    let hasOutlines = table("glyf") > 0 || table("CFF ") > 0 || table("CFF2") > 0
-    if !hasOutlines && (table("CBDT") > 0 || table("sbix") > 0) {
-      let strike = Font.bitmapStrike(blob: blob, faceIndex: faceIndex, glyphs: Int(glyphCount))
-      self.bitmapStrikePPEM = strike?.ppem
-      self.bitmapAdvances = strike?.advances ?? []
-    } else {
-      self.bitmapStrikePPEM = nil
-      self.bitmapAdvances = []
-    }
+    return ascii
   }
 
   /// The largest font file Galley loads: files are read into memory, and the largest real

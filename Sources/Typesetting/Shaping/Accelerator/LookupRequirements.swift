@@ -415,41 +415,24 @@ struct LookupRequirements: Sendable {
     type: Int, format: Int, at sub: Int, coverage: [UInt16], _ work: Work
   ) -> [[UInt16]]? {
     let chained = type == 6
-    var classTables: [[(glyph: UInt16, value: UInt16)]] = []
-    var setsAt = sub + 6
+    var byClass: [[UInt16: [UInt16]]] = []
     if format == 2 {
-      // Class tables: input only, or backtrack, input, lookahead.
-      for k in 0..<(chained ? 3 : 1) {
-        guard let t = classDef(sub, 4 + 2 * k, work) else { return nil }
-        classTables.append(t)
-      }
-      setsAt = sub + (chained ? 12 : 8)
+      guard let b = glyphsByClass(at: sub, chained: chained, work) else { return nil }
+      byClass = b
     }
+    let setsAt = format == 2 ? sub + (chained ? 12 : 8) : sub + 6
     guard let setCount = u16(setsAt - 2) else { return nil }
     // Which class table each position reads (format 2): input, backtrack, lookahead.
     let table = chained ? [1, 0, 2] : [0, 0, 0]
-    // Glyphs by class, per class table (format 2).
-    let byClass: [[UInt16: [UInt16]]] = classTables.map { t in
-      var m: [UInt16: [UInt16]] = [:]
-      for e in t { m[e.value, default: []].append(e.glyph) }
-      return m
-    }
     func glyphs(_ values: Set<UInt16>, position p: Int) -> [UInt16] {
       format == 1 ? Array(values) : values.flatMap { byClass[table[p]][$0] ?? [] }
     }
-    // The first glyphs of each rule set: by coverage index (format 1) or input class.
-    // (Each covered glyph's class as HarfBuzz finds it, by binary search over the table as it
-    // stands, out of order or not.)
     var firstOfClass: [UInt16: [UInt16]] = [:]
     if format == 2 {
-      let field = sub + (chained ? 6 : 4)
-      guard let o = u16(field) else { return nil }
-      var inputClass: ClassDefinition? = nil
-      if o != 0 {
-        guard let cd = ClassDefinition(self.table, at: sub + Int(o)) else { return nil }
-        inputClass = cd
+      guard let f = firstGlyphsByClass(at: sub, chained: chained, coverage: coverage) else {
+        return nil
       }
-      for g in coverage { firstOfClass[inputClass?.class(g) ?? 0, default: []].append(g) }
+      firstOfClass = f
     }
     // Per position (input 2nd, backtrack 1st, lookahead 1st): the values rules use there, or
     // nil once some rule has none (or class 0) — over all rules, and over each set's.
@@ -462,24 +445,9 @@ struct LookupRequirements: Sendable {
       guard let n = u16(set), work.spend(Int(n)) else { return nil }
       var mine: [Set<UInt16>?] = [[], [], []]
       for r in 0..<Int(n) {
-        guard let ro = u16(set + 2 + 2 * r) else { return nil }
-        var at = set + Int(ro)
-        var backtrack: UInt16? = nil
-        var second: UInt16? = nil
-        var lookahead: UInt16? = nil
-        if chained {
-          guard let b = u16(at) else { return nil }
-          if b > 0 { backtrack = u16(at + 2) }
-          at += 2 + 2 * Int(b)
-          guard let i = u16(at) else { return nil }
-          if i > 1 { second = u16(at + 2) }
-          at += 2 + 2 * max(0, Int(i) - 1)
-          guard let l = u16(at) else { return nil }
-          if l > 0 { lookahead = u16(at + 2) }
-        } else {
-          guard let i = u16(at) else { return nil }
-          if i > 1 { second = u16(at + 4) }
-        }
+        guard let ro = u16(set + 2 + 2 * r),
+          let (second, backtrack, lookahead) = ruleValues(at: set + Int(ro), chained: chained)
+        else { return nil }
         for (p, value) in [second, backtrack, lookahead].enumerated() {
           if let v = value, format == 1 || v != 0 {
             positions[p]?.insert(v)
@@ -516,6 +484,59 @@ struct LookupRequirements: Sendable {
     }
     if let perSet { result.append(perSet) }
     return result
+  }
+
+  /// A context lookup by class's glyphs by class, per class table (input only, or backtrack,
+  /// input and lookahead).
+  private func glyphsByClass(at sub: Int, chained: Bool, _ work: Work) -> [[UInt16: [UInt16]]]? {
+    var byClass: [[UInt16: [UInt16]]] = []
+    for k in 0..<(chained ? 3 : 1) {
+      guard let t = classDef(sub, 4 + 2 * k, work) else { return nil }
+      var m: [UInt16: [UInt16]] = [:]
+      for e in t { m[e.value, default: []].append(e.glyph) }
+      byClass.append(m)
+    }
+    return byClass
+  }
+
+  /// The first glyphs of each rule set of a context lookup by class, by input class: each
+  /// covered glyph's class as HarfBuzz finds it, by binary search over the table as it stands,
+  /// out of order or not.
+  private func firstGlyphsByClass(at sub: Int, chained: Bool, coverage: [UInt16])
+    -> [UInt16: [UInt16]]?
+  {
+    guard let o = u16(sub + (chained ? 6 : 4)) else { return nil }
+    var inputClass: ClassDefinition? = nil
+    if o != 0 {
+      guard let cd = ClassDefinition(self.table, at: sub + Int(o)) else { return nil }
+      inputClass = cd
+    }
+    var firstOfClass: [UInt16: [UInt16]] = [:]
+    for g in coverage { firstOfClass[inputClass?.class(g) ?? 0, default: []].append(g) }
+    return firstOfClass
+  }
+
+  /// The values a rule at `at` matches at its second input glyph, last glyph before and first
+  /// glyph after (nil: it has none there); nil when the rule cannot be read.
+  private func ruleValues(at start: Int, chained: Bool) -> (UInt16?, UInt16?, UInt16?)? {
+    var at = start
+    var backtrack: UInt16? = nil
+    var second: UInt16? = nil
+    var lookahead: UInt16? = nil
+    if chained {
+      guard let b = u16(at) else { return nil }
+      if b > 0 { backtrack = u16(at + 2) }
+      at += 2 + 2 * Int(b)
+      guard let i = u16(at) else { return nil }
+      if i > 1 { second = u16(at + 2) }
+      at += 2 + 2 * max(0, Int(i) - 1)
+      guard let l = u16(at) else { return nil }
+      if l > 0 { lookahead = u16(at + 2) }
+    } else {
+      guard let i = u16(at) else { return nil }
+      if i > 1 { second = u16(at + 4) }
+    }
+    return (second, backtrack, lookahead)
   }
 
   // MARK: Tables

@@ -56,23 +56,40 @@ struct SpaceSplit {
   /// Reads the plan's GSUB and GPOS lookups.
   init(plan: OpaquePointer, font: Font) {
     var space: hb_codepoint_t = 0
-    guard hb_font_get_nominal_glyph(font.hbFont, 0x20, &space) != 0 else {
+    // (Apple's layout tables, which HarfBuzz applies instead of GSUB/GPOS, are not inspected.)
+    guard hb_font_get_nominal_glyph(font.hbFont, 0x20, &space) != 0, !font.hasAppleLayoutTables,
+      let guarded = SpaceSplit.guardedGlyphs(plan: plan, font: font, space: space)
+    else {
       self = .never
       return
     }
+    defer { hb_set_destroy(guarded) }
+    if hb_set_is_empty(guarded) != 0 {
+      self.init(splits: true, asciiMask: (0, 0), others: [])
+      return
+    }
+    guard hb_set_has(guarded, space) == 0,
+      let (mask, others) = SpaceSplit.guardedCharacters(plan: plan, font: font, guarded: guarded)
+    else {
+      self = .never
+      return
+    }
+    self.init(splits: true, asciiMask: mask, others: others)
+  }
+
+  /// The input glyphs of the plan's lookups that read a space as context (the caller destroys
+  /// the set); nil when a lookup reads the space as input with other glyphs (context, or a
+  /// ligature or pair of it with others; a lookup that maps the space alone reads one).
+  private static func guardedGlyphs(plan: OpaquePointer, font: Font, space: hb_codepoint_t)
+    -> OpaquePointer?
+  {
     let face = hb_font_get_face(font.hbFont)
-    // Apple's layout tables (which HarfBuzz applies instead of GSUB/GPOS) are not inspected here.
-    if font.hasAppleLayoutTables {
-      self = .never
-      return
-    }
     let lookups = hb_set_create()!
     let before = hb_set_create()!
     let input = hb_set_create()!
     let after = hb_set_create()!
-    // Input glyphs of the lookups that read a space as context.
     let guarded = hb_set_create()!
-    defer { for set in [lookups, before, input, after, guarded] { hb_set_destroy(set) } }
+    defer { for set in [lookups, before, input, after] { hb_set_destroy(set) } }
     for table in [Font.tag("GSUB"), Font.tag("GPOS")] {
       hb_set_clear(lookups)
       hb_ot_shape_plan_collect_lookups(plan, table, lookups)
@@ -82,33 +99,28 @@ struct SpaceSplit {
         hb_set_clear(input)
         hb_set_clear(after)
         hb_ot_layout_lookup_collect_glyphs(face, table, lookup, before, input, after, nil)
-        // The space as the input of a lookup that reads more than one glyph (context, or a
-        // ligature or pair of it with others; a lookup that maps the space alone reads one).
         if hb_set_has(input, space) != 0 && hb_set_get_population(input) > 1 {
-          self = .never
-          return
+          hb_set_destroy(guarded)
+          return nil
         }
         if hb_set_has(before, space) != 0 || hb_set_has(after, space) != 0 {
           hb_set_union(guarded, input)
         }
       }
     }
-    if hb_set_is_empty(guarded) != 0 {
-      self.init(splits: true, asciiMask: (0, 0), others: [])
-      return
-    }
-    if hb_set_has(guarded, space) != 0 {
-      self = .never
-      return
-    }
-    // The characters whose glyphs are guarded; every other glyph must stay clear of them
-    // under substitution.
+    return guarded
+  }
+
+  /// The characters whose glyphs are `guarded` (printable ASCII as a mask, the others as a
+  /// set); nil when substitution can turn some other glyph into a guarded one.
+  private static func guardedCharacters(plan: OpaquePointer, font: Font, guarded: OpaquePointer)
+    -> ((UInt64, UInt64), Set<UInt32>)?
+  {
+    let face = hb_font_get_face(font.hbFont)
     let unicodes = hb_set_create()!
     let free = hb_set_create()!
-    defer {
-      hb_set_destroy(unicodes)
-      hb_set_destroy(free)
-    }
+    let lookups = hb_set_create()!
+    defer { for set in [unicodes, free, lookups] { hb_set_destroy(set) } }
     hb_face_collect_unicodes(face, unicodes)
     var mask: (UInt64, UInt64) = (0, 0)
     var others: Set<UInt32> = []
@@ -128,14 +140,10 @@ struct SpaceSplit {
         hb_set_add(free, glyph)
       }
     }
-    hb_set_clear(lookups)
     hb_ot_shape_plan_collect_lookups(plan, Font.tag("GSUB"), lookups)
     hb_ot_layout_lookups_substitute_closure(face, lookups, free)
     hb_set_intersect(free, guarded)
-    guard hb_set_is_empty(free) != 0 else {
-      self = .never
-      return
-    }
-    self.init(splits: true, asciiMask: mask, others: others)
+    guard hb_set_is_empty(free) != 0 else { return nil }
+    return (mask, others)
   }
 }
