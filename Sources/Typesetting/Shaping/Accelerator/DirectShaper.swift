@@ -58,32 +58,10 @@ final class DirectShaper {
     glyphs: inout [ShapedGlyph], find: (_ mayMake: Bool) -> DirectPlan??
   ) -> Bool {
     let entry = entries.entry(plan) { Entry() }
-    if !entry.decided {
-      entry.uses += 1
-      guard Shaper.Warmup.isCheck(entry.uses, after: decideAfter),
-        let found = find(entry.uses >= decideAfter)
-      else { return false }
-      entry.decided = true
-      entry.plan = found
-      if let made = entry.plan {
-        entry.characters = CharacterMemo()
-        if !made.kerning.isEmpty {
-          entry.pairs = calloc(3 * Self.pairSlots, 8)!.bindMemory(
-            to: UInt64.self, capacity: 3 * Self.pairSlots)
-        }
-      }
-    }
+    if !entry.decided && !decide(entry, decideAfter: decideAfter, find: find) { return false }
     guard let direct = entry.plan, let characters = entry.characters else { return false }
     var n = end - start
-    if scratchCapacity < n {
-      scratch.deallocate()
-      clusters.deallocate()
-      offsets.deallocate()
-      scratchCapacity = max(n, 2 * scratchCapacity)
-      scratch = .allocate(capacity: scratchCapacity)
-      clusters = .allocate(capacity: scratchCapacity)
-      offsets = .allocate(capacity: scratchCapacity)
-    }
+    reserve(n)
     let scratch = self.scratch
     for k in 0..<n {
       let c = text[start + k]
@@ -100,55 +78,111 @@ final class DirectShaper {
       n = count
       ligated = true
     }
-    let offsets = self.offsets
     var shifted = false
     if let pairs = entry.pairs, n > 1 {
-      offsets.update(repeating: 0, count: n)
-      let values = pairs + Self.pairSlots
-      let placements = pairs + 2 * Self.pairSlots
-      for k in 0..<(n - 1) {
-        let key = 1 << 32 | (scratch[k] >> 16 & 0xFFFF_0000) | (scratch[k + 1] >> 32 & 0xFFFF)
-        let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 52)
-        if pairs[slot] != key {
-          let a = direct.kerning.adjustment(
-            UInt16(truncatingIfNeeded: scratch[k] >> 32),
-            UInt16(truncatingIfNeeded: scratch[k + 1] >> 32))
-          pairs[slot] = key
-          values[slot] =
-            UInt64(UInt32(bitPattern: a.first)) << 32
-            | UInt64(UInt32(bitPattern: a.second))
-          placements[slot] = UInt64(UInt32(bitPattern: a.placement))
-        }
-        let value = values[slot]
-        // Adjust the low 32 bits (the advances) in place.
-        scratch[k] =
-          scratch[k] & ~0xFFFF_FFFF
-          | UInt64(
-            UInt32(truncatingIfNeeded: scratch[k]) &+ UInt32(truncatingIfNeeded: value >> 32))
-        scratch[k + 1] =
-          scratch[k + 1] & ~0xFFFF_FFFF
-          | UInt64(UInt32(truncatingIfNeeded: scratch[k + 1]) &+ UInt32(truncatingIfNeeded: value))
-        let moved = Int32(truncatingIfNeeded: placements[slot])
-        if moved != 0 {
-          offsets[k] &+= moved
-          shifted = true
-        }
-        // A `kern` table's split moves the second glyph by its share (left to right; right to
-        // left, such a run is left to HarfBuzz).
-        let secondShare = Int32(truncatingIfNeeded: value)
-        if secondShare != 0 {
-          if direct.rightToLeft { return false }
-          offsets[k + 1] &+= secondShare
-          shifted = true
-        }
+      guard let s = kern(n, pairs: pairs, direct) else { return false }
+      shifted = s
+    }
+    append(
+      n, start: start, ligated: ligated, shifted: shifted, scale: size / direct.advanceUnitsPerEm,
+      rtl: direct.rightToLeft, into: advances, offset: offset, glyphs: &glyphs)
+    runs += 1
+    return true
+  }
+
+  /// Counts a use of `entry`'s plan and, at a check (``Shaper/Warmup``), asks for its direct
+  /// plan; true once it is decided.
+  private func decide(
+    _ entry: Entry, decideAfter: Int, find: (_ mayMake: Bool) -> DirectPlan??
+  ) -> Bool {
+    entry.uses += 1
+    guard Shaper.Warmup.isCheck(entry.uses, after: decideAfter),
+      let found = find(entry.uses >= decideAfter)
+    else { return false }
+    entry.decided = true
+    entry.plan = found
+    if let made = entry.plan {
+      entry.characters = CharacterMemo()
+      if !made.kerning.isEmpty {
+        entry.pairs = calloc(3 * Self.pairSlots, 8)!.bindMemory(
+          to: UInt64.self, capacity: 3 * Self.pairSlots)
       }
     }
-    let scale = size / direct.advanceUnitsPerEm
-    // (Ligated: a ligature's advance goes to its first character, as HarfBuzz's clusters give
-    // it. Written in place, then appended at once; right to left, HarfBuzz gives the glyphs
-    // right to left, clusters falling.)
+    return true
+  }
+
+  /// Room for `n` glyphs in the scratch buffers.
+  private func reserve(_ n: Int) {
+    guard scratchCapacity < n else { return }
+    scratch.deallocate()
+    clusters.deallocate()
+    offsets.deallocate()
+    scratchCapacity = max(n, 2 * scratchCapacity)
+    scratch = .allocate(capacity: scratchCapacity)
+    clusters = .allocate(capacity: scratchCapacity)
+    offsets = .allocate(capacity: scratchCapacity)
+  }
+
+  /// Kerns the `n` glyphs of `scratch` pair by pair (each pair's adjustment kept in `pairs`, a
+  /// table of the plan's), the placements in `offsets`; whether any glyph was moved, nil when
+  /// a `kern` table's split would move one right to left (such a run is left to HarfBuzz).
+  private func kern(_ n: Int, pairs: UnsafeMutablePointer<UInt64>, _ direct: DirectPlan) -> Bool? {
+    let scratch = self.scratch
+    let offsets = self.offsets
+    var shifted = false
+    offsets.update(repeating: 0, count: n)
+    let values = pairs + Self.pairSlots
+    let placements = pairs + 2 * Self.pairSlots
+    for k in 0..<(n - 1) {
+      let key = 1 << 32 | (scratch[k] >> 16 & 0xFFFF_0000) | (scratch[k + 1] >> 32 & 0xFFFF)
+      let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 52)
+      if pairs[slot] != key {
+        let a = direct.kerning.adjustment(
+          UInt16(truncatingIfNeeded: scratch[k] >> 32),
+          UInt16(truncatingIfNeeded: scratch[k + 1] >> 32))
+        pairs[slot] = key
+        values[slot] =
+          UInt64(UInt32(bitPattern: a.first)) << 32
+          | UInt64(UInt32(bitPattern: a.second))
+        placements[slot] = UInt64(UInt32(bitPattern: a.placement))
+      }
+      let value = values[slot]
+      // Adjust the low 32 bits (the advances) in place.
+      scratch[k] =
+        scratch[k] & ~0xFFFF_FFFF
+        | UInt64(
+          UInt32(truncatingIfNeeded: scratch[k]) &+ UInt32(truncatingIfNeeded: value >> 32))
+      scratch[k + 1] =
+        scratch[k + 1] & ~0xFFFF_FFFF
+        | UInt64(UInt32(truncatingIfNeeded: scratch[k + 1]) &+ UInt32(truncatingIfNeeded: value))
+      let moved = Int32(truncatingIfNeeded: placements[slot])
+      if moved != 0 {
+        offsets[k] &+= moved
+        shifted = true
+      }
+      // A `kern` table's split moves the second glyph by its share (left to right; right to
+      // left, such a run is left to HarfBuzz).
+      let secondShare = Int32(truncatingIfNeeded: value)
+      if secondShare != 0 {
+        if direct.rightToLeft { return nil }
+        offsets[k + 1] &+= secondShare
+        shifted = true
+      }
+    }
+    return shifted
+  }
+
+  /// Adds the `n` glyphs' advances (points: font units times `scale`) to their characters and
+  /// appends the glyphs. (Ligated: a ligature's advance goes to its first character, as
+  /// HarfBuzz's clusters give it. Written in place, then appended at once; right to left,
+  /// HarfBuzz gives the glyphs right to left, clusters falling.)
+  private func append(
+    _ n: Int, start: Int, ligated: Bool, shifted: Bool, scale: Double, rtl: Bool,
+    into advances: UnsafeMutablePointer<Double>, offset: Int, glyphs: inout [ShapedGlyph]
+  ) {
+    let scratch = self.scratch
     let clusters = self.clusters
-    let rtl = direct.rightToLeft
+    let offsets = self.offsets
     withUnsafeTemporaryAllocation(of: ShapedGlyph.self, capacity: n) { out in
       for k in 0..<n {
         let cluster = start + (ligated ? Int(clusters[k]) : k)
@@ -164,8 +198,6 @@ final class DirectShaper {
       glyphs.append(contentsOf: UnsafeBufferPointer(out))
       _ = out.deinitialize()
     }
-    runs += 1
-    return true
   }
 
   /// What the memo keeps of `c`: bit 63 (known), bit 62 (shaped directly), the glyph in bits

@@ -209,18 +209,53 @@ final class DirectPlan: Sendable {
       features.allSatisfy({ $0.start == 0 && $0.end == UInt32.max }),
       !features.contains(where: {
         (FeatureGate.fractionFeatures + FeatureGate.jamoFeatures).contains($0.tag)
-      })
+      }),
+      !font.hasAppleLayoutTables
     else { return nil }
-    let face = hb_font_get_face(font.hbFont)
-    func table(_ tag: String) -> TableBytes { font.tableBytes(tag) }
-    if font.hasAppleLayoutTables { return nil }
     // How much reading the plan may do: a hostile font can point many lookups at one huge
     // table; past this, no direct plan.
     let work = LookupRequirements.Work()
     let facts = font.featureGates.fontFacts(font)
-    // The lookups of this plan that only the automatic fractions (and, for Hangul, the jamo
-    // features) apply — those that leave the plan with these features turned off — act only
-    // beside U+2044 (or on conjoining jamo), never part of a direct run.
+    guard let left = leftLookups(font: font, plan: plan, props: props, features: features, facts: facts),
+      let substituting = Substituting(font: font, left: left, early: facts.earlyLookups, work: work),
+      let positioning = Positioning(font: font, plan: plan, work: work),
+      let kernTables = kernTables(
+        font: font, features: features, positioning: positioning.lookupIndices)
+    else { return nil }
+    let gdef = font.tableBytes("GDEF")
+    let classes = gdef.offset(0, 4).flatMap { ClassDefinition(gdef, at: $0) }
+    if gdef.offset(0, 4) != nil && classes == nil { return nil }
+    let kerning = PairKerning(lookups: positioning.lookups, kernTables: kernTables)
+    var unitsPerEm = Double(font.unitsPerEm)
+    if let ppem = font.bitmapStrikePPEM {
+      // A bitmap-only font is measured in its strike's pixels, kerning left out (as the shaper
+      // measures it after HarfBuzz).
+      guard ppem > 0, kerning.isEmpty, !font.bitmapAdvances.isEmpty else { return nil }
+      unitsPerEm = Double(ppem) * 64
+    }
+    // Ligatures are formed, and chained contexts' single substitutions made, directly by lookups
+    // that skip nothing a direct run holds (marks aside, which it holds none of), when no lookup
+    // after them skips ligatures (IgnoreLigatures: a ligature glyph is one in GDEF, or for
+    // HarfBuzz when the font has no classes).
+    let skipsLigatures = (substituting.guardedFlags.reduce(0, |) | positioning.pairFlags) & 0x4 != 0
+    let allowed = substituting.guardedFlags.map { !skipsLigatures && $0 & ~0x8 == 0 }
+    return DirectPlan(
+      substitutions: substituting.substitutions, kerning: kerning,
+      guarded: LookupGuard(
+        lookups: substituting.guarded, flagsAllow: allowed, singles: substituting.called),
+      blocked: positioning.blocked, earlyCoverage: substituting.earlyCoverage,
+      glyphClasses: classes, advanceUnitsPerEm: unitsPerEm, rightToLeft: rightToLeft)
+  }
+
+  /// The GSUB lookups of `plan` a direct run may meet: those left once the automatic fractions
+  /// (and, for Hangul, the jamo features) are off — those act only beside U+2044 (or on
+  /// conjoining jamo), never in a direct run. Nil when turning them off changes more than that,
+  /// or the plan has what direct shaping leaves to HarfBuzz (feature variations, `rtlm`).
+  static func leftLookups(
+    font: Font, plan: OpaquePointer, props: hb_segment_properties_t, features: [hb_feature_t],
+    facts: FeatureGate.FontFacts
+  ) -> Set<UInt32>? {
+    let face = hb_font_get_face(font.hbFont)
     let substitutingAll = FeatureGate.lookups(plan, "GSUB")
     var masked = FeatureGate.fractionFeatures
     if props.script == HB_SCRIPT_HANGUL { masked += FeatureGate.jamoFeatures }
@@ -238,45 +273,54 @@ final class DirectPlan: Sendable {
     guard left.isEmpty || !facts.hasFeatureVariations else { return nil }
     // HarfBuzz applies `rtlm` only to the characters it did not replace by their mirror (a mask,
     // not the whole run): a plan that has its lookups is left to it.
-    if rightToLeft
+    if props.direction == HB_DIRECTION_RTL
       && !FeatureGate.FontFacts.collect(face!, [Font.tag("rtlm")]).isDisjoint(with: left)
     {
       return nil
     }
-    // `rvrn`'s and the required features' lookups, which HarfBuzz may apply before all others,
-    // act only where a glyph of their coverage stands (DejaVu Sans's default script, say, always
-    // joins N'Ko letters): a run whose characters never take such a glyph, before or after any
-    // substitution, is out of their reach. A character that may goes to HarfBuzz.
-    let early = left.intersection(facts.earlyLookups)
+    return left
+  }
+
+  /// What a direct plan does of its GSUB lookups.
+  struct Substituting {
+    /// `rvrn`'s and the required features' lookups, which HarfBuzz may apply before all
+    /// others, act only where a glyph of their coverage stands (DejaVu Sans's default script,
+    /// say, always joins N'Ko letters): a run whose characters never take such a glyph, before
+    /// or after any substitution, is out of their reach. A character that may goes to HarfBuzz.
     var earlyCoverage: [UInt64] = []
-    // Single substitutions (each glyph to another whatever surrounds it), in lookup order —
-    // all in one stage.
+    /// Single substitutions (each glyph to another whatever surrounds it), in lookup order —
+    /// all in one stage.
     var substitutions: [[SingleSubstitution]] = []
-    let substituting = left.subtracting(early).sorted()
+    /// The other lookups' rules, and their flags.
     var guarded: [[LookupGuard.Rule]] = []
     var guardedFlags: [UInt16] = []
-    // The single substitutions chained contexts call (flags that skip nothing a run holds).
+    /// The single substitutions chained contexts call (flags that skip nothing a run holds).
     var called: [UInt16: [SingleSubstitution]] = [:]
-    if !left.isEmpty {
-      let gsub = table("GSUB")
+
+    /// Reads the lookups `left` (those in `early` by their coverage); nil when one does more
+    /// than direct shaping reproduces.
+    init?(font: Font, left: Set<UInt32>, early earlyLookups: Set<UInt32>, work: LookupRequirements.Work) {
+      guard !left.isEmpty else { return }
+      let early = left.intersection(earlyLookups)
+      let gsub = font.tableBytes("GSUB")
       guard let list = gsub.offset(0, 8), let count = gsub.u16(list) else { return nil }
       if !early.isEmpty { earlyCoverage = [UInt64](repeating: 0, count: 1024) }
       for index in early.sorted() {
         guard index < count, let at = gsub.offset(list, 2 + 2 * Int(index)),
-          let subtables = Self.subtables(gsub, lookup: at, extension: 7),
-          Self.sane(gsub, lookup: at)
+          let subtables = DirectPlan.subtables(gsub, lookup: at, extension: 7),
+          DirectPlan.sane(gsub, lookup: at)
         else { return nil }
         for sub in subtables {
-          guard let start = Self.firstSubstitutionCoverage(gsub, type: sub.type, at: sub.at),
+          guard let start = DirectPlan.firstSubstitutionCoverage(gsub, type: sub.type, at: sub.at),
             let coverage = Coverage(gsub, at: start), work.spend(coverage.size)
           else { return nil }
           coverage.add(to: &earlyCoverage)
         }
       }
-      for index in substituting {
+      for index in left.subtracting(early).sorted() {
         guard index < count, let at = gsub.offset(list, 2 + 2 * Int(index)),
-          let subtables = Self.subtables(gsub, lookup: at, extension: 7),
-          let flags = gsub.u16(at + 2), flags & 0x2 == 0, Self.sane(gsub, lookup: at)
+          let subtables = DirectPlan.subtables(gsub, lookup: at, extension: 7),
+          let flags = gsub.u16(at + 2), flags & 0x2 == 0, DirectPlan.sane(gsub, lookup: at)
         else { return nil }
         if subtables.allSatisfy({ $0.type == 1 }) {
           // A single substitution after a guarded lookup would change what that one saw.
@@ -291,27 +335,33 @@ final class DirectPlan: Sendable {
           guarded.append(rules)
           guardedFlags.append(flags)
           for lookup in LookupGuard.calledLookups(rules) where called[lookup] == nil {
-            if let singles = Self.singleSubstitutions(gsub, lookup: lookup, work: work) {
+            if let singles = DirectPlan.singleSubstitutions(gsub, lookup: lookup, work: work) {
               called[lookup] = singles
             }
           }
         }
       }
     }
+  }
 
-    let gpos = table("GPOS")
-    let positioning = FeatureGate.lookups(plan, "GPOS").sorted()
+  /// What a direct plan does of its GPOS lookups: pair kerning of the first glyph's advance
+  /// (which skips no base glyph), read; the glyphs any other lookup covers, blocked.
+  struct Positioning {
+    let lookupIndices: [UInt32]
     var lookups: [[PairKerning.Subtable]] = []
     var pairFlags: UInt16 = 0
     var blocked = [UInt64](repeating: 0, count: 1024)
-    if !positioning.isEmpty {
+
+    init?(font: Font, plan: OpaquePointer, work: LookupRequirements.Work) {
+      lookupIndices = FeatureGate.lookups(plan, "GPOS").sorted()
+      guard !lookupIndices.isEmpty else { return }
+      let gpos = font.tableBytes("GPOS")
       guard let list = gpos.offset(0, 8), let count = gpos.u16(list) else { return nil }
-      for index in positioning {
+      for index in lookupIndices {
         guard index < count, let at = gpos.offset(list, 2 + 2 * Int(index)),
-          let subtables = Self.subtables(gpos, lookup: at), let flags = gpos.u16(at + 2),
-          Self.sane(gpos, lookup: at)
+          let subtables = DirectPlan.subtables(gpos, lookup: at), let flags = gpos.u16(at + 2),
+          DirectPlan.sane(gpos, lookup: at)
         else { return nil }
-        // Pair kerning of the first glyph's advance, which skips no base glyph.
         if flags & 0x2 == 0 {
           let pairs = subtables.compactMap {
             $0.type == 2 ? PairKerning.subtable(gpos, at: $0.at, work: work) : nil
@@ -323,56 +373,39 @@ final class DirectPlan: Sendable {
           }
         }
         for sub in subtables {
-          guard let start = Self.firstCoverage(gpos, type: sub.type, at: sub.at),
+          guard let start = DirectPlan.firstCoverage(gpos, type: sub.type, at: sub.at),
             let coverage = Coverage(gpos, at: start), work.spend(coverage.size)
           else { return nil }
           coverage.add(to: &blocked)
         }
       }
     }
-    var kernTables: [[(key: UInt32, value: Int16)]] = []
-    let kern = table("kern")
-    if !kern.data.isEmpty {
-      if gpos.data.isEmpty {
-        // HarfBuzz kerns with the table, unless kerning is turned off.
-        guard !features.contains(where: { $0.tag == Font.tag("kern") }),
-          let tables = PairKerning.kernTables(kern)
-        else { return nil }
-        kernTables = tables
-      } else {
-        // HarfBuzz leaves the table alone when the plan's script and language have a GPOS
-        // `kern` feature: sure when the plan has a lookup that only `kern` features use.
-        func collect(_ tags: [hb_tag_t]) -> Set<UInt32> {
-          FeatureGate.FontFacts.collect(face!, tags, table: "GPOS")
-        }
-        let kernTag = Font.tag("kern")
-        let kernOnly = collect([kernTag]).subtracting(
-          collect(font.featureTags("GPOS").filter { $0 != kernTag }.sorted()))
-        guard positioning.contains(where: kernOnly.contains) else { return nil }
-      }
+  }
+
+  /// The `kern` table's pairs HarfBuzz applies: all of them when the font has no GPOS (unless
+  /// kerning is turned off: then no direct plan); none when the plan's script and language have
+  /// a GPOS `kern` feature (sure when the plan has a lookup that only `kern` features use;
+  /// else no direct plan).
+  static func kernTables(font: Font, features: [hb_feature_t], positioning: [UInt32])
+    -> [[(key: UInt32, value: Int16)]]?
+  {
+    let kern = font.tableBytes("kern")
+    guard !kern.data.isEmpty else { return [] }
+    if font.tableBytes("GPOS").data.isEmpty {
+      guard !features.contains(where: { $0.tag == Font.tag("kern") }),
+        let tables = PairKerning.kernTables(kern)
+      else { return nil }
+      return tables
     }
-    let gdef = table("GDEF")
-    let classes = gdef.offset(0, 4).flatMap { ClassDefinition(gdef, at: $0) }
-    if gdef.offset(0, 4) != nil && classes == nil { return nil }
-    let kerning = PairKerning(lookups: lookups, kernTables: kernTables)
-    var unitsPerEm = Double(font.unitsPerEm)
-    if let ppem = font.bitmapStrikePPEM {
-      // A bitmap-only font is measured in its strike's pixels, kerning left out (as the shaper
-      // measures it after HarfBuzz).
-      guard ppem > 0, kerning.isEmpty, !font.bitmapAdvances.isEmpty else { return nil }
-      unitsPerEm = Double(ppem) * 64
+    let face = hb_font_get_face(font.hbFont)
+    func collect(_ tags: [hb_tag_t]) -> Set<UInt32> {
+      FeatureGate.FontFacts.collect(face!, tags, table: "GPOS")
     }
-    // Ligatures are formed, and chained contexts' single substitutions made, directly by lookups
-    // that skip nothing a direct run holds (marks aside, which it holds none of), when no lookup
-    // after them skips ligatures (IgnoreLigatures: a ligature glyph is one in GDEF, or for
-    // HarfBuzz when the font has no classes).
-    let skipsLigatures = (guardedFlags.reduce(0, |) | pairFlags) & 0x4 != 0
-    let allowed = guardedFlags.map { !skipsLigatures && $0 & ~0x8 == 0 }
-    return DirectPlan(
-      substitutions: substitutions, kerning: kerning,
-      guarded: LookupGuard(lookups: guarded, flagsAllow: allowed, singles: called),
-      blocked: blocked, earlyCoverage: earlyCoverage, glyphClasses: classes,
-      advanceUnitsPerEm: unitsPerEm, rightToLeft: rightToLeft)
+    let kernTag = Font.tag("kern")
+    let kernOnly = collect([kernTag]).subtracting(
+      collect(font.featureTags("GPOS").filter { $0 != kernTag }.sorted()))
+    guard positioning.contains(where: kernOnly.contains) else { return nil }
+    return []
   }
 
   /// Whether the lookup at `at` has the fields HarfBuzz's sanitizer checks (a lookup flagged
