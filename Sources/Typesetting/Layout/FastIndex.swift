@@ -127,132 +127,156 @@ struct FastIndex: @unchecked Sendable {
     let n = text.segmentEnd.count
     // (The count is kept in 32 bits: a text of 2^32 segments, 20 GB or more, takes the walk.)
     guard n <= 0xffff_ffff else { return nil }
-    // (Index k + 1 for segment k: the first span is a sentinel.)
-    var spans: [Span] = []
-    spans.reserveCapacity(n + 2)
-    spans.append(Span(contentEnd: -.infinity, end: 0))
-    // The side arrays are made only when some segment needs them (filled in for the segments
-    // before it then): most texts need neither.
-    var lastContent: [Double] = []
-    var firstVisible: [Double] = []
-    var x = 0.0
-    var last = -1.0
-    var firstSeen = Double.infinity
-    var mask: UInt64 = 0
-    var lastIsContentEnd = true
-    var firstIsStart = true
-    let whiteSpace = text.style.whiteSpace
-    let collapse = whiteSpace.collapses
+    let collapse = text.style.whiteSpace.collapses
     // Breaking a word between graphemes walks their advances, which the segment walk clamps
     // in ways a prefix sum cannot follow when some are negative (negative letter spacing).
     if text.style.overflowWrap != .normal && text.graphemeAdvance.contains(where: { $0 < 0 }) {
       return nil
     }
-    for s in 0..<n {
-      let flags = text.segmentFlags[s]
-      // A tab's width depends on where it falls: the segment walk places it.
-      if flags & PreparedText.SegmentFlag.hasTab != 0 { return nil }
-      // The search needs x to grow along the text; negative letter spacing can make a segment
-      // narrower than nothing.
-      if text.segmentContent[s] < 0 || text.segmentTrailing[s] < 0 { return nil }
-      // (A stack of more than 32 fonts takes the segment walk.)
-      guard text.segmentFonts[s] >> 32 == 0 else { return nil }
-      let start = x
-      let contentEnd = x + text.segmentContent[s]
-      let a = Int(s == 0 ? 0 : text.segmentEnd[s - 1])
-      let t = Int(text.segmentContentEnd[s])
-      // The visible part of the content, as the segment walk finds it: white space of the trim
-      // set at either end of it is left out of reported widths.
-      var first = Double.infinity
-      if a < t && flags & PreparedText.SegmentFlag.plain != 0 {
-        first = start
-        last = contentEnd
-      } else if a < t, let visible = text.visiblePart(a, t, from: start, to: contentEnd) {
-        first = visible.startX
-        last = visible.endX
-      }
-      if last != contentEnd && lastIsContentEnd {
-        lastIsContentEnd = false
-        lastContent.reserveCapacity(n)
-        for k in 0..<s { lastContent.append(spans[k + 1].contentEnd) }
-      }
-      if !lastIsContentEnd { lastContent.append(last) }
-      if collapse {
-        if first != start && firstIsStart {
-          firstIsStart = false
-          firstVisible.reserveCapacity(n)
-          // (spans[k] is segment k - 1; the first sentinel ends at 0.)
-          for k in 0..<s { firstVisible.append(spans[k].end) }
-        }
-        if !firstIsStart { firstVisible.append(first) }
-      }
-      firstSeen = min(firstSeen, first)
-      x = contentEnd + text.segmentTrailing[s]
-      spans.append(Span(contentEnd: contentEnd, end: x))
-      mask |= text.segmentFonts[s]
-    }
-    // firstVisible[s]: the first visible start at or after segment s.
-    var next = Double.infinity
-    for s in stride(from: firstVisible.count - 1, through: 0, by: -1) {
-      if firstVisible[s] < next { next = firstVisible[s] }
-      firstVisible[s] = next
-    }
-    let noForcedBreak = !text.segmentFlags.contains {
-      $0 & PreparedText.SegmentFlag.forcedBreak != 0
-    }
-    var nextForced: [Int32] = []
-    if !noForcedBreak {
-      nextForced = [Int32](filling: Int32(n), count: n)
-      var next = Int32(n)
-      for s in stride(from: n - 1, through: 0, by: -1) {
-        if text.segmentFlags[s] & PreparedText.SegmentFlag.forcedBreak != 0 { next = Int32(s) }
-        nextForced[s] = next
-      }
-    }
-    let lastContentEnd = spans[n].contentEnd
-    spans.append(Span(contentEnd: .infinity, end: .infinity))
-    self.spans = .allocate(capacity: spans.count)
-    self.spans.initialize(from: spans, count: spans.count)
+    guard var sums = Sums(text, count: n, collapse: collapse) else { return nil }
+    let nextForced = FastIndex.nextForcedBreaks(text, count: n)
+    let lastContentEnd = sums.spans[n].contentEnd
+    sums.spans.append(Span(contentEnd: .infinity, end: .infinity))
+    self.spans = .allocate(capacity: sums.spans.count)
+    self.spans.initialize(from: sums.spans, count: sums.spans.count)
     // (With collapsing, the first visible start of the whole text; the last segment's last
     // visible content end, -1 before any.)
-    let reportStart = collapse && n > 0 ? firstSeen : 0
-    let singleLineWidth = max(0, (n > 0 ? last : 0) - reportStart)
+    let reportStart = collapse && n > 0 ? sums.firstSeen : 0
+    let singleLineWidth = max(0, (n > 0 ? sums.last : 0) - reportStart)
     let strut = text.lineBox(fonts: 0)
-    let all = text.lineBox(fonts: mask)
+    let all = text.lineBox(fonts: sums.mask)
     let uniformBox = strut == all
-    var tall: UInt32 = 0
-    if !uniformBox {
-      tall = UInt32(truncatingIfNeeded: text.lineBoxes.raisingFonts)
-    }
     boxHeight = strut.height
-    let wraps = whiteSpace.wraps
     let spacing = text.lineBoxes.spacing
-    let snapsWidths = text.style.profile == .browser
     let maxLines = max(0, text.style.maxLines ?? 0)
     segmentsPerPoint = lastContentEnd > 0 ? Double(n) / lastContentEnd : 0
-    var bits = UInt64(n)
+    bits =
+      UInt64(n)
+      | FastIndex.flags(
+        text, noForcedBreak: nextForced.isEmpty, uniformBox: uniformBox, sums: sums,
+        spacing: spacing, maxLines: maxLines)
+    side = Side(
+      nextForced: nextForced,
+      lastContent: sums.lastContent, firstVisible: sums.firstVisible,
+      tallFonts: uniformBox ? 0 : UInt32(truncatingIfNeeded: text.lineBoxes.raisingFonts),
+      spacing: spacing, maxLines: maxLines)
+    oneLine = OneLine(
+      contentEnd: nextForced.isEmpty && n > 0 ? lastContentEnd : .infinity,
+      width: snap(singleLineWidth), height: all.height)
+  }
+
+  /// The prefix sums of a text's segments and what the index keeps beside them.
+  struct Sums {
+    /// Per segment k, at k + 1: x where its content and its white space end (the first span
+    /// is a sentinel).
+    var spans: [Span] = []
+    /// See ``Side/lastContent`` and ``Side/firstVisible`` (the latter not yet carried forward).
+    var lastContent: [Double] = []
+    var firstVisible: [Double] = []
+    /// The last segment's last visible content end (-1 before any), the first visible start.
+    var last = -1.0
+    var firstSeen = Double.infinity
+    /// The fonts the segments use.
+    var mask: UInt64 = 0
+
+    /// The sums of `text`'s `n` segments; nil when one needs the segment walk (a tab, a
+    /// negative width, a stack of more than 32 fonts). The side arrays are made only when some
+    /// segment needs them (filled in for the segments before it then): most texts need neither.
+    init?(_ text: PreparedText, count n: Int, collapse: Bool) {
+      spans.reserveCapacity(n + 2)
+      spans.append(Span(contentEnd: -.infinity, end: 0))
+      var x = 0.0
+      var lastIsContentEnd = true
+      var firstIsStart = true
+      for s in 0..<n {
+        let flags = text.segmentFlags[s]
+        // A tab's width depends on where it falls: the segment walk places it. The search needs
+        // x to grow along the text; negative letter spacing can make a segment narrower than
+        // nothing.
+        guard flags & PreparedText.SegmentFlag.hasTab == 0, text.segmentContent[s] >= 0,
+          text.segmentTrailing[s] >= 0, text.segmentFonts[s] >> 32 == 0
+        else { return nil }
+        let start = x
+        let contentEnd = x + text.segmentContent[s]
+        let a = Int(s == 0 ? 0 : text.segmentEnd[s - 1])
+        let t = Int(text.segmentContentEnd[s])
+        // The visible part of the content, as the segment walk finds it: white space of the
+        // trim set at either end of it is left out of reported widths.
+        var first = Double.infinity
+        if a < t && flags & PreparedText.SegmentFlag.plain != 0 {
+          first = start
+          last = contentEnd
+        } else if a < t, let visible = text.visiblePart(a, t, from: start, to: contentEnd) {
+          first = visible.startX
+          last = visible.endX
+        }
+        if last != contentEnd && lastIsContentEnd {
+          lastIsContentEnd = false
+          lastContent.reserveCapacity(n)
+          for k in 0..<s { lastContent.append(spans[k + 1].contentEnd) }
+        }
+        if !lastIsContentEnd { lastContent.append(last) }
+        if collapse {
+          if first != start && firstIsStart {
+            firstIsStart = false
+            firstVisible.reserveCapacity(n)
+            // (spans[k] is segment k - 1; the first sentinel ends at 0.)
+            for k in 0..<s { firstVisible.append(spans[k].end) }
+          }
+          if !firstIsStart { firstVisible.append(first) }
+        }
+        firstSeen = min(firstSeen, first)
+        x = contentEnd + text.segmentTrailing[s]
+        spans.append(Span(contentEnd: contentEnd, end: x))
+        mask |= text.segmentFonts[s]
+      }
+      // firstVisible[s]: the first visible start at or after segment s.
+      var next = Double.infinity
+      for s in stride(from: firstVisible.count - 1, through: 0, by: -1) {
+        if firstVisible[s] < next { next = firstVisible[s] }
+        firstVisible[s] = next
+      }
+    }
+  }
+
+  /// Per segment, the first segment at or after it that ends with a forced break (or the
+  /// count); empty when there is none.
+  static func nextForcedBreaks(_ text: PreparedText, count n: Int) -> [Int32] {
+    let forced = PreparedText.SegmentFlag.forcedBreak
+    guard text.segmentFlags.contains(where: { $0 & forced != 0 }) else { return [] }
+    var nextForced = [Int32](filling: Int32(n), count: n)
+    var next = Int32(n)
+    for s in stride(from: n - 1, through: 0, by: -1) {
+      if text.segmentFlags[s] & forced != 0 { next = Int32(s) }
+      nextForced[s] = next
+    }
+    return nextForced
+  }
+
+  /// The index's flags (``Flag``) for `text`.
+  static func flags(
+    _ text: PreparedText, noForcedBreak: Bool, uniformBox: Bool, sums: Sums, spacing: Double,
+    maxLines: Int
+  ) -> UInt64 {
+    let wraps = text.style.whiteSpace.wraps
+    var bits: UInt64 = 0
     if noForcedBreak { bits |= Flag.noForcedBreak }
-    if snapsWidths { bits |= Flag.snapsWidths }
+    if text.style.profile == .browser { bits |= Flag.snapsWidths }
     if uniformBox { bits |= Flag.uniformBox }
     if wraps { bits |= Flag.wraps }
     if text.style.overflowWrap != .normal { bits |= Flag.breakWords }
-    if collapse { bits |= Flag.collapses }
+    if text.style.whiteSpace.collapses { bits |= Flag.collapses }
     if text.hasSoftHyphens { bits |= Flag.hasSoftHyphens }
     if maxLines > 0 { bits |= Flag.limitsLines }
-    if !lastContent.isEmpty { bits |= Flag.hasLastContent }
-    if !firstVisible.isEmpty { bits |= Flag.hasFirstVisible }
+    if !sums.lastContent.isEmpty { bits |= Flag.hasLastContent }
+    if !sums.firstVisible.isEmpty { bits |= Flag.hasFirstVisible }
     if spacing != 0 { bits |= Flag.spacesLines }
-    if wraps && lastContent.isEmpty && firstVisible.isEmpty && spacing == 0 && maxLines == 0 {
+    if wraps && sums.lastContent.isEmpty && sums.firstVisible.isEmpty && spacing == 0
+      && maxLines == 0
+    {
       bits |= Flag.isPlain
     }
-    self.bits = bits
-    side = Side(
-      nextForced: nextForced,
-      lastContent: lastContent, firstVisible: firstVisible, tallFonts: tall, spacing: spacing,
-      maxLines: maxLines)
-    oneLine = OneLine(
-      contentEnd: noForcedBreak && n > 0 ? lastContentEnd : .infinity,
-      width: snap(singleLineWidth), height: all.height)
+    return bits
   }
 
   /// ``PreparedText/measure(width:)`` of `text` at `limit` (the width plus the fit tolerance),
