@@ -48,18 +48,14 @@ struct Segmentation {
     bounds: [Int32], advances: [Double], flags: [UInt8], letterSpacing: Double
   ) -> [Double] {
     let gCount = flags.count
+    let forcedBreak = PreparedText.GraphemeFlag.forcedBreak
     return [Double](capacity: gCount) { out, count in
       bounds.withUnsafeBufferPointer { bounds in
         advances.withUnsafeBufferPointer { advances in
-          flags.withUnsafeBufferPointer { gFlags in
-            for g in 0..<gCount {
-              var w = 0.0
-              for k in Int(bounds[g])..<Int(bounds[g + 1]) { w += advances[k] }
-              if letterSpacing != 0 && gFlags[g] & PreparedText.GraphemeFlag.forcedBreak == 0 {
-                w += letterSpacing
-              }
-              out[g] = w
-            }
+          for g in 0..<gCount {
+            var w = 0.0
+            for k in Int(bounds[g])..<Int(bounds[g + 1]) { w += advances[k] }
+            out[g] = letterSpacing != 0 && flags[g] & forcedBreak == 0 ? w + letterSpacing : w
           }
         }
       }

@@ -73,26 +73,34 @@ struct Itemization {
         graphemeFont.withUnsafeMutableBufferPointer { gFont in
           graphemeFlags.withUnsafeMutableBufferPointer { gFlags in
             scalarFont.withUnsafeMutableBufferPointer { scalarFont in
-              CharacterTable.withLookup { table in
-                for g in 0..<gFont.count {
-                  let a = Int(bounds[g])
-                  let b = Int(bounds[g + 1])
-                  let cluster = UnsafeBufferPointer(rebasing: text[a..<b])
-                  let f = UInt8(
-                    min(FontSelection.font(for: cluster, in: fonts, table: table), 255))
-                  gFont[g] = f
-                  // (Most clusters are one code point: no call to fill a range.)
-                  if b - a == 1 {
-                    scalarFont[a] = f
-                  } else {
-                    for k in a..<b { scalarFont[k] = f }
-                  }
-                  gFlags[g] = Itemization.flags(of: cluster, table: table)
-                }
-              }
+              fallback(text, bounds, fonts, gFont, gFlags, scalarFont)
             }
           }
         }
+      }
+    }
+  }
+
+  /// ``fallback(_:bounds:fonts:graphemeFont:graphemeFlags:scalarFont:)`` over memory lent to it.
+  private static func fallback(
+    _ text: UnsafeBufferPointer<UInt32>, _ bounds: UnsafeBufferPointer<Int32>, _ fonts: [Font],
+    _ gFont: UnsafeMutableBufferPointer<UInt8>, _ gFlags: UnsafeMutableBufferPointer<UInt8>,
+    _ scalarFont: UnsafeMutableBufferPointer<UInt8>
+  ) {
+    CharacterTable.withLookup { table in
+      for g in 0..<gFont.count {
+        let a = Int(bounds[g])
+        let b = Int(bounds[g + 1])
+        let cluster = UnsafeBufferPointer(rebasing: text[a..<b])
+        let f = UInt8(min(FontSelection.font(for: cluster, in: fonts, table: table), 255))
+        gFont[g] = f
+        // (Most clusters are one code point: no call to fill a range.)
+        if b - a == 1 {
+          scalarFont[a] = f
+        } else {
+          for k in a..<b { scalarFont[k] = f }
+        }
+        gFlags[g] = Itemization.flags(of: cluster, table: table)
       }
     }
   }
@@ -102,22 +110,28 @@ struct Itemization {
   private static func resolveScripts(_ scalars: [UInt32], into scripts: inout [hb_script_t]) {
     scalars.withUnsafeBufferPointer { text in
       scripts.withUnsafeMutableBufferPointer { scripts in
-        ScriptTable.withLookup { table in
-          var lastReal: hb_script_t? = nil
-          for i in 0..<text.count {
-            let s = table.script(of: text[i])
-            if Shaper.isCommonOrInherited(s) {
-              scripts[i] = lastReal ?? HB_SCRIPT_COMMON
-            } else {
-              scripts[i] = s
-              if lastReal == nil {
-                for k in 0..<i { scripts[k] = s }
-              }
-              lastReal = s
-            }
-          }
-        }
+        ScriptTable.withLookup { resolveScripts(text, into: scripts, table: $0) }
       }
+    }
+  }
+
+  /// ``resolveScripts(_:into:)`` over memory lent to it.
+  private static func resolveScripts(
+    _ text: UnsafeBufferPointer<UInt32>, into scripts: UnsafeMutableBufferPointer<hb_script_t>,
+    table: ScriptTable.Lookup
+  ) {
+    var lastReal: hb_script_t? = nil
+    for i in 0..<text.count {
+      let s = table.script(of: text[i])
+      if Shaper.isCommonOrInherited(s) {
+        scripts[i] = lastReal ?? HB_SCRIPT_COMMON
+        continue
+      }
+      scripts[i] = s
+      if lastReal == nil {
+        for k in 0..<i { scripts[k] = s }
+      }
+      lastReal = s
     }
   }
 
@@ -153,23 +167,29 @@ struct Itemization {
         levels.withUnsafeBufferPointer { levels in
           scripts.withUnsafeBufferPointer { scripts in
             CharacterTable.withLookup { table in
-              var start = 0
-              while start < scalars.count {
-                let end = runEnd(
-                  from: start, scalars: scalars, fonts: fonts, levels: levels, scripts: scripts,
-                  table: table)
-                runs.append(
-                  TextRun(
-                    start: start, end: end, font: fonts[start], level: levels[start],
-                    script: scripts[start]))
-                start = end
-              }
+              appendRuns(scalars, fonts: fonts, levels: levels, scripts: scripts, table: table, to: &runs)
             }
           }
         }
       }
     }
     return runs
+  }
+
+  /// ``runs(_:fonts:levels:scripts:)`` over memory lent to it.
+  private static func appendRuns(
+    _ scalars: UnsafeBufferPointer<UInt32>, fonts: UnsafeBufferPointer<UInt8>,
+    levels: UnsafeBufferPointer<UInt8>, scripts: UnsafeBufferPointer<hb_script_t>,
+    table: CharacterTable.Lookup, to runs: inout [TextRun]
+  ) {
+    var start = 0
+    while start < scalars.count {
+      let end = runEnd(
+        from: start, scalars: scalars, fonts: fonts, levels: levels, scripts: scripts, table: table)
+      runs.append(
+        TextRun(start: start, end: end, font: fonts[start], level: levels[start], script: scripts[start]))
+      start = end
+    }
   }
 
   /// Where the run that starts at `start` ends: before a change of font, bidi level or script,

@@ -72,53 +72,81 @@ enum Graphemes {
       // such character: the character and its marks are one cluster.
       // (The lists above, looked up in the character table: every code point on them is in the
       // BMP.)
-      let standaloneFlag = CharacterTable.graphemeStandalone
       CharacterTable.withLookup { table in
-        func has(_ c: UInt32, _ flag: UInt8) -> Bool { table.has(c, flag) }
         scalars.withUnsafeBufferPointer { t in
-          var i = 0
-          var standalone = n > 0 && has(t[0], standaloneFlag)
-          while i < n {
-            if standalone {
-              var m = i + 1
-              // (Marks never join a control — tab, line feed, soft hyphen, zero width space — and
-              // the browser profile splits them from a space.)
-              if t[i] > 0x20 && t[i] != 0xAD && t[i] != 0x200B {
-                while m < n && has(t[m], CharacterTable.plainMark) { m += 1 }
-              }
-              let next = m < n && has(t[m], standaloneFlag)
-              if m == n || next {
-                out[count] = Int32(i)
-                count += 1
-                i = m
-                standalone = next
-                continue
-              }
-            }
-            // The full rules, up to the next pair of standalone characters side by side.
-            var j = i + 1
-            var previous = standalone
-            while j < n {
-              let here = has(t[j], standaloneFlag)
-              if previous && here { break }
-              previous = here
-              j += 1
-            }
-            pending.removeAll(keepingCapacity: true)
-            clusters(
-              of: scalars, in: i..<j, splitModifiers: splitModifiers, into: &pending,
-              continuations: &continuations, offset: count)
-            for b in pending {
-              out[count] = b
-              count += 1
-            }
-            i = j
-            standalone = previous
-          }
+          var w = BoundaryWriter(out: out, count: count)
+          w.write(
+            t, table: table, scalars: scalars, splitModifiers: splitModifiers, pending: &pending,
+            continuations: &continuations)
+          count = w.count
         }
       }
       out[count] = Int32(n)
       count += 1
+    }
+  }
+
+  /// Writes boundaries into memory lent to it.
+  private struct BoundaryWriter {
+    let out: UnsafeMutableBufferPointer<Int32>
+    var count: Int
+
+    mutating func append(_ b: Int32) {
+      out[count] = b
+      count += 1
+    }
+
+    /// The boundaries before the end of `t` (the code points of `scalars`): standalone stretches
+    /// one cluster per code point (its plain marks with it), the pieces between them by the
+    /// full rules (``clusters(of:in:splitModifiers:into:continuations:offset:)``).
+    mutating func write(
+      _ t: UnsafeBufferPointer<UInt32>, table: CharacterTable.Lookup, scalars: [UInt32],
+      splitModifiers: Bool, pending: inout [Int32], continuations: inout [Int32]
+    ) {
+      let standaloneFlag = CharacterTable.graphemeStandalone
+      let n = t.count
+      var i = 0
+      var standalone = n > 0 && table.has(t[0], standaloneFlag)
+      while i < n {
+        if standalone, let (m, next) = Self.standaloneCluster(t, at: i, table: table) {
+          append(Int32(i))
+          i = m
+          standalone = next
+          continue
+        }
+        // The full rules, up to the next pair of standalone characters side by side.
+        var j = i + 1
+        var previous = standalone
+        while j < n {
+          let here = table.has(t[j], standaloneFlag)
+          if previous && here { break }
+          previous = here
+          j += 1
+        }
+        pending.removeAll(keepingCapacity: true)
+        Graphemes.clusters(
+          of: scalars, in: i..<j, splitModifiers: splitModifiers, into: &pending,
+          continuations: &continuations, offset: count)
+        for b in pending { append(b) }
+        i = j
+        standalone = previous
+      }
+    }
+
+    /// The end of the cluster of the standalone character at `i` (its plain marks with it:
+    /// marks never join a control — tab, line feed, soft hyphen, zero width space — and the
+    /// browser profile splits them from a space) and whether the next is standalone; nil when
+    /// the full rules must decide (the next character is not standalone).
+    static func standaloneCluster(
+      _ t: UnsafeBufferPointer<UInt32>, at i: Int, table: CharacterTable.Lookup
+    ) -> (end: Int, nextStandalone: Bool)? {
+      let n = t.count
+      var m = i + 1
+      if t[i] > 0x20 && t[i] != 0xAD && t[i] != 0x200B {
+        while m < n && table.has(t[m], CharacterTable.plainMark) { m += 1 }
+      }
+      let next = m < n && table.has(t[m], CharacterTable.graphemeStandalone)
+      return m == n || next ? (m, next) : nil
     }
   }
 

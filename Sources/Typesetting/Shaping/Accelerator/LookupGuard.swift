@@ -56,6 +56,28 @@ struct LookupGuard: Sendable {
   /// The glyphs at which some rule's input starts (a bit per glyph id; 1,024 words).
   let starts: [UInt64]
 
+  /// The ligatures of the ligature set at `set` (nil: unreadable, or past the work allowed).
+  /// (HarfBuzz matches at most 64 glyphs of context: a longer rule is refused here.)
+  static func ligatureSet(_ t: TableBytes, at set: Int, _ work: LookupRequirements.Work)
+    -> [Ligature]?
+  {
+    guard let count = t.u16(set), work.spend(Int(count)) else { return nil }
+    var ligatures: [Ligature] = []
+    for l in 0..<Int(count) {
+      guard let lig = t.offset(set, 2 + 2 * l), let glyph = t.u16(lig),
+        let components = t.u16(lig + 2), components >= 1, components <= 64,
+        work.spend(Int(components))
+      else { return nil }
+      var rest: [UInt16] = []
+      for c in 1..<Int(components) {
+        guard let g = t.u16(lig + 2 + 2 * c) else { return nil }
+        rest.append(g)
+      }
+      ligatures.append(Ligature(rest: rest, glyph: glyph))
+    }
+    return ligatures
+  }
+
   var isEmpty: Bool { lookups.isEmpty }
   /// Whether some lookup is applied directly.
   var appliesAny: Bool { appliesDirectly.contains(true) }
@@ -74,23 +96,8 @@ struct LookupGuard: Sendable {
         else { return nil }
         var sets: [[Ligature]] = []
         for s in 0..<Int(setCount) {
-          guard let set = t.offset(sub.at, 6 + 2 * s), let count = t.u16(set),
-            work.spend(Int(count))
+          guard let set = t.offset(sub.at, 6 + 2 * s), let ligatures = ligatureSet(t, at: set, work)
           else { return nil }
-          var ligatures: [Ligature] = []
-          for l in 0..<Int(count) {
-            // (HarfBuzz matches at most 64 glyphs of context: a longer rule is refused here.)
-            guard let lig = t.offset(set, 2 + 2 * l), let glyph = t.u16(lig),
-              let components = t.u16(lig + 2), components >= 1, components <= 64,
-              work.spend(Int(components))
-            else { return nil }
-            var rest: [UInt16] = []
-            for c in 1..<Int(components) {
-              guard let g = t.u16(lig + 2 + 2 * c) else { return nil }
-              rest.append(g)
-            }
-            ligatures.append(Ligature(rest: rest, glyph: glyph))
-          }
           sets.append(ligatures)
         }
         rules.append(.ligatures(coverage, sets))
