@@ -284,10 +284,13 @@ extension BubbleEstimator {
   }
 
   /// Where the engine may break lines of `scalars` in `style` (`result[i]`: before code point
-  /// i), from its own rules (none where ICU fails: lines then break after spaces only).
+  /// i), from its own rules over the whole text (none where ICU fails: lines then break after
+  /// spaces only; none in a text that does not wrap: its lines end at forced breaks only).
   static func opportunities(_ scalars: [UInt32], _ style: TextStyle, locale: String) -> [Bool] {
-    BreakOpportunities.opportunities(scalars, style: style, locale: locale)
-      ?? [Bool](repeating: false, count: scalars.count)
+    guard style.whiteSpace.wraps,
+      let found = BreakOpportunities.opportunities(scalars, style: style, locale: locale)
+    else { return [Bool](repeating: false, count: scalars.count) }
+    return found
   }
 
   /// Whether `v` is of the Indic blocks (Devanagari to Malayalam), whose shaper puts a dotted
@@ -409,108 +412,20 @@ extension BubbleEstimator {
   ) -> (rule: LineRule, isEmpty: Bool) {
     let f = fonts.of(style, factors: fontScales)
     let rule = fonts.lineRule(style, fonts: f)
-    let tall = rule.tall
-    let calibrating = perFont != nil
-    // (Bound once: read per character through `f`, they would be retained at each.)
-    let entries = f.entries
-    let letterSpacing = style.letterSpacing * size / style.size
     let collapse = style.whiteSpace.collapses
     let separatorsBreak = style.profile == .apple
-    var isEmpty = text.isEmpty
-    // The fonts of the word so far (``LineRule/mask(font:)``).
-    var wordFonts: UInt16 = 0
-    var word = 0.0
-    var spaces = 0.0
-    var paragraphStart = 0.0  // pen position where the current word began (for tab stops)
-    var paragraphHasContent = false
-    var paragraphs = 0
-    var anyContent = false
-    // Characters in the word so far, the widest of them, and whether all are ideographs.
-    var characters = 0
-    var widestCharacter = 0.0
-    var ideographic = true
-    // The last joining letter read, when the next one may join it (see ``Joining``).
-    var joining = Joining()
-    // The font and pair index of the last character of the word, when a pair may change width.
-    var pairFont = -1
-    var pairIndex = -1
-    // The font and advance in em of the last ideographic character of the word, whose trailing
-    // half the next may trim.
-    var halvable = (font: -1, em: 0.0)
-    let closingDots = f.closingDots
-    // The font and index of the last consonant, and whether a virama followed it (a conjunct
-    // if a consonant comes next).
-    var conjunctFont = -1
-    var conjunctIndex = -1
-    var afterVirama = false
-    // Where the word's characters end (all but the last: the word's end), kept for a word
-    // long enough to be broken inside (wider than ``longWord`` ems).
-    // (The fonts' own, kept from text to text; through a pointer: a variable that `emit`
-    // captures and changes would have each of its changes checked for exclusive access at run
-    // time.)
-    let ends = fonts.ends.pointer
-    let longWord = BubbleEstimator.longWord * size
-    // The advance of the hyphen a soft hyphen shows (found at the first one).
-    var hyphen: Double? = nil
-    // The word's trailing white space when it holds tabs, as ``WordSink/tabbed`` takes it.
-    var tabbed: [Float] = []
-    func emit() {
-      paragraphStart += word + spaces
-      if word > 0 || spaces > 0 {
-        if word > longWord && characters > 1 {
-          // (Out of line: few words are this long.)
-          ends.pointee.finish(characters: characters, end: word)
-          out.word(word, trailing: spaces, ends: ends.pointee.list, fonts: wordFonts & tall)
-        } else {
-          // (A word of ideographs breaks after whole ones, the halved punctuation aside; other
-          // words after their mean advance.)
-          let unit = ideographic ? widestCharacter : word / Double(max(1, characters))
-          out.word(word, trailing: spaces, unit: unit, fonts: wordFonts & tall)
-        }
-        if !tabbed.isEmpty {
-          out.tabbed(tabbed, letterSpacing: letterSpacing, tabSize: style.tabSize)
-          tabbed.removeAll(keepingCapacity: true)
-        }
-      }
-      wordFonts = 0
-      word = 0
-      spaces = 0
-      characters = 0
-      widestCharacter = 0
-      ideographic = true
-      joining.reset()
-      pairFont = -1
-      conjunctFont = -1
-      afterVirama = false
-      halvable.font = -1
-    }
-    func endParagraph() {
-      emit()
-      out.endParagraph()
-      paragraphs += 1
-      paragraphHasContent = false
-      paragraphStart = 0
-    }
-    var lastWasSpace = true
+    var reading = Reading(
+      f, style, size: size, tall: rule.tall, calibrating: perFont != nil, ends: fonts.ends.pointer)
     var afterCR = false
     var classifier = Classifier()
-    var lastAdvance = 0.0
-    var lastScalar: UInt32 = 0
-    // Where the engine may break the text's lines (its rules over the whole text, by code
-    // point), and the text's code points.
-    // (A text that does not wrap needs none: its lines end at forced breaks only.)
     let scalars = BubbleEstimator.scalars(text)
-    let opportunities =
-      style.whiteSpace.wraps
-      ? BubbleEstimator.opportunities(scalars, style, locale: f.breakLocale)
-      : [Bool](repeating: false, count: scalars.count)
+    let opportunities = BubbleEstimator.opportunities(scalars, style, locale: f.breakLocale)
     var index = -1
     let count = scalars.count
     while index &+ 1 < count {
       index &+= 1
       var v = scalars[index]
-      let following = index &+ 1 < count ? scalars[index &+ 1] : 0
-      defer { lastScalar = v }
+      defer { reading.lastScalar = v }
       if afterCR {
         afterCR = false
         if v == 0x0A { continue }  // CR LF is one break
@@ -518,178 +433,20 @@ extension BubbleEstimator {
       if collapse && (v == 0x0A || v == 0x09 || v == 0x0D) { v = 0x20 }
       if v == 0x0A || v == 0x0D || (separatorsBreak && (v == 0x2028 || v == 0x2029)) {
         afterCR = v == 0x0D
-        endParagraph()
+        reading.endParagraph(into: &out)
         continue
       }
       if v == 0x2028 || v == 0x2029 { v = 0x20 }
-      let (c, keycap) = classifier.next(v, before: following)
-      if keycap, let ci = f.color, let a = f.fonts[ci].nominalAdvance(0x23) {
-        // "#", "*" or a digit before VS16 + U+20E3: one emoji instead of a character.
-        word += a * entries[ci].factor * size - lastAdvance
-        wordFonts |= LineRule.mask(font: ci)
-        continue
-      }
-      if v == 0x00AD && word > 0 {
-        // A soft hyphen: a break opportunity of no width, where a line that ends there shows
-        // a hyphen that must fit. Counted on the word and taken back after it: a line that
-        // goes on past it places the next word where the hyphen is not.
-        let h = hyphen ?? BubbleEstimator.hyphenAdvance(f, entries, size: size)
-        hyphen = h
-        word += h
-        spaces -= h
-        emit()
-        continue
-      }
-      if v == 0x200B || v == 0x00AD {
-        emit()  // a break opportunity of no width
-        continue
-      }
-      if collapse && v == 0x20 {
-        // Collapsible white space: one space per run, none at the start.
-        if lastWasSpace { continue }
-        lastWasSpace = true
-      } else {
-        lastWasSpace = false
-      }
-      paragraphHasContent = true
-      anyContent = true
-      if c == .mark {
-        if (characters == 0 || spaces > 0) && BubbleEstimator.isIndic(v) {
-          // An Indic mark with no base: shaping puts a dotted circle under it, and a line may
-          // break before it after a space. (Out of line: few marks are.)
-          let (fi, em) = BubbleEstimator.baselessMark(v, f, entries)
-          if em > 0 {
-            if spaces > 0 { emit() }
-            ends.pointee.note(characters, end: word)
-            word += em * entries[fi].factor * size
-            wordFonts |= LineRule.mask(font: fi)
-            characters += 1
-          }
-        }
-        // (Marks are transparent to joining; a zero width non-joiner stops it.)
-        if v == 0x200C { joining.reset() }
-        if v == 0x094D { afterVirama = conjunctFont >= 0 }  // virama
-        if conjunctFont >= 0 && !afterVirama {
-          // A vowel sign on a consonant can change its form (out of line: few marks are).
-          let font = conjunctFont
-          let change = BubbleEstimator.vowelSign(
-            v, entries[font].shaping, &conjunctFont, conjunctIndex)
-          if change != 0 {
-            word += change * entries[font].factor * size
-            if calibrating { perFont![font] += change * size }
-          }
-        }
-        continue
-      }
-      var (fi, em) = BubbleEstimator.resolve(v == 0x09 ? 0x20 : v, emoji: c == .emoji, f, entries)
-      if (characters == 0 || spaces > 0) && c == .other && BubbleEstimator.isIndic(v)
-        && UnicodeProperties.generalCategory(v) == .spacingMark
-      {
-        // A spacing vowel sign with no base: shaping puts a dotted circle before it.
-        em += BubbleEstimator.dottedCircle(fi, entries)
-      }
-      // (Joined to the word after any break before this character.)
-      let fontBit = LineRule.mask(font: fi)
-      var advance = em * entries[fi].factor * size + letterSpacing
-      if calibrating { perFont![fi] += em * size }
-      if c != .cjk && c != .hangul && c != .emoji { halvable.font = -1 }
-      if c != .other && c != .narrow {
-        joining.reset()
-        pairFont = -1
-        conjunctFont = -1
-        afterVirama = false
-      }
-      switch c {
-      case .space:
-        if v == 0x09 {
-          // To the next tab stop, by the engine's rule (``TabStops``), here from the
-          // paragraph's start; the wrapper takes it again from each line's (``tabbedSpace``).
-          let nominal = entries[fi].nominal._withUnsafeGuaranteedRef { $0[0x20] }
-          let space = (nominal >= 0 ? Double(nominal) : em) * entries[fi].factor * size
-          advance = TabStops.advance(
-            at: paragraphStart + word + spaces, space: space + letterSpacing,
-            tabSize: style.tabSize, letterSpacing: letterSpacing)
-          if tabbed.isEmpty { tabbed.append(Float(spaces)) }
-          tabbed.append(Float(space + letterSpacing))
-          tabbed.append(0)
-        } else if !tabbed.isEmpty {
-          tabbed[tabbed.count &- 1] += Float(advance)
-        }
-        spaces += advance
-        wordFonts |= fontBit
-      case .hangul, .cjk, .emoji:
-        // A line may break after spaces, and before this character where the engine's rules
-        // allow it.
-        if spaces > 0 || (characters > 0 && opportunities[index]) { emit() }
-        if c == .cjk && entries[fi].shaping.trims {
-          // Adjacent fullwidth punctuation is set half-width (the engine's own rule).
-          let t = BubbleEstimator.trims(lastScalar, v, closingDots: closingDots)
-          if t.first && halvable.font >= 0 {
-            word -= halvable.em / 2 * entries[halvable.font].factor * size
-            if calibrating { perFont![halvable.font] -= halvable.em / 2 * size }
-          }
-          if t.second {
-            advance -= em / 2 * entries[fi].factor * size
-            if calibrating { perFont![fi] -= em / 2 * size }
-          }
-          halvable = (fi, em)
-        } else {
-          halvable.font = -1
-        }
-        ends.pointee.note(characters, end: word)
-        word += advance
-        wordFonts |= fontBit
-        characters += 1
-        widestCharacter = max(widestCharacter, advance)
-      default:
-        if spaces > 0 || (characters > 0 && opportunities[index]) { emit() }
-        let sh = entries[fi].shaping
-        if let letters = sh.letters, v >= 0x0600 && v <= 0x08FF, letters[Int(v &- 0x0600)] != nil {
-          // A joining letter takes its contextual form, and changes the form of the letter
-          // before it when it joins that one. (Out of line: most text has none.)
-          let step = BubbleEstimator.join(&joining, v, font: fi, entries[fi])
-          word += step.previousChange * entries[fi].factor * size
-          if calibrating { perFont![fi] += (step.previousChange + step.em - em) * size }
-          advance = step.em * entries[fi].factor * size + letterSpacing
-        } else {
-          joining.reset()
-        }
-        if let rows = sh.pairRows {
-          // The pair this character makes with the one before it in the word (kerning).
-          let k = kerningPairIndex(v, rows: rows, limit: sh.pairLimit)
-          if k >= 0 && pairFont == fi {
-            let change = Double(sh.pairValues[pairIndex &* sh.pairCount &+ k])
-            word += change * entries[fi].factor * size
-            if calibrating { perFont![fi] += change * size }
-          }
-          (pairFont, pairIndex) = k >= 0 ? (fi, k) : (-1, -1)
-        } else {
-          pairFont = -1
-        }
-        if sh.conjuncts != nil {
-          // A consonant after consonant + virama: the two make a conjunct. (Out of line.)
-          let change = BubbleEstimator.conjunct(
-            v, font: fi, sh, after: afterVirama, &conjunctFont, &conjunctIndex)
-          if change != 0 {
-            word += change * entries[fi].factor * size
-            if calibrating { perFont![fi] += change * size }
-          }
-        } else {
-          conjunctFont = -1
-        }
-        afterVirama = false
-        lastAdvance = advance
-        ends.pointee.note(characters, end: word)
-        word += advance
-        wordFonts |= fontBit
-        characters += 1
-        ideographic = false
-      }
+      let (c, keycap) = classifier.next(v, before: index &+ 1 < count ? scalars[index &+ 1] : 0)
+      reading.character(
+        v, c, keycap: keycap, breakable: opportunities[index], into: &out, perFont: &perFont)
     }
-    if paragraphHasContent || paragraphs == 0 { endParagraph() }
-    ends.pointee.shrink()
-    if collapse && !anyContent { isEmpty = true }  // white space only: collapses to nothing
-    return (rule, isEmpty)
+    if reading.paragraph.hasContent || reading.paragraph.count == 0 {
+      reading.endParagraph(into: &out)
+    }
+    reading.word.ends.pointee.shrink()
+    // White space only collapses to nothing.
+    return (rule, text.isEmpty || (collapse && !reading.anyContent))
   }
 }
 
