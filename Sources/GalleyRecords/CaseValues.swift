@@ -217,7 +217,7 @@ extension CaseValues {
         }
       case .fonts:
         guard let list = reader.plainStringList() else { return false }
-        if let known = library.recentStack(spelledAs: list) {
+        if let known = FontSpellings.of(library).stack(spelledAs: list, library: library) {
           values.knownFonts = known
           return true
         }

@@ -50,7 +50,7 @@ package struct TextCase: Sendable {
     else { return nil }
     do { try self.init(values, library: library) } catch { return nil }
     if let newSpelling, let fontNames {
-      library.noteSpelling(newSpelling, of: fontNames, style.fonts)
+      FontSpellings.of(library).note(newSpelling, of: fontNames, style.fonts)
     }
   }
 

@@ -113,6 +113,23 @@ final class PlainRecordTests: XCTestCase {
     XCTAssertNil(l.withUnsafeBufferPointer { TextCase(plainLine: $0, library: missing) })
     XCTAssertThrowsError(try TextCase(json: JSONReader.readObject(l).object, library: missing))
   }
+  /// A font list known by its bytes gives the library's stack of the moment: once the library
+  /// drops a font to keep within its bounds, the stacks kept by spelling are let go too (their
+  /// fonts' memory given back), and the next reading asks the library again.
+  func testFontListsKnownByTheirBytesFollowTheLibrarysEvictions() throws {
+    let library = FontLibrary(directory: FontLibrary.bundledDirectory(), maximumFaces: 1)
+    func read(_ font: String) throws -> TextCase {
+      let l = Array(#"{"id": "a", "text": "Hello", "width": 100, "fonts": ["\#(font)"]}"#.utf8)
+      return try XCTUnwrap(l.withUnsafeBufferPointer { TextCase(plainLine: $0, library: library) })
+    }
+    let first = try read("NotoSans-Regular.ttf").style.fonts.fonts[0]
+    XCTAssert(try read("NotoSans-Regular.ttf").style.fonts.fonts[0] === first)
+    _ = try read("Inter-Regular.otf")  // the library keeps one face: Noto Sans is dropped
+    let again = try read("NotoSans-Regular.ttf").style.fonts.fonts[0]
+    XCTAssert(again !== first, "a dropped font is not handed out again")
+    XCTAssert(again === (try library.stack(["NotoSans-Regular.ttf"])).fonts[0])
+  }
+
 }
 
 /// Which error a record with several gets (docs/CASE-FORMAT.md): an unknown field, then a

@@ -40,10 +40,10 @@ public final class FontLibrary: @unchecked Sendable {
   /// The stacks asked for last, newest first: records name the same few stacks over and over,
   /// and comparing a few names costs less than hashing them.
   private var recentStacks = RecentList<(names: [String], stack: FontStack)>(capacity: 8)
-  /// Stacks by how a reader of records found their names written (see
-  /// ``recentStack(spelledAs:)``).
-  private var spellings = RecentList<(spelling: [UInt8], names: [String], stack: FontStack)>(
-    capacity: 64)
+  /// Fonts dropped to keep within the bounds so far (see ``evictions``).
+  private var evictionCount = 0
+  /// What a client of the library keeps with it (``clientCache(_:)``).
+  private let clientSlot = FontLazy<any AnyObject & Sendable>()
 
   /// A library reading fonts from `directory`; with `allowingPathsOutside`, names may also be
   /// absolute paths to font files anywhere.
@@ -189,7 +189,23 @@ public final class FontLibrary: @unchecked Sendable {
     }
     stacks = stacks.filter { !holdsDropped($0.value) }
     recentStacks.removeAll { holdsDropped($0.stack) }
-    spellings.removeAll { holdsDropped($0.stack) }
+    evictionCount += dropped.count
+  }
+
+  /// How many fonts the library has dropped to keep within its bounds: a client that keeps
+  /// stacks (``clientCache(_:)``) lets them go when this changes, so that a dropped font's
+  /// memory is given back.
+  package var evictions: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return evictionCount
+  }
+
+  /// What a client keeps with the library, made by `make` on first use (one kind a process:
+  /// the first `make` decides); the record readers keep the font lists they have read there.
+  package func clientCache<Cache: AnyObject & Sendable>(_ make: () -> Cache) -> Cache {
+    // (Of the one kind its only client makes: a checked cast here costs as much as the rest.)
+    unsafeDowncast(clientSlot.get(make), to: Cache.self)
   }
 
   /// A font stack from names, in fallback order.
@@ -212,60 +228,6 @@ public final class FontLibrary: @unchecked Sendable {
     recentStacks.insert((names, s))
     lock.unlock()
     return s
-  }
-
-  /// The stack whose names a reader of records found written as `spelling` (the bytes of a
-  /// field, as ``noteSpelling(_:of:_:)`` was told), with those names: a reader that meets the
-  /// same bytes again skips decoding the names. Nil when no stack was noted so spelled lately.
-  package func recentStack(spelledAs spelling: UnsafeBufferPointer<UInt8>) -> (
-    names: [String], stack: FontStack
-  )? {
-    guard let base = spelling.baseAddress else { return nil }
-    // (Found by a hash first: the entries' own bytes are each elsewhere in memory.)
-    let hash = FontLibrary.hash(spelling)
-    lock.lock()
-    defer { lock.unlock() }
-    let hit = spellings.find(word: hash) { e in
-      e.spelling.count == spelling.count
-        && e.spelling.withUnsafeBufferPointer { memcmp($0.baseAddress!, base, $0.count) == 0 }
-    }
-    return hit.map { ($0.names, $0.stack) }
-  }
-
-  /// A hash of a few dozen bytes, a word at a time (equal hashes are then compared byte for
-  /// byte: no need for the standard library's keyed one).
-  private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    let n = bytes.count
-    var h = UInt64(n) &* 0x9E37_79B9_7F4A_7C15
-    guard let p = bytes.baseAddress.map(UnsafeRawPointer.init) else { return h }
-    func mix(_ w: UInt64) { h = (h ^ w) &* 0x0000_0100_0000_01B3 ^ (h >> 29) }
-    var i = 0
-    while i + 8 <= n {
-      mix(p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-      i += 8
-    }
-    if i < n {
-      // (The last eight bytes again, overlapping, or the few there are.)
-      if n >= 8 {
-        mix(p.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
-      } else {
-        var w: UInt64 = 0
-        for k in 0..<n { w |= UInt64(bytes[k]) << (8 * k) }
-        mix(w)
-      }
-    }
-    return h
-  }
-
-  /// Notes that `names`, whose stack is `stack` (as ``stack(_:)`` gave it), were written as
-  /// `spelling` in a record, for ``recentStack(spelledAs:)``. The 64 spellings noted last are kept.
-  package func noteSpelling(
-    _ spelling: UnsafeBufferPointer<UInt8>, of names: [String], _ stack: FontStack
-  ) {
-    guard !spelling.isEmpty else { return }
-    lock.lock()
-    defer { lock.unlock() }
-    spellings.insert((Array(spelling), names, stack), word: FontLibrary.hash(spelling))
   }
 
   /// The default stack: Latin, Korean, Japanese/Chinese, Arabic, Hebrew, Thai, Devanagari and emoji.

@@ -6,21 +6,21 @@
 /// forward moves its word and place, not the entry. For keys that are cheaper to compare a few
 /// times than to hash into a table (a handful of font names, a few dozen bytes). Not locked:
 /// its owner locks it.
-struct RecentList<Entry> {
-  let capacity: Int
+package struct RecentList<Entry> {
+  package let capacity: Int
   /// The entries where they were put (a place is reused when its entry drops out).
   private var stored: [Entry] = []
   /// The search order, most recently useful first: each entry's word and place in `stored`.
   private var order: [(word: UInt64, place: Int)] = []
 
-  init(capacity: Int) { self.capacity = capacity }
+  package init(capacity: Int) { self.capacity = capacity }
 
   /// The entries in the search order.
-  var entries: [Entry] { order.map { stored[$0.place] } }
+  package var entries: [Entry] { order.map { stored[$0.place] } }
 
   /// The first entry whose word is `word` and that `matches` accepts, moved one place towards
   /// the front.
-  mutating func find(word: UInt64 = 0, _ matches: (Entry) -> Bool) -> Entry? {
+  package mutating func find(word: UInt64 = 0, _ matches: (Entry) -> Bool) -> Entry? {
     for k in order.indices where order[k].word == word && matches(stored[order[k].place]) {
       let hit = stored[order[k].place]
       if k > 0 { order.swapAt(k, k - 1) }
@@ -30,7 +30,7 @@ struct RecentList<Entry> {
   }
 
   /// Puts `entry`, with its word, in front.
-  mutating func insert(_ entry: Entry, word: UInt64 = 0) {
+  package mutating func insert(_ entry: Entry, word: UInt64 = 0) {
     let place: Int
     if order.count >= capacity {
       place = order.removeLast().place
@@ -43,7 +43,7 @@ struct RecentList<Entry> {
   }
 
   /// Drops every entry that `matches` accepts.
-  mutating func removeAll(where matches: (Entry) -> Bool) {
+  package mutating func removeAll(where matches: (Entry) -> Bool) {
     order.removeAll { matches(stored[$0.place]) }
     // (Stored again compactly: an insert appends while the list is not full.)
     let kept = order.map { stored[$0.place] }
