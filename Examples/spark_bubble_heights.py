@@ -37,7 +37,7 @@ def main() -> None:
         del argv[k:k + 2]
     n = int(argv[0]) if argv else 1_000_000
     out = argv[1] if len(argv) > 1 else "/tmp/galley-bubble-heights.parquet"
-    corpus = ROOT / "Tests" / "TypesettingTests" / "Fixtures" / "corpus.jsonl"
+    corpus = ROOT / "Corpus" / "corpus.jsonl"
     texts = [json.loads(line)["text"] for line in corpus.read_text(encoding="utf-8").split("\n") if line]
     spark = SparkSession.builder.master(master).appName("galley-bubble-heights").getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")

@@ -17,7 +17,7 @@ enum BenchCommand {
                                 lines|records|layoutModel]
 
     Times the text engine on a corpus of cases (default: the conformance corpus in
-    Tests/TypesettingTests/Fixtures/corpus.jsonl) and prints:
+    Corpus/corpus.jsonl) and prints:
       coldMicrosPerCase      prepare + layout of a text never seen (no cache at all), µs per case
       shapingRunsPerCase     HarfBuzz runs per case (font, script and direction changes)
       rawShapingMicrosPerCase  hb_shape alone on the same runs, µs per case (baseline)
@@ -85,7 +85,7 @@ enum BenchCommand {
   /// The conformance corpus: under the working directory when it is the checkout, else in
   /// the checkout this command was built from.
   static func defaultCorpus() -> String {
-    let path = "Tests/TypesettingTests/Fixtures/corpus.jsonl"
+    let path = "Corpus/corpus.jsonl"
     if FileManager.default.fileExists(atPath: path) { return path }
     var root = URL(fileURLWithPath: #filePath)
     for _ in 0..<3 { root = root.deletingLastPathComponent() }

@@ -163,7 +163,7 @@ func words(count: Int, seed: UInt64, capacity: Int) throws {
 
 /// The words of the corpus's texts, split at spaces.
 func wordPool() throws -> [String] {
-  let corpus = fontsDir() + "/../Tests/TypesettingTests/Fixtures/corpus.jsonl"
+  let corpus = fontsDir() + "/../Corpus/corpus.jsonl"
   let lines = try String(contentsOfFile: corpus, encoding: .utf8).split(separator: "\n")
   var pool: [String] = []
   for line in lines {

@@ -44,7 +44,7 @@ final class CABITests: XCTestCase {
       return XCTFail("libGalleyC.so was not built next to galley in \(products)")
     }
     let exe = try compile("Tests/CABI/measure.c", products: products)
-    let corpus = "Tests/TypesettingTests/Fixtures/corpus.jsonl"
+    let corpus = "Corpus/corpus.jsonl"
     let (status, out, err) = try run(exe, [corpus], environment: ["GALLEY_SHAPING": ""])
     XCTAssertEqual(status, 0, "the C program's checks of prepared texts and errors: \(err)")
     let cli = try Galley().run(["measure", corpus, "--quiet"], environment: ["GALLEY_SHAPING": nil])

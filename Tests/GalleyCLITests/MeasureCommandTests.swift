@@ -44,7 +44,7 @@ final class MeasureCommandTests: XCTestCase {
 
   func testJobsDoNotChangeOutput() throws {
     let corpus = Galley.root.appendingPathComponent(
-      "Tests/TypesettingTests/Fixtures/corpus.jsonl"
+      "Corpus/corpus.jsonl"
     ).path
     let one = try run(["measure", corpus, "--jobs", "1"])
     let two = try run(["measure", corpus, "--jobs", "2"])

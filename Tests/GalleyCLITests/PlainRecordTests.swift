@@ -11,7 +11,7 @@ final class PlainRecordTests: XCTestCase {
   let library = FontLibrary.bundled
 
   func corpusLines() throws -> [[UInt8]] {
-    let url = Galley.root.appendingPathComponent("Tests/TypesettingTests/Fixtures/corpus.jsonl")
+    let url = Galley.root.appendingPathComponent("Corpus/corpus.jsonl")
     return try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { Array($0.utf8) }
   }
 

@@ -5,7 +5,7 @@ import XCTest
 /// `--shaping`, `GALLEY_SHAPING` and `galley version`, as a user runs them.
 final class ShapingCommandTests: XCTestCase {
   let cli = Galley()
-  let corpus = "Tests/TypesettingTests/Fixtures/corpus.jsonl"
+  let corpus = "Corpus/corpus.jsonl"
 
   func testHarfBuzzAndAcceleratedMeasureTheCorpusToTheSameBytes() throws {
     let unset: [String: String?] = ["GALLEY_SHAPING": nil]

@@ -13,7 +13,7 @@ enum Fixtures {
   /// The conformance corpus (texts measured by Chromium elsewhere; here only the texts are used).
   // nonisolated(unsafe): read-only once initialised.
   nonisolated(unsafe) static let corpus: [[String: Any]] = {
-    let url = root.appendingPathComponent("Tests/TypesettingTests/Fixtures/corpus.jsonl")
+    let url = root.appendingPathComponent("Corpus/corpus.jsonl")
     let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
     return text.split(separator: "\n").compactMap {
       try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]

@@ -12,8 +12,11 @@ enum Fixtures {
 
   static func url(_ name: String) -> URL { testsDir.appendingPathComponent("Fixtures/\(name)") }
 
+  /// A file of the conformance corpus (`Corpus/`: the cases, and what Chromium and Pango
+  /// measured for them), one JSON object a line.
   static func jsonLines(_ name: String) throws -> [[String: Any]] {
-    let text = try String(contentsOf: url(name), encoding: .utf8)
+    let text = try String(
+      contentsOf: root.appendingPathComponent("Corpus/\(name)"), encoding: .utf8)
     return try text.split(separator: "\n").map {
       try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
     }

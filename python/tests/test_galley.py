@@ -11,7 +11,7 @@ sys.path.insert(0, str(ROOT / "python"))
 
 import galley  # noqa: E402
 
-CORPUS = ROOT / "Tests" / "TypesettingTests" / "Fixtures" / "corpus.jsonl"
+CORPUS = ROOT / "Corpus" / "corpus.jsonl"
 
 
 def galley_binary() -> Path:

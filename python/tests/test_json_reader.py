@@ -15,7 +15,7 @@ sys.path.insert(0, str(ROOT / "python"))
 
 import galley  # noqa: E402
 
-CORPUS = ROOT / "Tests" / "TypesettingTests" / "Fixtures" / "corpus.jsonl"
+CORPUS = ROOT / "Corpus" / "corpus.jsonl"
 TOKENS = ['"', "\\", "\\u", "\\ud800", "\\udc00", "\\ud83d\\ude00", "{", "}", "[", "]", ",", ":",
           " ", "\t", "1e400", "-0", "01", "1.", ".5", "+1", "NaN", "true", "null", "tru", '"id"',
           "\u2028", "\x01", "\x7f", "é", "😀", "1e-400", "123456789012345678901234567890",

@@ -19,7 +19,7 @@ os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
 
 import galley  # noqa: E402
 
-CORPUS = ROOT / "Tests" / "TypesettingTests" / "Fixtures" / "corpus.jsonl"
+CORPUS = ROOT / "Corpus" / "corpus.jsonl"
 
 
 def cli(records_path: Path, *args: str) -> list:
