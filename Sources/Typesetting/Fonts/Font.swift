@@ -46,9 +46,10 @@ public final class Font: @unchecked Sendable {
   let nominalCache = FontLazy<NominalAdvances>()
   /// What an estimator reads of the font (its tables, made on first use and kept with the
   /// font: ``estimatorTables(_:)``).
-  private let estimatorCache = FontLazy<any AnyObject & Sendable>()
-  /// Which substitution features runs may leave off, per plan (see ``FeatureGate``).
-  let featureGates = FeatureGates()
+  private let estimatorCache = ClientSlot()
+  /// What the shaping accelerator keeps of the font (its gates and direct plans: see
+  /// ``FeatureGates``), made on first use.
+  let acceleratorState = ClientSlot()
 
   /// Loads face `faceIndex` of the font file at `path`, reading the file into memory (see
   /// ``FontLibrary``, which reads each file once for all its faces).
@@ -269,10 +270,9 @@ public final class Font: @unchecked Sendable {
   /// The tables an estimator reads of the font, made by `make` on first use and kept with the
   /// font for every thread (one kind of tables a process: the first `make` decides).
   package func estimatorTables<Tables: AnyObject & Sendable>(_ make: () -> Tables) -> Tables {
-    // (Of the one kind its only client makes: a checked cast here costs as much as the rest of
-    // the look-up.)
-    unsafeDowncast(estimatorCache.get(make), to: Tables.self)
+    estimatorCache.value(make)
   }
+
 
   static func tag(_ s: String) -> hb_tag_t {
     var v: UInt32 = 0

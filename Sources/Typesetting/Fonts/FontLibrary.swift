@@ -43,7 +43,7 @@ public final class FontLibrary: @unchecked Sendable {
   /// Fonts dropped to keep within the bounds so far (see ``evictions``).
   private var evictionCount = 0
   /// What a client of the library keeps with it (``clientCache(_:)``).
-  private let clientSlot = FontLazy<any AnyObject & Sendable>()
+  private let clientSlot = ClientSlot()
 
   /// A library reading fonts from `directory`; with `allowingPathsOutside`, names may also be
   /// absolute paths to font files anywhere.
@@ -204,9 +204,9 @@ public final class FontLibrary: @unchecked Sendable {
   /// What a client keeps with the library, made by `make` on first use (one kind a process:
   /// the first `make` decides); the record readers keep the font lists they have read there.
   package func clientCache<Cache: AnyObject & Sendable>(_ make: () -> Cache) -> Cache {
-    // (Of the one kind its only client makes: a checked cast here costs as much as the rest.)
-    unsafeDowncast(clientSlot.get(make), to: Cache.self)
+    clientSlot.value(make)
   }
+
 
   /// A font stack from names, in fallback order.
   public func stack(_ names: [String]) throws -> FontStack {

@@ -64,6 +64,21 @@ final class FontLazy<Value: Sendable>: @unchecked Sendable {
   }
 }
 
+/// What a client module keeps with a font or a library, made on first use and shared by every
+/// thread: one kind of value a slot, which its only client decides.
+package final class ClientSlot: Sendable {
+  private let lazy = FontLazy<any AnyObject & Sendable>()
+
+  package init() {}
+
+  /// The value, made by `make` on first use.
+  package func value<Value: AnyObject & Sendable>(_ make: () -> Value) -> Value {
+    // (Of the one kind its only client makes: a checked cast here costs as much as the rest of
+    // the look-up.)
+    unsafeDowncast(lazy.get(make), to: Value.self)
+  }
+}
+
 extension Font {
   /// The nominal advance of every BMP code point the font covers (made on first call, then
   /// shared): see ``NominalAdvances``.

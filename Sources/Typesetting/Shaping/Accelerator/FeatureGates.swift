@@ -1,6 +1,12 @@
 import CHarfBuzz
 import Foundation
 
+extension Font {
+  /// Which substitution features runs may leave off, per plan (see ``FeatureGate``), and the
+  /// direct plans: the accelerator's state of the font, kept with it.
+  var featureGates: FeatureGates { acceleratorState.value { FeatureGates() } }
+}
+
 /// Gates, analyses and direct plans of one font, made once and shared by every thread.
 final class FeatureGates: @unchecked Sendable {
   // @unchecked: the dictionaries are read and written only under `lock`.
