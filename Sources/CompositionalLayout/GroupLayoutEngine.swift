@@ -178,32 +178,68 @@ struct GroupLayoutEngine {
         hEst = false
       }
     }
-    let isH: Bool
-    if g.axisKind != 2 {
-      isH = g.axisKind == 0
-    } else if case .custom(let provider) = g.group.layout {
-      let env = CustomGroupEnvironment(
-        containerSize: size, firstItemIndex: cursor, remainingItems: itemCount - cursor)
-      let frames = provider(env)
-      var maxX = 0.0
-      var maxY = 0.0
-      for f in frames {
-        if cursor >= itemCount { break }
-        leaves.append(Leaf(frame: f, template: Int32(g.customTemplate)))
-        cursor += 1
-        maxX = Swift.max(maxX, f.maxX)
-        maxY = Swift.max(maxY, f.maxY)
+    guard g.axisKind != 2 else {
+      if case .custom(let provider) = g.group.layout {
+        return customLayout(g, provider, size: size, estimated: (wEst, hEst))
       }
-      if wEst { size.width = maxX }
-      if hEst { size.height = maxY }
-      return size
-    } else {
       return size
     }
+    let isH = g.axisKind == 0
     let mainEstimated = isH ? wEst : hEst
     let crossEstimated = isH ? hEst : wEst
     let mainLength = isH ? size.width : size.height
-    let crossLength = isH ? size.height : size.width
+    let gap = g.interItemSpacing
+    let base = kids.count
+    let used = placeChildren(
+      g, in: size, isH: isH, mainLength: mainLength, mainEstimated: mainEstimated)
+    let flexSlots = evenUniformCrosses(from: base, isH: isH, flexibleGap: gap.isFlexible)
+    let finalMain = mainEstimated ? used : mainLength
+    let extra = flexSlots > 0 ? Swift.max(0, finalMain - used) / Double(flexSlots) : 0
+    var finalCross = isH ? size.height : size.width
+    if crossEstimated {
+      finalCross = 0
+      for i in base..<kids.count {
+        let sp = kids[i].spacing
+        let cl = (isH ? sp?.top : sp?.leading)?.minimum ?? 0
+        let ct = (isH ? sp?.bottom : sp?.trailing)?.minimum ?? 0
+        finalCross = Swift.max(finalCross, cl + kids[i].cross + ct)
+      }
+    }
+    position(from: base, isH: isH, gap: gap, extra: extra, cross: finalCross)
+    kids.removeSubrange(base...)
+    return isH
+      ? Size(width: finalMain, height: finalCross) : Size(width: finalCross, height: finalMain)
+  }
+
+  /// A custom group: the provider's frames, one item each while items last; an estimated side
+  /// takes the frames' extent.
+  mutating func customLayout(
+    _ g: CompiledGroup, _ provider: @Sendable (CustomGroupEnvironment) -> [Rect], size: Size,
+    estimated: (w: Bool, h: Bool)
+  ) -> Size {
+    var size = size
+    let env = CustomGroupEnvironment(
+      containerSize: size, firstItemIndex: cursor, remainingItems: itemCount - cursor)
+    var maxX = 0.0
+    var maxY = 0.0
+    for f in provider(env) {
+      if cursor >= itemCount { break }
+      leaves.append(Leaf(frame: f, template: Int32(g.customTemplate)))
+      cursor += 1
+      maxX = Swift.max(maxX, f.maxX)
+      maxY = Swift.max(maxY, f.maxY)
+    }
+    if estimated.w { size.width = maxX }
+    if estimated.h { size.height = maxY }
+    return size
+  }
+
+  /// The group's children laid out one after another, as many as its repetition takes and (when
+  /// it fills a fixed length) fit, each a kid from `kids.count` on; returns the length they take
+  /// along the main axis.
+  mutating func placeChildren(
+    _ g: CompiledGroup, in size: Size, isH: Bool, mainLength: Double, mainEstimated: Bool
+  ) -> Double {
     let gap = g.interItemSpacing
     let children = g.children
     let limit: Int
@@ -218,30 +254,13 @@ struct GroupLayoutEngine {
     }
     let isFill: Bool
     if case .fill = g.repetition { isFill = true } else { isFill = false }
-    let base = kids.count
     var used = 0.0
     var k = 0
     while cursor < itemCount && k < limit && !children.isEmpty {
       let child = countOverride != nil ? children[0] : children[k % children.count]
       let cursorBefore = cursor
       let leafStart = leaves.count
-      var kid: Kid
-      switch child {
-      case .item(let t):
-        let s = itemSize(t, container: size, override: countOverride)
-        leaves.append(Leaf(frame: Rect(origin: .zero, size: s), template: Int32(t)))
-        cursor += 1
-        let info = templates[t]
-        let uniform = isH ? info.uniformHeight : info.uniformWidth
-        kid = Kid(
-          leafStart: leafStart, leafEnd: leafStart + 1, main: isH ? s.width : s.height,
-          cross: isH ? s.height : s.width, spacing: info.edgeSpacing, uniformCross: uniform)
-      case .group(let sub):
-        let s = layout(sub, container: size, override: countOverride)
-        kid = Kid(
-          leafStart: leafStart, leafEnd: leaves.count, main: isH ? s.width : s.height,
-          cross: isH ? s.height : s.width, spacing: sub.edgeSpacing, uniformCross: false)
-      }
+      let kid = place(child, in: size, isH: isH, override: countOverride)
       let add =
         (k == 0 ? 0 : gap.minimum) + GroupFit.footprint(kid.main, spacing: kid.spacing, horizontal: isH)
       if cursor == cursorBefore
@@ -255,9 +274,38 @@ struct GroupLayoutEngine {
       kids.append(kid)
       k += 1
     }
+    return used
+  }
+
+  /// One child, an item or a group, laid out at the origin.
+  mutating func place(_ child: CompiledChild, in size: Size, isH: Bool, override: (Axis, Double)?)
+    -> Kid
+  {
+    let leafStart = leaves.count
+    switch child {
+    case .item(let t):
+      let s = itemSize(t, container: size, override: override)
+      leaves.append(Leaf(frame: Rect(origin: .zero, size: s), template: Int32(t)))
+      cursor += 1
+      let info = templates[t]
+      let uniform = isH ? info.uniformHeight : info.uniformWidth
+      return Kid(
+        leafStart: leafStart, leafEnd: leafStart + 1, main: isH ? s.width : s.height,
+        cross: isH ? s.height : s.width, spacing: info.edgeSpacing, uniformCross: uniform)
+    case .group(let sub):
+      let s = layout(sub, container: size, override: override)
+      return Kid(
+        leafStart: leafStart, leafEnd: leaves.count, main: isH ? s.width : s.height,
+        cross: isH ? s.height : s.width, spacing: sub.edgeSpacing, uniformCross: false)
+    }
+  }
+
+  /// Gives the kids from `base` on that take a uniform cross length the longest of theirs;
+  /// returns the flexible spaces along the main axis (between kids when the gap is flexible,
+  /// and each kid's flexible edges), which share out what is left of it.
+  mutating func evenUniformCrosses(from base: Int, isH: Bool, flexibleGap: Bool) -> Int {
     let n = kids.count - base
-    // Flexible spacing shares out what is left along the main axis.
-    var flexSlots = gap.isFlexible && n > 1 ? n - 1 : 0
+    var flexSlots = flexibleGap && n > 1 ? n - 1 : 0
     var uniformMax = -Double.infinity
     for i in base..<kids.count {
       let sp = kids[i].spacing
@@ -265,28 +313,24 @@ struct GroupLayoutEngine {
       if (isH ? sp?.trailing : sp?.bottom)?.isFlexible == true { flexSlots += 1 }
       if kids[i].uniformCross { uniformMax = Swift.max(uniformMax, kids[i].cross) }
     }
-    if uniformMax > -Double.infinity {
-      for i in base..<kids.count where kids[i].uniformCross {
-        kids[i].cross = uniformMax
-        if isH {
-          leaves[kids[i].leafStart].frame.size.height = uniformMax
-        } else {
-          leaves[kids[i].leafStart].frame.size.width = uniformMax
-        }
+    guard uniformMax > -Double.infinity else { return flexSlots }
+    for i in base..<kids.count where kids[i].uniformCross {
+      kids[i].cross = uniformMax
+      if isH {
+        leaves[kids[i].leafStart].frame.size.height = uniformMax
+      } else {
+        leaves[kids[i].leafStart].frame.size.width = uniformMax
       }
     }
-    let finalMain = mainEstimated ? used : mainLength
-    let extra = flexSlots > 0 ? Swift.max(0, finalMain - used) / Double(flexSlots) : 0
-    var finalCross = crossLength
-    if crossEstimated {
-      finalCross = 0
-      for i in base..<kids.count {
-        let sp = kids[i].spacing
-        let cl = (isH ? sp?.top : sp?.leading)?.minimum ?? 0
-        let ct = (isH ? sp?.bottom : sp?.trailing)?.minimum ?? 0
-        finalCross = Swift.max(finalCross, cl + kids[i].cross + ct)
-      }
-    }
+    return flexSlots
+  }
+
+  /// Moves the kids from `base` on (their leaves) to their places: along the main axis one after
+  /// another with their spacing (flexible parts taking `extra` each), across by their edge
+  /// spacing within `cross` (centred between two flexible edges).
+  mutating func position(
+    from base: Int, isH: Bool, gap: Spacing, extra: Double, cross finalCross: Double
+  ) {
     var pos = 0.0
     for i in base..<kids.count {
       let kid = kids[i]
@@ -315,8 +359,5 @@ struct GroupLayoutEngine {
         }
       }
     }
-    kids.removeSubrange(base...)
-    return isH
-      ? Size(width: finalMain, height: finalCross) : Size(width: finalCross, height: finalMain)
   }
 }
