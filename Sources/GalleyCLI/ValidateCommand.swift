@@ -56,14 +56,13 @@ enum ValidateCommand {
       ],
     flags: ["json", "help", "quiet", "any-font-path"])
 
-  /// What the options ask of a run.
+  /// What the options ask of the measuring and the report (read before the input is opened:
+  /// their errors come first).
   struct Settings {
     /// `--against estimator`: the estimator's own error (its guess stands for the app's).
-    var estimator: BubbleEstimator?
-    var byScript: Bool
-    var maxError: Double?
-    var template: CellTemplate?
-    var jobs: Int
+    let estimator: BubbleEstimator?
+    let byScript: Bool
+    let maxError: Double?
 
     var groups: String { byScript ? "script" : "category" }
 
@@ -85,9 +84,6 @@ enum ValidateCommand {
       }
       maxError = try opts.double("max-error")
       if let m = maxError, m < 0 { throw CLIError.usage("--max-error must be >= 0") }
-      // (Read once the input and output are open: their errors come first.)
-      jobs = 1
-      template = nil
     }
   }
 
@@ -124,24 +120,24 @@ enum ValidateCommand {
       return 0
     }
     let library = try opts.fontLibrary()
-    var settings = try Settings(opts, library: library)
+    let settings = try Settings(opts, library: library)
     let input = try Streams.input(opts.positionals.first)
     // (Opened first: an output that cannot be written is said before any work.)
     let output = try Streams.output(opts.values["output"])
-    settings.jobs = try opts.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
-    settings.template = try opts.choice("template", CellTemplate.self)
+    let jobs = try opts.int("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+    let template = try opts.choice("template", CellTemplate.self)
     let sizer = CellSizer(
       typesetter: try ShapingOption.typesetter(opts, cacheCapacity: 0), cacheCapacity: 0)
     let missing = MissingGlyphs()
     defer { missing.report(command: "validate", strict: false).map(Streams.error) }
     let collected = try validateAll(
-      input, settings, quiet: opts.flags.contains("quiet"), library: library, sizer: sizer,
-      missing: missing)
+      input, settings, jobs: jobs, template: template, quiet: opts.flags.contains("quiet"),
+      library: library, sizer: sizer, missing: missing)
     let report = ValidationReport(items: collected.items, failures: collected.failures)
     if let htmlPath = opts.values["html"] {
       let page = try HTMLReport.page(
         report, source: opts.positionals.first ?? "-", maxError: settings.maxError,
-        records: worstRecords(collected, template: settings.template, library: library),
+        records: worstRecords(collected, template: template, library: library),
         sizer: sizer)
       try Streams.writeFile(htmlPath, Data(page.utf8))
     }
@@ -152,10 +148,10 @@ enum ValidateCommand {
     return exitStatus(report, collected, maxError: settings.maxError)
   }
 
-  /// Every record of `input` validated, in chunks measured on `settings.jobs` threads.
+  /// Every record of `input` validated, in chunks measured on `jobs` threads.
   static func validateAll(
-    _ input: FileHandle, _ settings: Settings, quiet: Bool, library: FontLibrary,
-    sizer: CellSizer, missing: MissingGlyphs
+    _ input: FileHandle, _ settings: Settings, jobs: Int, template: CellTemplate?, quiet: Bool,
+    library: FontLibrary, sizer: CellSizer, missing: MissingGlyphs
   ) throws -> Collected {
     let reader = LineReader(handle: input)
     var collected = Collected()
@@ -164,9 +160,9 @@ enum ValidateCommand {
     var chunk: [(Int, [UInt8])] = []
     func flush() {
       let lines = chunk.map { Line(number: $0.0, data: $0.1) }
-      let outcomes = concurrentMap(lines, threads: settings.jobs) {
+      let outcomes = concurrentMap(lines, threads: jobs) {
         validateRecord(
-          $0.data, line: $0.number, library: library, sizer: sizer, template: settings.template,
+          $0.data, line: $0.number, library: library, sizer: sizer, template: template,
           estimator: settings.estimator, byScript: settings.byScript, missing: missing)
       }
       collected.add(outcomes, of: chunk)
