@@ -5,6 +5,7 @@ let package = Package(
   name: "Galley",
   products: [
     .library(name: "Typesetting", targets: ["Typesetting"]),
+    .library(name: "ShapingAccelerator", targets: ["ShapingAccelerator"]),
     .library(name: "CompositionalLayout", targets: ["CompositionalLayout"]),
     .library(name: "SelfSizing", targets: ["SelfSizing"]),
     .library(name: "Rasterizer", targets: ["Rasterizer"]),
@@ -30,6 +31,10 @@ let package = Package(
     .target(name: "GalleyJSON"),
     .target(
       name: "Typesetting", dependencies: ["Geometry", "CHarfBuzz", "CFreeType", "CICUShims"]),
+    // Feature gates, direct shaping and the word cache in front of Typesetting's HarfBuzz
+    // engine; only a program that links it and calls `ShapingAccelerator.install()` runs it.
+    .target(
+      name: "ShapingAccelerator", dependencies: ["Typesetting", "CHarfBuzz", "CICUShims"]),
     // Point, Size and Rect: the layout model's frames and the pictures' boxes are one type.
     .target(name: "Geometry"),
     .target(name: "CompositionalLayout", dependencies: ["Geometry"]),
@@ -52,15 +57,18 @@ let package = Package(
       name: "GalleyCLI",
       dependencies: [
         "GalleyJSON", "GalleyRecords", "GalleyService", "GalleyBench", "Typesetting",
-        "CompositionalLayout", "SelfSizing", "Rasterizer",
+        "ShapingAccelerator", "CompositionalLayout", "SelfSizing", "Rasterizer",
       ]),
     .executableTarget(name: "galley", dependencies: ["GalleyCLI"]),
     .target(
       name: "GalleyC",
-      dependencies: ["GalleyService", "GalleyJSON", "GalleyRecords", "Typesetting", "SelfSizing"]),
+      dependencies: [
+        "GalleyService", "GalleyJSON", "GalleyRecords", "Typesetting", "ShapingAccelerator",
+        "SelfSizing",
+      ]),
     // Reliability figures that print rather than assert (memory plateau, hostile-input timings).
     .executableTarget(
-      name: "galley-stress", dependencies: ["Typesetting", "GalleyBench"],
+      name: "galley-stress", dependencies: ["Typesetting", "ShapingAccelerator", "GalleyBench"],
       path: "Sources/GalleyStress"),
     .testTarget(
       name: "TypesettingTests",
@@ -69,12 +77,16 @@ let package = Package(
     .testTarget(
       name: "GalleyCLITests",
       dependencies: [
-        "GalleyCLI", "GalleyJSON", "GalleyRecords", "GalleyService", "Typesetting", "SelfSizing",
-        "Rasterizer",
+        "GalleyCLI", "GalleyJSON", "GalleyRecords", "GalleyService", "Typesetting",
+        "ShapingAccelerator", "SelfSizing", "Rasterizer",
       ]),
     .testTarget(
       name: "RasterizerTests",
       dependencies: ["Rasterizer", "GalleyRecords", "Typesetting", "SelfSizing"]),
+    .testTarget(
+      name: "ShapingAcceleratorTests",
+      dependencies: ["ShapingAccelerator", "Typesetting", "GalleyJSON", "GalleyRecords", "GalleyBench"],
+      exclude: ["Fixtures"]),
     .testTarget(name: "GalleyJSONTests", dependencies: ["GalleyJSON"]),
     .testTarget(
       name: "CompositionalLayoutTests",

@@ -1,5 +1,6 @@
 import Foundation
 
+@testable import ShapingAccelerator
 @testable import Typesetting
 
 // Shared by every fuzz target (compiled into each by Scripts/fuzz).
@@ -67,9 +68,9 @@ func checkFeatureGates(_ text: String, style: TextStyle) {
   guard let runs = try? Typesetter(cacheCapacity: 0).shapingBaseline([(text, style)]).items else {
     return
   }
-  let gated = Shaper(accelerated: true)
+  let gated = AcceleratedShaper()
   gated.gateAfterUses = 1
-  let whole = Shaper()
+  let whole = HarfBuzzShaper()
   for item in runs {
     let run = ShapingRun(
       start: 0, end: item.text.count, font: item.font, rtl: item.rtl, script: item.script)
@@ -90,4 +91,11 @@ func checkFeatureGates(_ text: String, style: TextStyle) {
       into: &shaped)
     invariant(direct == shaped, "direct shaping changed the advances of a run in \(item.font.name)")
   }
+}
+
+/// A typesetter that runs the accelerator where its fence allows, as the command line's does
+/// (so that fuzzing reaches it).
+func acceleratedTypesetter(cacheCapacity: Int, wordCacheCapacity: Int = 0) -> Typesetter {
+  ShapingAccelerator.install()
+  return Typesetter(cacheCapacity: cacheCapacity, wordCacheCapacity: wordCacheCapacity)
 }

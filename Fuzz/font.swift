@@ -5,7 +5,7 @@ import Foundation
 // Fuzz target (d): font loading from mutated bytes (Font(data:name:faceIndex:)), then shaping
 // and laying out a mixed text with whatever loaded. The first byte picks the face index.
 
-let typesetter = Typesetter(cacheCapacity: 0)
+let typesetter = acceleratedTypesetter(cacheCapacity: 0)
 let sample = "Hello, world! 세계 世界 שלום مرحبا สวัสดี नमस्ते 😀 fi ffl a\u{301}"
 
 @_cdecl("LLVMFuzzerTestOneInput")

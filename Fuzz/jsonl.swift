@@ -9,7 +9,7 @@ import SelfSizing
 // JSON parsing, TextCase decoding, preparing and laying out, formatting. Whatever the bytes,
 // the answer is one line of valid JSON: a result or an error record.
 
-let typesetter = Typesetter(cacheCapacity: 0)
+let typesetter = acceleratedTypesetter(cacheCapacity: 0)
 let sizer = CellSizer(typesetter: typesetter, cacheCapacity: 0)
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -10,7 +10,7 @@ import Typesetting
 // the text engine as `galley layout` measures them. Whatever the bytes: a LayoutSpecError or a
 // cell error, or one JSON object.
 
-let sizer = CellSizer(typesetter: Typesetter(cacheCapacity: 256), cacheCapacity: 256)
+let sizer = CellSizer(typesetter: acceleratedTypesetter(cacheCapacity: 256), cacheCapacity: 256)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzLayoutSpec(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

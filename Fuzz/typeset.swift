@@ -7,7 +7,7 @@ import Foundation
 // width taken from the first 8 bytes.
 
 let fontStacks: [FontStack] = FuzzCase.stackNames.map { try! fuzzLibrary.stack($0) }
-let typesetter = Typesetter(cacheCapacity: 64)
+let typesetter = acceleratedTypesetter(cacheCapacity: 64)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTypeset(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -41,7 +41,7 @@ public func fuzzTypeset(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // A word cache must give exactly what whole-run shaping gives, also for words it found in
     // another text: a fresh cache (so that a failure reproduces from its input alone) is first
     // filled from the same words in reverse order.
-    let wordTypesetter = Typesetter(cacheCapacity: 0, wordCacheCapacity: 64)
+    let wordTypesetter = acceleratedTypesetter(cacheCapacity: 0, wordCacheCapacity: 64)
     let seed = text.split(separator: " ", omittingEmptySubsequences: false).reversed()
       .joined(separator: " ")
     _ = try wordTypesetter.prepare(seed, style: style)

@@ -3,6 +3,7 @@ import GalleyJSON
 import GalleyRecords
 import GalleyService
 import SelfSizing
+import ShapingAccelerator
 import Typesetting
 
 // The C ABI of include/galley.h. Every function here is a thin door to the library: it reads
@@ -19,6 +20,7 @@ final class Engine {
 
   init(library: FontLibrary) {
     self.library = library
+    _ = acceleratorFence
     typesetter = Typesetter(cacheCapacity: 0)
     sizer = CellSizer(typesetter: typesetter, cacheCapacity: 0)
   }
@@ -119,8 +121,13 @@ public func galley_measure_jsonl_template(
 @_cdecl("galley_free")
 public func galley_free(_ pointer: UnsafeMutableRawPointer?) { free(pointer) }
 
+/// Why the accelerator stays off in this library (nil: it runs): installed on first use of
+/// this value, before the library's first typesetter.
+let acceleratorFence: String? = ShapingAccelerator.install()
+
 /// Static storage: "galley 0.1.0; harfbuzz 6.0.0; …; shaping: accelerated".
 nonisolated(unsafe) let versionText: UnsafeMutablePointer<CChar>? = {
+  _ = acceleratorFence
   let (mode, reason) = ShapingMode.resolve(nil)
   return mallocString(
     "galley \(EngineVersions.galley); harfbuzz \(EngineVersions.harfBuzz); freetype \(EngineVersions.freeType); "

@@ -1,4 +1,5 @@
 import Foundation
+import ShapingAccelerator
 import Rasterizer
 import Typesetting
 
@@ -81,6 +82,8 @@ public enum GalleyCLI {
     // SIGPIPE would kill the process mid-line; handle EPIPE on write instead.
     signal(SIGPIPE, SIG_IGN)
     Interrupt.install()
+    // Before any typesetter is made: the accelerator runs where its fence allows.
+    ShapingAccelerator.install()
     let args = arguments
     guard args.count >= 2 else {
       print(usage)

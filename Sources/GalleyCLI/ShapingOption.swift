@@ -34,14 +34,15 @@ enum ShapingOption {
   /// `shaping: harfbuzz (why)` when that is not the default.
   static func describe(_ opts: Options) throws -> String {
     let asked = try requested(opts)
-    let mode = ShapingMode.resolve(asked).mode
-    var why: String? = nil
-    if asked != .harfBuzz, let fence = ShapingMode.fence {
-      why = fence
-    } else if let v = opts.values["shaping"] {
-      why = "--shaping \(v)"
-    } else if let asked {
-      why = "\(ShapingMode.environmentVariable)=\(asked.rawValue)"
+    var (mode, why) = ShapingMode.resolve(asked)
+    // (Kept off against what was asked: the fence's or the missing accelerator's reason.)
+    let keptOff = asked != .harfBuzz && mode == .harfBuzz && why != nil
+    if !keptOff {
+      if let v = opts.values["shaping"] {
+        why = "--shaping \(v)"
+      } else if let asked {
+        why = "\(ShapingMode.environmentVariable)=\(asked.rawValue)"
+      }
     }
     return "shaping: \(mode.rawValue)" + (why.map { " (\($0))" } ?? "")
   }

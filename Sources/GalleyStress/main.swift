@@ -1,5 +1,6 @@
 import Foundation
 import GalleyBench
+import ShapingAccelerator
 import Typesetting
 
 // galley-stress: long-running reliability figures that do not belong in a test (they print
@@ -248,6 +249,7 @@ func timeWordCache(_ made: [(String, TextStyle, Double)], capacity: Int) throws 
     made.count, capacity, best.cached, best.plain, best.plain / best.cached))
 }
 
+ShapingAccelerator.install()
 let args = Array(CommandLine.arguments.dropFirst())
 func value(_ flag: String) -> Int? {
   guard let i = args.firstIndex(of: flag), i + 1 < args.count else { return nil }

@@ -4,7 +4,7 @@ import CHarfBuzz
 /// scratch arrays, and memos of the styles and language met (found here, they take no lock).
 /// ``Typesetter`` keeps a pool of them.
 final class PreparationWorker {
-  let shaper: Shaper
+  let shaper: any ShapingEngine
   let scratch = Scratch()
 
   /// The style of the last text prepared here and its constants, and those of the styles met
@@ -23,7 +23,7 @@ final class PreparationWorker {
   }
   private var lastLanguage: LanguageInfo?
 
-  init(shaper: Shaper) {
+  init(shaper: any ShapingEngine) {
     self.shaper = shaper
   }
 

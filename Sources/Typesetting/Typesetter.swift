@@ -48,16 +48,20 @@ public final class Typesetter: @unchecked Sendable {
   ///     spaces (Chinese, Japanese, Thai) gains nothing. Part of the accelerator: off when
   ///     shaping is `.harfBuzz`.
   ///   - shaping: who shapes runs (``ShapingMode``); nil, the default: what `GALLEY_SHAPING`
-  ///     says, else `.accelerated`. The accelerator stays off on a HarfBuzz it was not
-  ///     verified against (``shaping`` then says `.harfBuzz`, ``shapingReason`` why).
+  ///     says, else `.accelerated` where the accelerator is installed. It stays off where it
+  ///     is not installed, or on a HarfBuzz it was not verified against (``shaping`` then says
+  ///     `.harfBuzz`, ``shapingReason`` why).
   public init(cacheCapacity: Int = 2048, wordCacheCapacity: Int = 0, shaping: ShapingMode? = nil)
   {
     self.cacheCapacity = max(0, cacheCapacity)
     cache = OldestFirstCache(capacity: cacheCapacity)
-    (self.shaping, shapingReason) = ShapingMode.resolve(shaping)
+    accelerator = ShapingAccelerators.current
+    (self.shaping, shapingReason) = ShapingMode.resolve(shaping, accelerator: accelerator)
     self.wordCacheCapacity = self.shaping == .accelerated ? max(0, wordCacheCapacity) : 0
   }
 
+  /// The accelerator installed when this typesetter was made.
+  private let accelerator: ShapingAccelerators.Installed?
   /// Who shapes runs in this typesetter.
   public let shaping: ShapingMode
   /// Why ``shaping`` is not the default (the environment asked, or the fence turned the
@@ -75,7 +79,7 @@ public final class Typesetter: @unchecked Sendable {
   public var wordCacheCount: Int {
     lock.lock()
     defer { lock.unlock() }
-    return workers.reduce(0) { $0 + ($1.worker.shaper.cache?.count ?? 0) }
+    return workers.reduce(0) { $0 + $1.worker.shaper.cachedWords }
   }
 
   /// How many runs the shapers not in use have shaped, and how many of them without HarfBuzz
@@ -84,7 +88,8 @@ public final class Typesetter: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     return workers.reduce((0, 0)) {
-      ($0.0 + $1.worker.shaper.rangesShaped, $0.1 + $1.worker.shaper.directRuns)
+      let counts = $1.worker.shaper.shapingCounts
+      return ($0.0 + counts.runs, $0.1 + counts.direct)
     }
   }
 
@@ -135,9 +140,16 @@ public final class Typesetter: @unchecked Sendable {
       return workers.remove(at: i).worker
     }
     if !workers.isEmpty { return workers.removeFirst().worker }
-    let shaper = Shaper(accelerated: shaping == .accelerated)
-    if wordCacheCapacity > 0 { shaper.cache = WordCache(capacity: wordCacheCapacity) }
-    return PreparationWorker(shaper: shaper)
+    return PreparationWorker(shaper: makeEngine())
+  }
+
+  /// A thread's shaping engine: the installed accelerator's when this typesetter runs it,
+  /// else HarfBuzz's.
+  private func makeEngine() -> any ShapingEngine {
+    if shaping == .accelerated, case .engine(let make) = accelerator {
+      return make(wordCacheCapacity)
+    }
+    return HarfBuzzShaper()
   }
 
   private func giveBack(_ worker: PreparationWorker) {
@@ -152,14 +164,15 @@ public final class Typesetter: @unchecked Sendable {
   /// The HarfBuzz runs that preparing these texts shapes, for timing `hb_shape` alone against
   /// the whole of `prepare` (benchmarks).
   package func shapingBaseline(_ texts: [(String, TextStyle)]) throws -> ShapingBaseline {
-    let worker = PreparationWorker(shaper: Shaper())
+    let shaper = HarfBuzzShaper()
+    let worker = PreparationWorker(shaper: shaper)
     var items: [ShapingBaseline.Item] = []
-    worker.shaper.recorder = { items.append($0) }
+    shaper.recorder = { items.append($0) }
     for (text, style) in texts {
       try style.validate()
       _ = try build(text, style: style, worker: worker)
     }
-    worker.shaper.recorder = nil
+    shaper.recorder = nil
     return ShapingBaseline(items: items)
   }
 

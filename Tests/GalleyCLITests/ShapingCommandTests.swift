@@ -1,4 +1,5 @@
 import Foundation
+import ShapingAccelerator
 import Typesetting
 import XCTest
 
@@ -34,7 +35,7 @@ final class ShapingCommandTests: XCTestCase {
       XCTAssertTrue(version.allSatisfy { $0.isNumber || $0 == "." } && version.contains("."), line)
     }
     XCTAssertEqual(
-      lines.last, ShapingMode.fence.map { "shaping: harfbuzz (\($0))" } ?? "shaping: accelerated")
+      lines.last, ShapingAccelerator.fence.map { "shaping: harfbuzz (\($0))" } ?? "shaping: accelerated")
     let variable = try cli.run(["version"], environment: ["GALLEY_SHAPING": "harfbuzz"])
     XCTAssertEqual(
       variable.stdout.split(separator: "\n").last, "shaping: harfbuzz (GALLEY_SHAPING=harfbuzz)")
@@ -51,8 +52,8 @@ final class ShapingCommandTests: XCTestCase {
       "GALLEY_SHAPING": nil, "GALLEY_FENCE_HARFBUZZ_VERSION": "7.0.0",
     ]
     let reason = "the accelerator is verified on HarfBuzz 6.0.0 only; this is HarfBuzz 7.0.0"
-    let linked = ShapingMode.linkedHarfBuzzVersion
-    let expected = linked == "6.0.0" ? reason : try XCTUnwrap(ShapingMode.fence)
+    let linked = ShapingAccelerator.linkedHarfBuzzVersion
+    let expected = linked == "6.0.0" ? reason : try XCTUnwrap(ShapingAccelerator.fence)
     for args in [["version"], ["version", "--shaping", "accelerated"]] {
       let v = try cli.run(args, environment: fenced)
       XCTAssertEqual(v.stdout.split(separator: "\n").last.map(String.init), "shaping: harfbuzz (\(expected))")

@@ -87,22 +87,6 @@ final class CharacterTablesTests: XCTestCase {
     XCTAssertNotEqual(CharacterTable.bmp[0x3000] & CharacterTable.reportWhitespace, 0)
   }
 
-  /// The characters next to a run that can change its shaping are Unicode's joining ones
-  /// (Joining_Type, what HarfBuzz's joining shapers read), the zero width non-joiner and marks:
-  /// a Psalter Pahlavi letter joins (dual joining), a Thaana letter or an Arabic-Indic digit
-  /// does not.
-  func testCharactersThatJoinAcrossRunsAreUnicodesJoiningOnes() {
-    let joining: [UInt32] = [
-      0x0628, 0x0710, 0x07CA, 0x1820, 0xA840, 0x10B80, 0x1E900, 0x0640, 0x200D,
-    ]
-    let notJoining: [UInt32] = [0x0780, 0x0660, 0x060C, 0x0041, 0x05D0, 0x0E01]
-    for c in joining { XCTAssertTrue(Shaper.joinsAcross(c), "U+\(String(c, radix: 16))") }
-    for c in notJoining { XCTAssertFalse(Shaper.joinsAcross(c), "U+\(String(c, radix: 16))") }
-    XCTAssertTrue(Shaper.joinsAcross(0x200C))  // the non-joiner stops joining
-    XCTAssertTrue(Shaper.joinsAcross(0x0301))  // a mark is transparent
-    XCTAssertTrue(Shaper.joinsAcross(0x064E))  // an Arabic vowel sign
-  }
-
   /// Bidi resolution is asked for exactly when a text holds a right-to-left letter or a
   /// directional control: every code point, against the ranges as listed.
   func testBidiIsAskedForExactlyTheRightToLeftRanges() {

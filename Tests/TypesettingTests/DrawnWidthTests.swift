@@ -113,41 +113,4 @@ final class DrawnWidthTests: XCTestCase {
     let hyphen = try XCTUnwrap(style.fonts.fonts[0].glyph(for: 0x2010))
     XCTAssertEqual(soft.glyphRuns(forLine: 0, of: broken).last?.glyphs, [hyphen])
   }
-
-  /// What a line draws, as numbers: font, glyph ids, positions and advances of each run.
-  func drawing(_ prepared: PreparedText, _ layout: TextLayout) -> [[Double]] {
-    prepared.glyphRuns(layout).map { run in
-      [Double(run.line), run.origin, run.width, run.isRightToLeft ? 1 : 0]
-        + run.glyphs.map(Double.init) + run.x + run.y + run.advances
-    }
-  }
-
-  /// The glyphs kept are those HarfBuzz gives: shaping every run with HarfBuzz (no feature
-  /// gates, no shaping without it) and shaping through a word cache draw the same glyphs at the
-  /// same places as the default typesetter, on the whole corpus.
-  func testEveryShapingPathKeepsTheSameGlyphs() throws {
-    let plain = Typesetter(cacheCapacity: 0)
-    let harfBuzzOnly = Typesetter(cacheCapacity: 0, shaping: .harfBuzz)
-    let words = Typesetter(cacheCapacity: 0, wordCacheCapacity: 4096)
-    var differ: [String] = []
-    var compared = 0
-    for pass in 0..<2 {  // the second pass finds the words in the cache
-      for object in try Fixtures.jsonLines("corpus.jsonl") {
-        let c = try TextCase(json: object, library: Fixtures.library)
-        let reference = try plain.prepare(c.text, style: c.style)
-        let layout = try reference.layout(width: c.width)
-        let expected = drawing(reference, layout)
-        for (name, t) in [("harfbuzz", harfBuzzOnly), ("words", words)] where pass == 1 || name == "words" {
-          let other = try t.prepare(c.text, style: c.style)
-          XCTAssertEqual(try other.layout(width: c.width), layout, c.id)
-          if drawing(other, layout) != expected && differ.count < 10 {
-            differ.append("\(c.id) (\(name), pass \(pass))")
-          }
-          compared += 1
-        }
-      }
-    }
-    XCTAssertGreaterThan(compared, 8000)
-    XCTAssertEqual(differ, [], "glyphs differ")
-  }
 }

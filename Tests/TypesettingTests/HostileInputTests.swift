@@ -500,14 +500,14 @@ final class HostileInputTests: XCTestCase {
       let halved = PunctuationTrim.halved(scalars, language: "ja")
       XCTAssertFalse(halved.isEmpty)
       let run = ShapingRun(
-        start: 0, end: scalars.count, font: font, rtl: false, script: Shaper.script(of: 0x30C6))
+        start: 0, end: scalars.count, font: font, rtl: false, script: HarfBuzzShaper.script(of: 0x30C6))
       var results: [[Double]] = []
       for limit in [Int.max, 0] {
         var shaping = HaltShaping()
         var advances = [Double](repeating: 0, count: scalars.count)
         shaping.shape(
           scalars, run: run, halved: halved[...], features: [], size: 17,
-          language: nil, shaper: Shaper(), into: &advances,
+          language: nil, shaper: HarfBuzzShaper(), into: &advances,
           maximumRanges: limit)
         results.append(advances)
       }

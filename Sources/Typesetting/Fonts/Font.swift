@@ -37,11 +37,11 @@ public final class Font: @unchecked Sendable {
   /// for estimators that want widths without shaping (no kerning, no ligatures).
   package let asciiAdvances: [Double]
 
-  let hbFont: OpaquePointer
+  package let hbFont: OpaquePointer
   private let hbFace: OpaquePointer
   private let hbBlob: OpaquePointer
   /// Advances in strike pixels for bitmap-only fonts, indexed by glyph id (how Skia measures them).
-  let bitmapAdvances: [Double]
+  package let bitmapAdvances: [Double]
   /// The nominal-advance table, made on first use (see ``nominalAdvances()``).
   let nominalCache = FontLazy<NominalAdvances>()
   /// What an estimator reads of the font (its tables, made on first use and kept with the
@@ -49,7 +49,7 @@ public final class Font: @unchecked Sendable {
   private let estimatorCache = ClientSlot()
   /// What the shaping accelerator keeps of the font (its gates and direct plans: see
   /// ``FeatureGates``), made on first use.
-  let acceleratorState = ClientSlot()
+  package let acceleratorState = ClientSlot()
 
   /// Loads face `faceIndex` of the font file at `path`, reading the file into memory (see
   /// ``FontLibrary``, which reads each file once for all its faces).
@@ -234,18 +234,6 @@ public final class Font: @unchecked Sendable {
     }
   }
 
-  /// The bytes of the font's table `tag` (empty when it has none), for the layout table readers.
-  func tableBytes(_ tag: String) -> TableBytes {
-    let blob = hb_face_reference_table(hbFace, Font.tag(tag))
-    defer { hb_blob_destroy(blob) }
-    var length: UInt32 = 0
-    let bytes =
-      hb_blob_get_data(blob, &length).map {
-        [UInt8](UnsafeRawBufferPointer(start: $0, count: Int(length)))
-      } ?? []
-    return TableBytes(data: bytes)
-  }
-
   /// The glyph for a code point from the font's `cmap`, or nil when the font does not cover it.
   /// - Complexity: O(log n) in the size of the cmap subtable.
   public func glyph(for scalar: UInt32) -> UInt32? {
@@ -274,7 +262,7 @@ public final class Font: @unchecked Sendable {
   }
 
 
-  static func tag(_ s: String) -> hb_tag_t {
+  package static func tag(_ s: String) -> hb_tag_t {
     var v: UInt32 = 0
     for b in s.utf8.prefix(4) { v = (v << 8) | UInt32(b) }
     return v
@@ -316,10 +304,10 @@ public final class Font: @unchecked Sendable {
 /// A font as a dictionary key by identity. It holds the font, so that no other font can be
 /// created at the same address while the key is in use (an `ObjectIdentifier` alone could
 /// then name a different font).
-struct FontKey: Hashable, @unchecked Sendable {
+package struct FontKey: Hashable, @unchecked Sendable {
   // @unchecked: `Font` is immutable and Sendable; the key only compares identities.
-  let font: Font
-  init(_ font: Font) { self.font = font }
-  static func == (a: FontKey, b: FontKey) -> Bool { a.font === b.font }
-  func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(font)) }
+  package let font: Font
+  package init(_ font: Font) { self.font = font }
+  package static func == (a: FontKey, b: FontKey) -> Bool { a.font === b.font }
+  package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(font)) }
 }

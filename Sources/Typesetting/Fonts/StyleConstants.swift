@@ -51,8 +51,8 @@ struct StyleConstants {
       scalars,
       run: ShapingRun(
         start: 0, end: scalars.count, font: fonts[fi], rtl: false,
-        script: Shaper.script(of: scalars[0])), size: style.size, language: lang,
-      features: Shaper.features(style.features), into: &adv)
+        script: HarfBuzzShaper.script(of: scalars[0])), size: style.size, language: lang,
+      features: HarfBuzzShaper.features(style.features), into: &adv)
     let snippet = ShapedSnippet(font: fi, glyphs: Array(engine.glyphs[kept...]))
     engine.glyphs.removeSubrange(kept...)
     return snippet

@@ -123,7 +123,7 @@ struct Itemization {
     var lastReal: hb_script_t? = nil
     for i in 0..<text.count {
       let s = table.script(of: text[i])
-      if Shaper.isCommonOrInherited(s) {
+      if HarfBuzzShaper.isCommonOrInherited(s) {
         scripts[i] = lastReal ?? HB_SCRIPT_COMMON
         continue
       }

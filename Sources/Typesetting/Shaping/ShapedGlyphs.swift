@@ -1,15 +1,25 @@
 /// One glyph as shaping placed it: the output of the shaping stage that measuring sums and
 /// drawing positions, so that a picture shows the very glyphs that were measured.
-struct ShapedGlyph: Sendable, Equatable {
+package struct ShapedGlyph: Sendable, Equatable {
   /// Glyph id in the run's font.
-  var id: UInt32
+  package var id: UInt32
   /// The processed code point the glyph comes from (HarfBuzz's cluster at character level).
-  var cluster: Int32
+  package var cluster: Int32
   /// Advance in points, exactly as measuring added it to the cluster's code point.
-  var advance: Double
+  package var advance: Double
   /// Offset of the glyph from its pen position, in points (x right, y up, as HarfBuzz gives it).
-  var offsetX: Float
-  var offsetY: Float
+  package var offsetX: Float
+  package var offsetY: Float
+
+  @inlinable package init(
+    id: UInt32, cluster: Int32, advance: Double, offsetX: Float, offsetY: Float
+  ) {
+    self.id = id
+    self.cluster = cluster
+    self.advance = advance
+    self.offsetX = offsetX
+    self.offsetY = offsetY
+  }
 }
 
 /// A shaped run: processed code points `[start, end)` in one font and one bidi level, with

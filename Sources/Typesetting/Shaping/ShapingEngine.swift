@@ -2,19 +2,27 @@ import CHarfBuzz
 
 /// A run as a shaping engine takes it: code points `[start, end)` of a text, all in one font,
 /// direction and script.
-struct ShapingRun {
-  var start: Int
-  var end: Int
-  var font: Font
-  var rtl: Bool
-  var script: hb_script_t
+package struct ShapingRun {
+  package var start: Int
+  package var end: Int
+  package var font: Font
+  package var rtl: Bool
+  package var script: hb_script_t
+
+  package init(start: Int, end: Int, font: Font, rtl: Bool, script: hb_script_t) {
+    self.start = start
+    self.end = end
+    self.font = font
+    self.rtl = rtl
+    self.script = script
+  }
 }
 
 /// What the shaping stage asks of an engine: shape one run, append its glyphs to ``glyphs`` in
 /// the order shaping gives them, and add each glyph's advance to its cluster's code point.
-/// ``Shaper`` is the engine: HarfBuzz is the reference, and the accelerator inside it answers a
-/// run only with HarfBuzz's own glyphs.
-protocol ShapingEngine: AnyObject {
+/// The text engine's own is ``HarfBuzzShaper``; the accelerator (`ShapingAccelerator`) is
+/// another, in front of one, that answers a run only with HarfBuzz's own glyphs.
+package protocol ShapingEngine: AnyObject {
   /// Every glyph shaped since it was last emptied, in the order runs were shaped.
   var glyphs: [ShapedGlyph] { get set }
 
@@ -23,4 +31,11 @@ protocol ShapingEngine: AnyObject {
   func shape(
     _ text: [UInt32], run: ShapingRun, size: Double, language: hb_language_t?,
     features: [hb_feature_t], into advances: inout [Double])
+
+  /// Runs (or stretches of runs) shaped, and how many of them without HarfBuzz (a benchmark
+  /// figure: the share an accelerator answers).
+  var shapingCounts: (runs: Int, direct: Int) { get }
+
+  /// Shaped words kept across texts (an accelerator's word cache; 0 without one).
+  var cachedWords: Int { get }
 }

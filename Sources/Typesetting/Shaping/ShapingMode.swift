@@ -3,48 +3,21 @@ import Foundation
 
 /// Who shapes a run: HarfBuzz alone, or the accelerator in front of it.
 ///
-/// HarfBuzz is the reference. The accelerator (``Shaper``'s feature gates and direct shaping,
-/// in `Shaping/Accelerator/`) answers simple runs itself, and only with HarfBuzz's glyphs,
-/// clusters and positions; it is on only for the HarfBuzz versions it was verified against
-/// (``ShapingMode/verifiedHarfBuzzVersions``). Either way the answers are the same: `.harfBuzz`
-/// is the switch that proves it.
+/// HarfBuzz is the reference, and the text engine knows nothing else. The accelerator (the
+/// `ShapingAccelerator` target) answers simple runs itself, only with HarfBuzz's glyphs,
+/// clusters and positions; a program that links it calls `ShapingAccelerator.install()`, which
+/// puts it here when the linked HarfBuzz is a version it was verified against. Either way the
+/// answers are the same: `.harfBuzz` is the switch that proves it.
 public enum ShapingMode: String, Sendable, CaseIterable {
   /// Every run is shaped by HarfBuzz (`hb_shape`); no word cache.
   case harfBuzz = "harfbuzz"
   /// Simple runs are shaped by the accelerator, the rest by HarfBuzz (the default where the
-  /// linked HarfBuzz is a verified version).
+  /// accelerator is installed).
   case accelerated
 
   /// The environment variable that chooses the mode of a typesetter made without one:
   /// `GALLEY_SHAPING=harfbuzz` or `GALLEY_SHAPING=accelerated`.
   public static let environmentVariable = "GALLEY_SHAPING"
-
-  /// The HarfBuzz versions whose answers the accelerator was checked against (the test suite's
-  /// glyph-by-glyph comparisons and the conformance corpus, shaped both ways).
-  public static let verifiedHarfBuzzVersions: [String] = ["6.0.0"]
-
-  /// The version of the HarfBuzz this process runs (`hb_version_string()`).
-  public static let linkedHarfBuzzVersion = String(cString: hb_version_string())
-
-  /// The environment variable that makes the fence judge as if another HarfBuzz version were
-  /// linked, to see (and test) what a machine with that version gets. It can only close the
-  /// fence: naming a verified version where an unverified one is linked changes nothing.
-  public static let fenceVersionVariable = "GALLEY_FENCE_HARFBUZZ_VERSION"
-
-  /// Why the accelerator is off in this process whatever is asked (nil: it may run): the linked
-  /// HarfBuzz (or the one `GALLEY_FENCE_HARFBUZZ_VERSION` names) is not a verified version.
-  public static let fence: String? = {
-    let named = ProcessInfo.processInfo.environment[fenceVersionVariable] ?? ""
-    return fence(linked: linkedHarfBuzzVersion) ?? (named.isEmpty ? nil : fence(linked: named))
-  }()
-
-  /// Why the accelerator must be off where HarfBuzz `version` is linked (nil: it may run).
-  public static func fence(linked version: String) -> String? {
-    verifiedHarfBuzzVersions.contains(version)
-      ? nil
-      : "the accelerator is verified on HarfBuzz \(verifiedHarfBuzzVersions.joined(separator: ", "))"
-        + " only; this is HarfBuzz \(version)"
-  }
 
   /// The mode `GALLEY_SHAPING` asks for: nil when it is not set; an error naming the value when
   /// it is neither `harfbuzz` nor `accelerated`.
@@ -67,9 +40,16 @@ public enum ShapingMode: String, Sendable, CaseIterable {
   }
 
   /// The mode a typesetter runs in when `requested` is asked for (nil: the environment's, else
-  /// accelerated), and why it differs from the default when it does: the environment asked for
-  /// it, or the fence turned the accelerator off.
+  /// accelerated where the accelerator is installed), and why it differs from the default when
+  /// it does: the environment asked for it, or the accelerator is missing or fenced off.
   public static func resolve(_ requested: ShapingMode?) -> (mode: ShapingMode, reason: String?) {
+    resolve(requested, accelerator: ShapingAccelerators.current)
+  }
+
+  /// The mode `requested` gives where `accelerator` is what was installed.
+  package static func resolve(
+    _ requested: ShapingMode?, accelerator: ShapingAccelerators.Installed?
+  ) -> (mode: ShapingMode, reason: String?) {
     var asked = requested
     var reason: String? = nil
     if asked == nil {
@@ -79,8 +59,46 @@ public enum ShapingMode: String, Sendable, CaseIterable {
         reason = "\(environmentVariable)=\(env.rawValue)"
       }
     }
-    let mode = asked ?? .accelerated
-    if mode == .accelerated, let fence { return (.harfBuzz, fence) }
-    return (mode, reason)
+    guard asked ?? .accelerated == .accelerated else { return (.harfBuzz, reason) }
+    switch accelerator {
+    case .engine: return (.accelerated, reason)
+    case .refused(let why): return (.harfBuzz, why)
+    case nil:
+      // Not linked: nothing was asked of it unless `.accelerated` was asked by name.
+      return (.harfBuzz, asked == nil ? nil : ShapingAccelerators.notInstalled)
+    }
+  }
+}
+
+/// The accelerator as the text engine knows it: a maker of engines that put themselves in front
+/// of a ``HarfBuzzShaper``, installed by the program that links it (or its refusal to run, and
+/// why). One per process.
+package enum ShapingAccelerators {
+  package enum Installed: Sendable {
+    /// Makes a thread's engine, with a word cache of the given capacity (0: none).
+    case engine(@Sendable (_ wordCacheCapacity: Int) -> any ShapingEngine)
+    /// The accelerator was linked but may not run here.
+    case refused(String)
+  }
+
+  package static let notInstalled =
+    "the accelerator is not installed (link ShapingAccelerator and call ShapingAccelerator.install())"
+
+  private static let lock = Lock()
+  nonisolated(unsafe) private static var installed: Installed? = nil
+
+  /// What was installed (nil: nothing).
+  package static var current: Installed? {
+    lock.lock()
+    defer { lock.unlock() }
+    return installed
+  }
+
+  /// Installs the accelerator (typesetters made from now on use it), its refusal, or (nil)
+  /// nothing.
+  package static func install(_ value: Installed?) {
+    lock.lock()
+    installed = value
+    lock.unlock()
   }
 }

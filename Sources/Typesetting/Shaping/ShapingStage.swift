@@ -19,7 +19,7 @@ struct ShapedText {
     let scalars = source.processed.scalars
     let fonts = style.fonts.fonts
     var advances = Scratch.take(&scratch.advances, count: scalars.count, value: 0)
-    let features = Shaper.features(style.features)
+    let features = HarfBuzzShaper.features(style.features)
     let halved =
       style.profile == .browser ? PunctuationTrim.halved(scalars, language: style.language) : []
     var halvedNext = 0  // first entry of `halved` not before the current run
@@ -55,8 +55,12 @@ struct ShapedText {
         features: features, engine: engine, advances: &advances)
     }
     // (A copy of exactly its length: `Array(engine.glyphs)` would share the engine's buffer.)
-    glyphs = engine.glyphs.withUnsafeBufferPointer { Array($0) }
+    var glyphs = engine.glyphs.withUnsafeBufferPointer { Array($0) }
     if engine.glyphs.capacity > Scratch.keptCapacity { engine.glyphs = [] }
+    if !items.respaced.isEmpty {
+      ShapedText.respaceGlyphs(&glyphs, respaced: items.respaced, advances: advances)
+    }
+    self.glyphs = glyphs
     runs = shapedRuns
     self.advances = advances
   }
@@ -66,8 +70,8 @@ struct ShapedText {
     Scratch.giveBack(&advances, to: &scratch.advances)
   }
 
-  /// Gives each respaced space (shaped in its words' font) its own font's advance, in
-  /// `advances` and on its glyph.
+  /// Gives each respaced space (shaped in its words' font) its own font's advance in
+  /// `advances` (``respaceGlyphs(_:respaced:advances:)`` then gives it to its glyph).
   private static func respace(
     _ scalars: [UInt32], items: Itemization, fonts: [Font], style: TextStyle,
     language: hb_language_t?, features: [hb_feature_t], engine: some ShapingEngine,
@@ -89,13 +93,19 @@ struct ShapedText {
       }
       advances[i] = spaceAdvance[f]
     }
+  }
+
+  /// Gives the first glyph of each respaced space its advance, and its other glyphs none.
+  private static func respaceGlyphs(
+    _ glyphs: inout [ShapedGlyph], respaced: [Int], advances: [Double]
+  ) {
     // Per code point: 1 for a respaced space whose glyph is still to come, 2 once it came.
     var mark = [UInt8](filling: 0, count: advances.count)
-    for i in items.respaced { mark[i] = 1 }
-    for k in engine.glyphs.indices {
-      let c = Int(engine.glyphs[k].cluster)
+    for i in respaced { mark[i] = 1 }
+    for k in glyphs.indices {
+      let c = Int(glyphs[k].cluster)
       guard c < mark.count, mark[c] != 0 else { continue }
-      engine.glyphs[k].advance = mark[c] == 1 ? advances[c] : 0
+      glyphs[k].advance = mark[c] == 1 ? advances[c] : 0
       mark[c] = 2
     }
   }

@@ -5,7 +5,7 @@ import CICUShims
 /// preparing text would otherwise pay several times per character.
 package enum CharacterTable {
   /// Nonspacing, spacing and enclosing marks (general categories Mn, Mc, Me).
-  static func isCombiningMark(_ c: UInt32) -> Bool {
+  package static func isCombiningMark(_ c: UInt32) -> Bool {
     c >= 0x300 && CharacterTable.has(c, CharacterTable.combiningMark)
   }
 

@@ -10,7 +10,7 @@ public enum EngineVersions {
   public static let galley = "0.1.0"
 
   /// HarfBuzz's `hb_version_string()`.
-  public static var harfBuzz: String { ShapingMode.linkedHarfBuzzVersion }
+  public static let harfBuzz = String(cString: hb_version_string())
 
   /// FreeType's `FT_Library_Version` ("2.12.1"), or "unknown" when no library can be made.
   public static let freeType: String = {

@@ -7,44 +7,30 @@ import CICUShims
   import Darwin
 #endif
 
-/// Shapes runs of text with HarfBuzz's OpenType functions and reports advances per code point.
+/// The text engine's shaping engine: every run shaped by HarfBuzz's OpenType functions, the
+/// advances reported per code point.
 ///
 /// One `hb_buffer_t` per shaper; a shaper is used by one thread at a time (``Typesetter`` keeps
-/// one per thread). Nor does any of its methods reach back into it while changing its state,
-/// so the state it changes per run skips Swift's dynamic exclusivity checks
-/// (`@exclusivity(unchecked)`: ~2% of preparing a bubble), as does ``DirectShaper``'s.
-/// This file is HarfBuzz's part; the accelerator's (feature gates, the word cache, direct
-/// shaping) is in `Shaping/Accelerator/`, its state among the stored properties below.
-final class Shaper: ShapingEngine {
-  let buffer: OpaquePointer
+/// one per thread), and none of its methods reaches back into it while changing its state, so
+/// that state skips Swift's dynamic exclusivity checks (`@exclusivity(unchecked)`: ~2% of
+/// preparing a bubble). The accelerator (the `ShapingAccelerator` target) puts itself in front
+/// of one: it asks for plans, runs HarfBuzz and reads its glyphs through the `package` methods
+/// below.
+package final class HarfBuzzShaper: ShapingEngine {
+  package let buffer: OpaquePointer
   /// When set, every shaped run is recorded (for ``ShapingBaseline``).
   var recorder: ((ShapingBaseline.Item) -> Void)? = nil
-  /// When set, runs are shaped word by word through this cache where that changes nothing.
-  var cache: WordCache? = nil
   /// Every glyph shaped since it was last emptied, in the order runs were shaped: the shaping
   /// stage's output, which ``Typesetter`` cuts into a prepared text's runs.
-  @exclusivity(unchecked) var glyphs: [ShapedGlyph] = []
+  package var glyphs: [ShapedGlyph] = []
 
   /// Shape plans this shaper has used, so that each run skips HarfBuzz's search of its plan cache.
   @exclusivity(unchecked) private var plans: [PlanKey: OpaquePointer] = [:]
-  /// Whether runs leave off the features none of whose lookups can change them (``FeatureGate``;
-  /// the results are the same either way). Off unless asked for (``init(accelerated:)``).
-  var featureGating = false
-  /// Per shape plan: its feature gate once the plan has been used often enough to be worth one.
-  @exclusivity(unchecked) var gateEntries = PlanEntries<GateEntry>()
-  /// Uses of a plan before its gate is worked out (a plan used a few times is not worth it).
-  var gateAfterUses = 32
-  /// Whether runs that need only nominal glyphs, advances and pair kerning are shaped without
-  /// HarfBuzz (``DirectPlan``; the same advances either way), when gating is on too. Off
-  /// unless asked for.
-  var directShaping = false
-  /// Runs shaped without HarfBuzz, and what that needs per plan.
-  private let direct = DirectShaper()
-  /// Runs shaped without HarfBuzz (for tests and benchmarks).
-  var directRuns: Int { direct.runs }
-  /// Runs (or stretches of a run) shaped, either way.
+  /// Runs (or stretches of a run) shaped.
   private(set) var rangesShaped = 0
 
+  package var shapingCounts: (runs: Int, direct: Int) { (rangesShaped, 0) }
+  package var cachedWords: Int { 0 }
 
   struct PlanKey: Hashable {
     var font: FontKey
@@ -77,13 +63,8 @@ final class Shaper: ShapingEngine {
     }
   }
 
-  /// A shaper: plain HarfBuzz, or with `accelerated` the accelerator in front of it (feature
-  /// gates and direct shaping). The accelerator is only ever on when asked for; whether it may
-  /// be (``ShapingMode/fence``) is the asker's to decide.
-  init(accelerated: Bool = false) {
+  package init() {
     buffer = hb_buffer_create()!
-    featureGating = accelerated
-    directShaping = accelerated
   }
 
   deinit {
@@ -92,7 +73,9 @@ final class Shaper: ShapingEngine {
   }
 
   /// The segment properties of a run.
-  static func properties(run: ShapingRun, language: hb_language_t?) -> hb_segment_properties_t {
+  package static func properties(run: ShapingRun, language: hb_language_t?)
+    -> hb_segment_properties_t
+  {
     var props = hb_segment_properties_t()
     props.direction = run.rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR
     props.script = run.script
@@ -106,7 +89,7 @@ final class Shaper: ShapingEngine {
     (font: Font, props: hb_segment_properties_t, plan: OpaquePointer)?
 
   /// The shape plan for a run's properties (made once per shaper).
-  func plan(
+  package func plan(
     font: Font, props: hb_segment_properties_t, features: [hb_feature_t]
   ) -> OpaquePointer {
     if features.isEmpty, let last = lastPlain, last.font === font,
@@ -118,7 +101,7 @@ final class Shaper: ShapingEngine {
     let key = PlanKey(
       font: FontKey(font), rtl: props.direction == HB_DIRECTION_RTL,
       script: props.script.rawValue,
-      language: Shaper.languageKey(props.language), features: features)
+      language: HarfBuzzShaper.languageKey(props.language), features: features)
     let found: OpaquePointer
     if let k = recentPlans.firstIndex(where: { $0.key == key }) {
       // The last few plans made or found answer most other runs without hashing a key.
@@ -139,21 +122,16 @@ final class Shaper: ShapingEngine {
     return found
   }
 
-  /// Drops every plan, and every answer keyed by a plan's address (an address may be reused),
-  /// once there are too many — only between runs (``shape(_:run:size:language:features:into:)``),
-  /// never while a run holds a plan, a context id or words to store.
-  private func forgetPlansIfMany() {
-    guard plans.count > 512 else { return }
+  /// Drops every plan once there are too many, and returns whether it did: then every answer
+  /// keyed by a plan's address (an address may be reused) must go too. Only between runs,
+  /// never while a run holds a plan.
+  package func forgetPlansIfMany() -> Bool {
+    guard plans.count > 512 else { return false }
     for old in plans.values { hb_shape_plan_destroy(old) }
     plans.removeAll()
-    planSplits.removeAll()
     recentPlans.removeAll()
     lastPlain = nil
-    gateEntries.removeAll()
-    direct.clear()
-    junctions.removeAll()
-    contexts.removeAll()
-    cache?.clear()
+    return true
   }
 
   /// The plans of the last runs, first in first out (cleared with the plans).
@@ -166,74 +144,27 @@ final class Shaper: ShapingEngine {
 
   /// Adds the advance (in points) of every glyph of `run` to `advances[cluster]`, where the cluster
   /// is the index of the code point the glyph came from.
-  func shape(
+  package func shape(
     _ text: [UInt32], run: ShapingRun, size: Double, language: hb_language_t?, features: [hb_feature_t],
     into advances: inout [Double]
   ) {
-    forgetPlansIfMany()
+    _ = forgetPlansIfMany()
     if let recorder {
       recorder(
         .init(
           text: Array(text[run.start..<run.end]), font: run.font, rtl: run.rtl, script: run.script,
           language: language, features: features))
     }
-    if let cache, features.allSatisfy({ $0.start == 0 && $0.end == UInt32.max }),
-      shapeByWords(
-        text, run: run, size: size, language: language, features: features, cache: cache,
-        into: &advances)
-    {
-      return
-    }
-    shapeRange(
-      text, run.start, run.end, run: run, size: size, language: language, features: features,
-      into: &advances)
-  }
-
-  // The word cache's state (see Shaper+Words.swift; the accelerator's, one shaper's own).
-  /// Advances of the run being shaped word by word (reused).
-  @exclusivity(unchecked) var wordScratch: [Double] = []
-  /// Per shape plan: which runs no lookup it applies can see across a space in.
-  @exclusivity(unchecked) var planSplits = PlanTable<SpaceSplit>()
-  /// Per shape plan and first character of a word: whether shaping leaves "space, character"
-  /// apart (see `junctionIsSafe`).
-  @exclusivity(unchecked) var junctions: [Junction: Bool] = [:]
-  @exclusivity(unchecked) var hits: [HitWord] = []
-  @exclusivity(unchecked) var hitGlyphs: [ShapedGlyph] = []
-  /// The words of the run being shaped that the cache did not have (reused).
-  @exclusivity(unchecked) var missing: [MissingWord] = []
-  @exclusivity(unchecked) var contexts: [Context: Int32] = [:]
-
-  /// Fills the buffer with `text[start..<end]` (the rest of `text` is context) and shapes it
-  /// with the run's plan, one cluster per character.
-  func execute(
-    _ text: [UInt32], _ start: Int, _ end: Int, run: ShapingRun, language: hb_language_t?,
-    features: [hb_feature_t]
-  ) {
-    let chosen = choosePlan(text, start, end, run: run, language: language, features: features)
-    runHarfBuzz(
-      text, start, end, font: run.font, props: chosen.props, plan: chosen.plan,
-      features: chosen.features)
-  }
-
-  /// The run's properties and plan: the run's, or a variant with the features that cannot
-  /// change `text[start..<end]` left off.
-  func choosePlan(
-    _ text: [UInt32], _ start: Int, _ end: Int, run: ShapingRun, language: hb_language_t?,
-    features: [hb_feature_t]
-  ) -> (props: hb_segment_properties_t, plan: OpaquePointer, features: [hb_feature_t]) {
-    let props = Shaper.properties(run: run, language: language)
+    rangesShaped += 1
+    let props = HarfBuzzShaper.properties(run: run, language: language)
     let plan = plan(font: run.font, props: props, features: features)
-    if featureGating && !run.rtl,
-      let variant = gated(plan, text, start, end, font: run.font, props: props, features: features)
-    {
-      return (props, variant.plan, variant.features)
-    }
-    return (props, plan, features)
+    execute(text, run.start, run.end, font: run.font, props: props, plan: plan, features: features)
+    appendGlyphs(text, font: run.font, size: size, to: &glyphs, advances: &advances)
   }
 
   /// Fills the buffer with `text[start..<end]` (the rest of `text` is context) and shapes it
   /// with `plan`, one cluster per character.
-  private func runHarfBuzz(
+  package func execute(
     _ text: [UInt32], _ start: Int, _ end: Int, font: Font, props: hb_segment_properties_t,
     plan: OpaquePointer, features: [hb_feature_t]
   ) {
@@ -252,16 +183,22 @@ final class Shaper: ShapingEngine {
     }
   }
 
-  /// Runs shaped with features left off (for tests and benchmarks).
-  var gatedRuns = 0
-
-  /// The glyphs HarfBuzz gives for `text[start..<end]` as this shaper shapes it: glyph, cluster
-  /// and position (for checking that gates change nothing).
-  func harfBuzzGlyphs(
+  /// The glyphs HarfBuzz gives for `text[start..<end]` with every feature of the run: glyph,
+  /// cluster, x and y advance, x and y offset, in font units (for tests comparing engines).
+  package func harfBuzzGlyphs(
     _ text: [UInt32], _ start: Int, _ end: Int, run: ShapingRun, language: hb_language_t?,
     features: [hb_feature_t]
   ) -> [[Int32]] {
-    execute(text, start, end, run: run, language: language, features: features)
+    let props = HarfBuzzShaper.properties(run: run, language: language)
+    execute(
+      text, start, end, font: run.font, props: props,
+      plan: plan(font: run.font, props: props, features: features), features: features)
+    return bufferGlyphs()
+  }
+
+  /// The glyphs the buffer holds (after ``execute(_:_:_:font:props:plan:features:)``), as
+  /// ``harfBuzzGlyphs(_:_:_:run:language:features:)`` gives them.
+  package func bufferGlyphs() -> [[Int32]] {
     var count: UInt32 = 0
     let infos = hb_buffer_get_glyph_infos(buffer, &count)!
     let positions = hb_buffer_get_glyph_positions(buffer, &count)!
@@ -274,42 +211,15 @@ final class Shaper: ShapingEngine {
     }
   }
 
-  /// Advances go to `advances[cluster - offset]`.
-  func shapeRange(
-    _ text: [UInt32], _ start: Int, _ end: Int, run: ShapingRun, size: Double, language: hb_language_t?,
-    features: [hb_feature_t], into advances: inout [Double], offset: Int = 0
+  /// Appends the glyphs the buffer holds (shaped from `text` in `font` at `size`) to `glyphs`
+  /// and adds their advances to `advances[cluster - offset]`.
+  package func appendGlyphs(
+    _ text: [UInt32], font: Font, size: Double, to glyphs: inout [ShapedGlyph],
+    advances: inout [Double], offset: Int = 0
   ) {
-    rangesShaped += 1
-    let chosen = choosePlan(text, start, end, run: run, language: language, features: features)
-    if featureGating && directShaping && end > start {
-      let font = run.font
-      let done = text.withUnsafeBufferPointer { t in
-        advances.withUnsafeMutableBufferPointer { a in
-          direct.shape(
-            t, start, end, font: font, size: size, plan: chosen.plan, decideAfter: gateAfterUses,
-            into: a.baseAddress!, offset: offset, glyphs: &glyphs
-          ) { mayMake in
-            // Made once per font and plan properties, shared by all threads.
-            let props = chosen.props
-            let key = Shaper.gateKey(props, chosen.features)
-            guard mayMake else { return font.featureGates.knownDirectPlan(key) }
-            return .some(
-              font.featureGates.directPlan(key) {
-                DirectPlan.make(
-                  font: font, plan: chosen.plan, props: props, features: chosen.features)
-              })
-          }
-        }
-      }
-      if done { return }
-    }
-    runHarfBuzz(
-      text, start, end, font: run.font, props: chosen.props, plan: chosen.plan,
-      features: chosen.features)
     var count: UInt32 = 0
     let infos = hb_buffer_get_glyph_infos(buffer, &count)!
     let positions = hb_buffer_get_glyph_positions(buffer, &count)!
-    let font = run.font
     let unit = size / Double(font.unitsPerEm)
     // (Written in place, then appended at once: an append per glyph checks the array each time.)
     withUnsafeTemporaryAllocation(of: ShapedGlyph.self, capacity: Int(count)) { out in
@@ -323,7 +233,7 @@ final class Shaper: ShapingEngine {
           let advance = hbAdv == 0 ? 0 : adv * scale
           advances[Int(infos[k].cluster) - offset] += advance
           out.initializeElement(
-            at: k, to: Shaper.glyph(infos[k], positions[k], advance: advance, unit: unit))
+            at: k, to: HarfBuzzShaper.glyph(infos[k], positions[k], advance: advance, unit: unit))
         }
       } else {
         for k in 0..<Int(count) {
@@ -331,13 +241,13 @@ final class Shaper: ShapingEngine {
           var advance = Double(positions[k].x_advance) * unit
           // A combining mark the font lacks takes no room (a browser falls back for it and
           // sets it over its base), rather than the width of a missing-glyph box.
-          if infos[k].codepoint == 0 && cluster < text.count && Shaper.isMark(text[cluster]) {
+          if infos[k].codepoint == 0 && cluster < text.count && HarfBuzzShaper.isMark(text[cluster]) {
             advance = 0
           } else {
             advances[cluster - offset] += advance
           }
           out.initializeElement(
-            at: k, to: Shaper.glyph(infos[k], positions[k], advance: advance, unit: unit))
+            at: k, to: HarfBuzzShaper.glyph(infos[k], positions[k], advance: advance, unit: unit))
         }
       }
       glyphs.append(contentsOf: UnsafeBufferPointer(out))
@@ -346,7 +256,7 @@ final class Shaper: ShapingEngine {
   }
 
   /// A HarfBuzz glyph as the shaping stage keeps it (`unit`: points per font unit).
-  static func glyph(
+  package static func glyph(
     _ info: hb_glyph_info_t, _ position: hb_glyph_position_t, advance: Double, unit: Double
   ) -> ShapedGlyph {
     ShapedGlyph(
@@ -356,26 +266,26 @@ final class Shaper: ShapingEngine {
   }
 
   /// A HarfBuzz language (interned: equal tags give the same pointer) as a number for keys.
-  static func languageKey(_ language: hb_language_t?) -> UInt {
+  package static func languageKey(_ language: hb_language_t?) -> UInt {
     UInt(bitPattern: language.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0)
   }
 
   /// Whether a code point is a nonspacing or enclosing mark.
-  static func isMark(_ c: UInt32) -> Bool {
+  package static func isMark(_ c: UInt32) -> Bool {
     CharacterTable.has(c, CharacterTable.nonspacingMark)
   }
 
   /// The Unicode script of a code point.
-  static func script(of c: UInt32) -> hb_script_t {
+  package static func script(of c: UInt32) -> hb_script_t {
     ScriptTable.script(of: c)
   }
 
-  static func isCommonOrInherited(_ s: hb_script_t) -> Bool {
+  package static func isCommonOrInherited(_ s: hb_script_t) -> Bool {
     s == HB_SCRIPT_COMMON || s == HB_SCRIPT_INHERITED || s == HB_SCRIPT_UNKNOWN
   }
 
   /// Parses `["kern": 0, "ss01": 1]` into HarfBuzz features over the whole buffer.
-  static func features(_ map: [FeatureTag: UInt32]) -> [hb_feature_t] {
+  package static func features(_ map: [FeatureTag: UInt32]) -> [hb_feature_t] {
     map.sorted { $0.key < $1.key }.map { key, value in
       hb_feature_t(tag: key.value, value: value, start: 0, end: UInt32.max)
     }

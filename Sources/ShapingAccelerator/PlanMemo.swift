@@ -1,3 +1,4 @@
+import Typesetting
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

@@ -1,7 +1,8 @@
+import Typesetting
 import CHarfBuzz
 
 /// What shaping a run needs when HarfBuzz would only map each character to its nominal glyph,
-/// advance it and kern pairs: then ``Shaper`` does that itself, with the same numbers.
+/// advance it and kern pairs: then ``AcceleratedShaper`` does that itself, with the same numbers.
 ///
 /// HarfBuzz's fixed cost per run (buffer set-up, normalization, masks, the lookup machinery)
 /// outweighs the work a short Latin or Hangul run needs. A plan qualifies when

@@ -1,10 +1,11 @@
+import Typesetting
 import CHarfBuzz
 import CICUShims
 
 /// Shaping a run word by word through the cache of shaped words (``WordCache``), where that
 /// gives exactly what shaping the whole run gives: part of the accelerator. Its per-shaper state
-/// is among ``Shaper``'s stored properties ("The word cache's state").
-extension Shaper {
+/// is among ``AcceleratedShaper``'s stored properties ("The word cache's state").
+extension AcceleratedShaper {
   /// The longest word (with its trailing spaces, in code points) kept in the cache.
   static let longestCachedWord = 48
 
@@ -23,8 +24,8 @@ extension Shaper {
     _ text: [UInt32], run: ShapingRun, size: Double, language: hb_language_t?, features: [hb_feature_t],
     cache: WordCache, into advances: inout [Double]
   ) -> Bool {
-    if run.start > 0 && Shaper.joinsAcross(text[run.start - 1]) { return false }
-    if run.end < text.count && Shaper.joinsAcross(text[run.end]) { return false }
+    if run.start > 0 && AcceleratedShaper.joinsAcross(text[run.start - 1]) { return false }
+    if run.end < text.count && AcceleratedShaper.joinsAcross(text[run.end]) { return false }
     // A word boundary inside the run: a space followed by something else.
     var cut = false
     for k in (run.start + 1)..<max(run.start + 1, run.end)
@@ -32,8 +33,8 @@ extension Shaper {
       cut = true
       break
     }
-    let plan = plan(
-      font: run.font, props: Shaper.properties(run: run, language: language), features: features)
+    let plan = harfBuzz.plan(
+      font: run.font, props: HarfBuzzShaper.properties(run: run, language: language), features: features)
     if cut
       && !spaceSplit(plan, font: run.font).allows(
         text[run.start..<run.end], font: run.font, rtl: run.rtl)
@@ -53,7 +54,7 @@ extension Shaper {
         let a = k
         while k < run.end && t[k] != 0x20 { k += 1 }
         while k < run.end && t[k] == 0x20 { k += 1 }
-        guard k - a <= Shaper.longestCachedWord,
+        guard k - a <= AcceleratedShaper.longestCachedWord,
           a == run.start
             || junctionIsSafe(plan, first: t[a], run: run, language: language, features: features)
         else {
@@ -212,7 +213,7 @@ extension Shaper {
     if safe {
       execute([0x20, first], 0, 2, run: run, language: language, features: features)
       var count: UInt32 = 0
-      let infos = hb_buffer_get_glyph_infos(buffer, &count)!
+      let infos = hb_buffer_get_glyph_infos(harfBuzz.buffer, &count)!
       // The character must keep a glyph of its own (no ligature with the space), and nothing
       // may be unsafe to break.
       var own = false

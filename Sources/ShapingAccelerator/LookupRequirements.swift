@@ -1,3 +1,4 @@
+import Typesetting
 /// Reads a font's GSUB table to say, for a lookup, which glyphs a buffer must hold for the lookup
 /// to change anything: a set of glyphs one of which has to be present.
 ///

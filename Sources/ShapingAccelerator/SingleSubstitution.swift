@@ -1,3 +1,4 @@
+import Typesetting
 /// A GSUB single substitution subtable: format 1 adds a delta to each covered glyph, format 2
 /// lists each covered glyph's substitute.
 struct SingleSubstitution: Sendable {

@@ -1,10 +1,11 @@
+import Typesetting
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
 
-/// Shaped words of one ``Shaper`` (so of one thread at a time): chat messages are new, their
+/// Shaped words of one ``AcceleratedShaper`` (so of one thread at a time): chat messages are new, their
 /// words mostly are not.
 ///
 /// An open-addressing table over flat memory, so that a lookup is a hash of the word, a probe

@@ -3,6 +3,7 @@ import CHarfBuzz
 import GalleyBench
 import XCTest
 
+@testable import ShapingAccelerator
 @testable import Typesetting
 
 /// Leaving off features that cannot change a run (``FeatureGate``) must give HarfBuzz's glyphs,
@@ -13,9 +14,7 @@ final class FeatureGateTests: XCTestCase {
   /// The corpus's runs (as `prepare` shapes them).
   func corpusRuns() -> [ShapingBaseline.Item] {
     let cases =
-      (try? Fixtures.jsonLines("corpus.jsonl").map {
-        try TextCase(json: $0, library: Fixtures.library)
-      }) ?? []
+      Fixtures.corpus
     let baseline = try? Typesetter(cacheCapacity: 0, wordCacheCapacity: 0).shapingBaseline(
       cases.map { ($0.text, $0.style) })
     return baseline?.items ?? []
@@ -26,9 +25,9 @@ final class FeatureGateTests: XCTestCase {
   func compare(_ runs: [ShapingBaseline.Item], passes: Int = 2, gateAfterUses: Int = 32) -> (
     differ: [String], gated: Int
   ) {
-    let gated = Shaper(accelerated: true)
+    let gated = AcceleratedShaper()
     gated.gateAfterUses = gateAfterUses
-    let whole = Shaper()
+    let whole = HarfBuzzShaper()
     var differ: [String] = []
     // The first pass lets each plan reach the uses after which its gate is worked out.
     for _ in 0..<passes {
@@ -162,7 +161,7 @@ final class FeatureGateTests: XCTestCase {
             .init(
               text: text.unicodeScalars.map(\.value), font: font, rtl: false,
               script: HB_SCRIPT_LATIN, language: hb_language_from_string("en", -1),
-              features: Shaper.features(features)))
+              features: HarfBuzzShaper.features(features)))
         }
       }
     }

@@ -1,3 +1,4 @@
+import Typesetting
 import CHarfBuzz
 import Foundation
 

@@ -2,6 +2,7 @@
 import CHarfBuzz
 import XCTest
 
+@testable import ShapingAccelerator
 @testable import Typesetting
 
 /// Runs shaped without HarfBuzz (``DirectPlan``) must get exactly the advances HarfBuzz gives.
@@ -12,33 +13,31 @@ final class DirectShapingTests: XCTestCase {
   /// HarfBuzz; returns both per-character advances and whether the first went direct.
   func shapeBoth(
     _ text: [UInt32], font: Font, script: hb_script_t, language: String = "en",
-    features: [hb_feature_t] = [], rtl: Bool = false, direct: Shaper, whole: Shaper
+    features: [hb_feature_t] = [], rtl: Bool = false, direct: AcceleratedShaper, whole: HarfBuzzShaper
   ) -> (direct: [Double], harfBuzz: [Double], wentDirect: Bool) {
     let run = ShapingRun(start: 0, end: text.count, font: font, rtl: rtl, script: script)
     let lang = hb_language_from_string(language, -1)
     var a = [Double](repeating: 0, count: text.count)
     var b = a
-    let before = direct.directRuns
+    let before = direct.shapingCounts.direct
     direct.glyphs.removeAll()
     whole.glyphs.removeAll()
     direct.shape(text, run: run, size: 16, language: lang, features: features, into: &a)
     whole.shape(text, run: run, size: 16, language: lang, features: features, into: &b)
     // Not the advances alone: the glyphs, their clusters, advances and offsets.
     XCTAssertEqual(direct.glyphs, whole.glyphs, "glyphs of \(text)")
-    return (a, b, direct.directRuns > before)
+    return (a, b, direct.shapingCounts.direct > before)
   }
 
-  func shapers() -> (direct: Shaper, whole: Shaper) {
-    let direct = Shaper(accelerated: true)
+  func shapers() -> (direct: AcceleratedShaper, whole: HarfBuzzShaper) {
+    let direct = AcceleratedShaper()
     direct.gateAfterUses = 1
-    let whole = Shaper()
+    let whole = HarfBuzzShaper()
     return (direct, whole)
   }
 
   func testCorpusRunsShapeTheSameDirectly() throws {
-    let cases = try Fixtures.jsonLines("corpus.jsonl").map {
-      try TextCase(json: $0, library: Fixtures.library)
-    }
+    let cases = Fixtures.corpus
     let runs = try Typesetter(cacheCapacity: 0, wordCacheCapacity: 0).shapingBaseline(
       cases.map { ($0.text, $0.style) }
     ).items
@@ -71,8 +70,8 @@ final class DirectShapingTests: XCTestCase {
     // Some runs went direct, or the comparison above proved nothing. How many is a benchmark
     // figure (`galley bench`: runsShapedWithoutHarfBuzz), not a correctness floor: a safety fix
     // that leaves more runs to HarfBuzz must not fail this test.
-    XCTAssertGreaterThan(direct.directRuns, 0)
-    print("runs shaped directly: \(direct.directRuns) of \(2 * runs.count)")
+    XCTAssertGreaterThan(direct.shapingCounts.direct, 0)
+    print("runs shaped directly: \(direct.shapingCounts.direct) of \(2 * runs.count)")
   }
 
   /// A shaper meeting a plan whose gate and direct plan its font already has (made by another
@@ -84,7 +83,7 @@ final class DirectShapingTests: XCTestCase {
     let (first, whole) = shapers()
     XCTAssertTrue(
       shapeBoth(text, font: font, script: HB_SCRIPT_LATIN, direct: first, whole: whole).wentDirect)
-    let second = Shaper(accelerated: true)
+    let second = AcceleratedShaper()
     XCTAssertGreaterThan(second.gateAfterUses, 1)
     let known = shapeBoth(text, font: font, script: HB_SCRIPT_LATIN, direct: second, whole: whole)
     XCTAssertTrue(known.wentDirect)
@@ -381,7 +380,7 @@ final class DirectShapingTests: XCTestCase {
     _ = shapeBoth(scalars("Tea"), font: noto, script: HB_SCRIPT_LATIN, direct: direct, whole: whole)
     for (text, features) in [
       ("cafe\u{301}", []), ("1\u{2044}2", []), ("Zoë 日本", []),
-      ("1/2", Shaper.features(["frac": 1])),
+      ("1/2", HarfBuzzShaper.features(["frac": 1])),
     ] as [(String, [hb_feature_t])] {
       let r = shapeBoth(
         scalars(text), font: noto, script: HB_SCRIPT_LATIN, features: features, direct: direct,
@@ -391,7 +390,7 @@ final class DirectShapingTests: XCTestCase {
     }
     // Small capitals: single substitutions, applied directly.
     let small = shapeBoth(
-      scalars("Tea"), font: noto, script: HB_SCRIPT_LATIN, features: Shaper.features(["smcp": 1]),
+      scalars("Tea"), font: noto, script: HB_SCRIPT_LATIN, features: HarfBuzzShaper.features(["smcp": 1]),
       direct: direct, whole: whole)
     let plain = shapeBoth(
       scalars("Tea"), font: noto, script: HB_SCRIPT_LATIN, direct: direct, whole: whole)
@@ -401,7 +400,7 @@ final class DirectShapingTests: XCTestCase {
     // Kerning turned off by the user: direct, without kerning.
     let r = shapeBoth(
       scalars("AVATAR"), font: noto, script: HB_SCRIPT_LATIN,
-      features: Shaper.features(["kern": 0]), direct: direct, whole: whole)
+      features: HarfBuzzShaper.features(["kern": 0]), direct: direct, whole: whole)
     XCTAssertTrue(r.wentDirect)
     XCTAssertEqual(r.direct, r.harfBuzz)
     let kerned = shapeBoth(

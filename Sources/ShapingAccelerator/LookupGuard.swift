@@ -1,3 +1,4 @@
+import Typesetting
 /// GSUB lookups after a direct plan's single substitutions: ligatures (type 4) and chained
 /// contexts by coverage (type 6, format 3) — Inter's contextual alternates, say, which change a
 /// parenthesis or a hyphen beside capitals or digits and nothing else.

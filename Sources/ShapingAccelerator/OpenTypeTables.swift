@@ -1,3 +1,5 @@
+import CHarfBuzz
+import Typesetting
 /// Bounds-checked reading of an OpenType table's bytes (big-endian), and the two lookup
 /// structures layout tables share: coverage tables and class definitions.
 ///
@@ -147,5 +149,19 @@ struct ClassDefinition: Sendable {
     return harfBuzzSearch(ranges.count) { searchOrder(g, ranges[$0].first, ranges[$0].last) }.map {
       ranges[$0].value
     } ?? 0
+  }
+}
+
+extension Font {
+  /// The bytes of the font's table `tag` (empty when it has none), for the layout table readers.
+  func tableBytes(_ tag: String) -> TableBytes {
+    let blob = hb_face_reference_table(hb_font_get_face(hbFont), Font.tag(tag))
+    defer { hb_blob_destroy(blob) }
+    var length: UInt32 = 0
+    let bytes =
+      hb_blob_get_data(blob, &length).map {
+        [UInt8](UnsafeRawBufferPointer(start: $0, count: Int(length)))
+      } ?? []
+    return TableBytes(data: bytes)
   }
 }

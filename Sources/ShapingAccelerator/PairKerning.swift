@@ -1,3 +1,4 @@
+import Typesetting
 /// Pair kerning read from a font, to apply without HarfBuzz where HarfBuzz would do nothing else
 /// (``DirectShaping``): GPOS pair-adjustment lookups that change only the first glyph's advance
 /// and x placement, or the `kern` table of a font without GPOS.

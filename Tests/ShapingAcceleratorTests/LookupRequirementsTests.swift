@@ -1,5 +1,6 @@
 import XCTest
 
+@testable import ShapingAccelerator
 @testable import Typesetting
 
 /// The GSUB reader behind feature gates on tables no font editor would write: it must stop

@@ -1,3 +1,4 @@
+import Typesetting
 import CHarfBuzz
 
 /// Whether a shape plan lets a run be shaped word by word: shaping each word alone (with the

@@ -19,21 +19,21 @@ def build(path, fea, extra=(), mapped=None):
     fb.setupNameTable({'familyName':'T','styleName':'R'}); fb.setupOS2(); fb.setupPost()
     addOpenTypeFeaturesFromString(fb.font, fea)
     fb.save(path)
-build('Tests/TypesettingTests/Fixtures/gates/frac.ttf', '''
+build('Tests/ShapingAcceleratorTests/Fixtures/gates/frac.ttf', '''
 languagesystem DFLT dflt; languagesystem latn dflt;
 lookup L { sub a by b; } L;
 lookup M { sub x x by d; } M;
 feature liga { lookup L; lookup M; } liga;
 feature numr { lookup L; } numr;
 ''')
-build('Tests/TypesettingTests/Fixtures/gates/rvrn.ttf', '''
+build('Tests/ShapingAcceleratorTests/Fixtures/gates/rvrn.ttf', '''
 languagesystem DFLT dflt; languagesystem latn dflt;
 lookup L { sub a by b; sub b by c; } L;
 lookup M { sub x x by d; } M;
 feature rvrn { lookup L; } rvrn;
 feature ccmp { lookup L; lookup M; } ccmp;
 ''')
-build('Tests/TypesettingTests/Fixtures/gates/alt.ttf', '''
+build('Tests/ShapingAcceleratorTests/Fixtures/gates/alt.ttf', '''
 languagesystem DFLT dflt; languagesystem latn dflt;
 lookup L { sub a from [b c d]; } L;
 lookup M { sub x x by d; } M;
@@ -42,7 +42,7 @@ feature salt { lookup L; } salt;
 ''')
 # numr makes a glyph calt needs (one.numr, which no character maps to); numr acts only beside
 # U+2044 (HarfBuzz needs numr and dnom for that), which must keep calt on.
-build('Tests/TypesettingTests/Fixtures/gates/fraction.ttf', '''
+build('Tests/ShapingAcceleratorTests/Fixtures/gates/fraction.ttf', '''
 languagesystem DFLT dflt; languagesystem latn dflt;
 lookup N { sub one by one.numr; } N;
 lookup D { sub two by two.dnom; } D;
@@ -63,14 +63,14 @@ def reorder(path, fea, extra=(), reverse_first=False, gdef=None):
     if reverse_first:
         f['GPOS'].table.LookupList.Lookup[0].SubTable.reverse()
     f.save(path)
-reorder('Tests/TypesettingTests/Fixtures/gates/pairorder.ttf', '''
+reorder('Tests/ShapingAcceleratorTests/Fixtures/gates/pairorder.ttf', '''
 languagesystem DFLT dflt; languagesystem latn dflt;
 lookup K1 { pos a b -100; pos [a d] [c x] -50; } K1;
 lookup K2 { pos a b -7; pos c a 13; } K2;
 feature kern { lookup K1; lookup K2; } kern;
 ''', reverse_first=True)
 # second: a pair that moves the second glyph too (HarfBuzz then skips it as a first glyph).
-build('Tests/TypesettingTests/Fixtures/gates/second.ttf', '''
+build('Tests/ShapingAcceleratorTests/Fixtures/gates/second.ttf', '''
 languagesystem DFLT dflt; languagesystem latn dflt;
 lookup K { pos a <0 0 -30 0> b <0 0 -20 0>; pos b c -11; } K;
 lookup L { pos c d -5; } L;
@@ -78,7 +78,7 @@ feature kern { lookup K; lookup L; } kern;
 ''')
 # marks: x is a mark (GDEF) attached to a and b; c is classed a ligature, which the kerning
 # lookup (ignoring ligatures) skips.
-build('Tests/TypesettingTests/Fixtures/gates/marks.ttf', '''
+build('Tests/ShapingAcceleratorTests/Fixtures/gates/marks.ttf', '''
 languagesystem DFLT dflt; languagesystem latn dflt;
 markClass x <anchor 50 0> @TOP;
 lookup M { pos base [a b] <anchor 250 700> mark @TOP; } M;
@@ -89,7 +89,7 @@ table GDEF { GlyphClassDef [a b d one two space], [c], [x], ; } GDEF;
 ''')
 # fracshared: numr's lookup is shared with sups (off by default): it must act only beside U+2044,
 # not on every digit of a run shaped directly.
-build('Tests/TypesettingTests/Fixtures/gates/fracshared.ttf', '''
+build('Tests/ShapingAcceleratorTests/Fixtures/gates/fracshared.ttf', '''
 languagesystem DFLT dflt; languagesystem latn dflt;
 lookup S { sub one by one.numr; } S;
 lookup D { sub two by two.dnom; } D;
@@ -100,14 +100,14 @@ feature dnom { lookup D; } dnom;
 
 # Shapers other than the default one (DirectShapingTests). thaiam: the Thai shaper splits SARA AM
 # into NIKHAHIT (a mark: no advance) and SARA AA, which a run shaped directly would not.
-build('Tests/TypesettingTests/Fixtures/gates/thaiam.ttf', '''
+build('Tests/ShapingAcceleratorTests/Fixtures/gates/thaiam.ttf', '''
 languagesystem DFLT dflt; languagesystem thai dflt;
 lookup K { pos a b -10; } K;
 feature kern { lookup K; } kern;
 ''', mapped={0x0E01: 'ko', 0x0E32: 'saraaa', 0x0E33: 'saraam', 0x0E4D: 'nikhahit'})
 # indic: a font with a Devanagari table takes HarfBuzz's Indic shaper, which applies `half` only
 # where a syllable has a half form (never to `a`): a run shaped directly would substitute it.
-build('Tests/TypesettingTests/Fixtures/gates/indic.ttf', '''
+build('Tests/ShapingAcceleratorTests/Fixtures/gates/indic.ttf', '''
 languagesystem DFLT dflt; languagesystem dev2 dflt;
 lookup H { sub a by b; } H;
 feature half { lookup H; } half;
@@ -116,7 +116,7 @@ feature half { lookup H; } half;
 # which a run shaped directly would not; left to right, it turns a Hebrew run around before its
 # lookups, so `a b` forms the ligature of `b a`, which a feature gate reading the text would
 # leave off.
-build('Tests/TypesettingTests/Fixtures/gates/hebrew.ttf', '''
+build('Tests/ShapingAcceleratorTests/Fixtures/gates/hebrew.ttf', '''
 languagesystem DFLT dflt; languagesystem hebr dflt;
 lookup K { pos alef bet -20; pos a b -10; } K;
 lookup L { sub b a by d; } L;
@@ -140,7 +140,7 @@ def chain3(backtrack, input, lookahead, records):
         st.SubstLookupRecord.append(r)
     st.SubstCount = len(records)
     return st
-path = 'Tests/TypesettingTests/Fixtures/gates/context.ttf'
+path = 'Tests/ShapingAcceleratorTests/Fixtures/gates/context.ttf'
 build(path, '''
 languagesystem DFLT dflt; languagesystem latn dflt;
 lookup S { sub b by c; } S;
@@ -157,7 +157,7 @@ f.save(path)
 # early: a required feature (here `calt`, which HarfBuzz runs in the stage of the features it
 # adds itself) whose lookup, after `liga`'s, changes the ligature `liga` forms: a glyph a lookup
 # made must be out of the early lookups' reach too.
-path = 'Tests/TypesettingTests/Fixtures/gates/early.ttf'
+path = 'Tests/ShapingAcceleratorTests/Fixtures/gates/early.ttf'
 build(path, '''
 languagesystem DFLT dflt; languagesystem latn dflt;
 lookup L { sub a b by d; } L;
@@ -179,7 +179,7 @@ f.save(path)
 import struct
 from fontTools.ttLib import newTable
 from fontTools.ttLib.tables._k_e_r_n import KernTable_format_unkown
-path = 'Tests/TypesettingTests/Fixtures/gates/kern2.ttf'
+path = 'Tests/ShapingAcceleratorTests/Fixtures/gates/kern2.ttf'
 build(path, 'languagesystem DFLT dflt; languagesystem latn dflt;')
 f = TTFont(path)
 gid = {n: i for i, n in enumerate(f.getGlyphOrder())}
@@ -199,7 +199,7 @@ f.save(path)
 # variable: a variable font (a weight axis; glyph a wider and moved at the heavy end) with GPOS
 # kerning: Galley lays out its default instance, which every run must get as HarfBuzz gives it.
 from fontTools.ttLib.tables.TupleVariation import TupleVariation
-path = 'Tests/TypesettingTests/Fixtures/gates/variable.ttf'
+path = 'Tests/ShapingAcceleratorTests/Fixtures/gates/variable.ttf'
 names = ['.notdef', 'space', 'a', 'b', 'c', 'd', 'one', 'two', 'fraction', 'x']
 fb = FontBuilder(1000, isTTF=True); fb.setupGlyphOrder(names)
 fb.setupCharacterMap({0x20: 'space', ord('a'): 'a', ord('b'): 'b', ord('c'): 'c', ord('d'): 'd',

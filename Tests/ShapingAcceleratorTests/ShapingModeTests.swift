@@ -1,17 +1,35 @@
 import Foundation
 import XCTest
 
+@testable import ShapingAccelerator
 @testable import Typesetting
 
 /// The accelerator's fence and switch: on only where verified, and the same answers either way.
 final class ShapingModeTests: XCTestCase {
+  override func setUp() { ShapingAccelerator.install() }
+
+  /// Installed behind a closed fence (as on a HarfBuzz it was not verified against), the
+  /// accelerator refuses: typesetters shape with HarfBuzz alone and give the fence as reason.
+  func testInstalledBehindAClosedFenceTheAcceleratorStaysOff() throws {
+    let fence = try XCTUnwrap(ShapingAccelerator.fence(linked: "7.0.0"))
+    XCTAssertEqual(ShapingAccelerator.install(fence: fence), fence)
+    defer { ShapingAccelerator.install() }
+    for asked in [nil, ShapingMode.accelerated] {
+      let t = Typesetter(cacheCapacity: 0, wordCacheCapacity: 100, shaping: asked)
+      XCTAssertEqual(t.shaping, .harfBuzz)
+      XCTAssertEqual(t.shapingReason, fence)
+      for c in Fixtures.corpus.prefix(200) { _ = try t.prepare(c.text, style: c.style) }
+      XCTAssertEqual(t.shapingCounts.direct, 0)
+      XCTAssertEqual(t.wordCacheCount, 0)
+    }
+  }
+
   func testTheAcceleratorRunsWhereHarfBuzzIsVerified() throws {
     try XCTSkipIf(
-      ShapingMode.fence != nil,
+      ShapingAccelerator.fence != nil,
       """
-      HarfBuzz \(ShapingMode.linkedHarfBuzzVersion) is not in ShapingMode.verifiedHarfBuzzVersions \
-      (\(ShapingMode.verifiedHarfBuzzVersions)): the accelerator is off in this build, and its \
-      comparison tests skip. Run DirectShapingTests, FeatureGateTests and this file's comparisons \
+      \(ShapingAccelerator.fence ?? "") (ShapingAccelerator.verifiedHarfBuzzVersions): the \
+      accelerator is off in this build, and its comparison tests skip. Run DirectShapingTests, FeatureGateTests and this file's comparisons \
       against it with the version added to the list, and keep it there only when they pass.
       """)
     XCTAssertEqual(Typesetter(cacheCapacity: 0).shaping, .accelerated)
@@ -20,18 +38,18 @@ final class ShapingModeTests: XCTestCase {
 
   /// On a HarfBuzz that is not verified, nothing runs the accelerator, whatever is asked.
   func testAnUnverifiedHarfBuzzFencesTheAcceleratorOff() {
-    XCTAssertNil(ShapingMode.fence(linked: ShapingMode.verifiedHarfBuzzVersions[0]))
-    let fence = ShapingMode.fence(linked: "7.0.0")
+    XCTAssertNil(ShapingAccelerator.fence(linked: ShapingAccelerator.verifiedHarfBuzzVersions[0]))
+    let fence = ShapingAccelerator.fence(linked: "7.0.0")
     XCTAssertEqual(
       fence, "the accelerator is verified on HarfBuzz 6.0.0 only; this is HarfBuzz 7.0.0")
-    if ShapingMode.fence != nil {
+    if ShapingAccelerator.fence != nil {
       XCTAssertEqual(Typesetter(cacheCapacity: 0, shaping: .accelerated).shaping, .harfBuzz)
-      XCTAssertEqual(ShapingMode.resolve(.accelerated).reason, ShapingMode.fence)
+      XCTAssertEqual(ShapingMode.resolve(.accelerated).reason, ShapingAccelerator.fence)
     }
   }
 
   func testHarfBuzzModeShapesEveryRunWithHarfBuzzAndKeepsNoWords() throws {
-    let cases = Array(ConcurrencyTests.corpus.prefix(400))
+    let cases = Array(Fixtures.corpus.prefix(400))
     XCTAssertFalse(cases.isEmpty)
     let harfBuzz = Typesetter(cacheCapacity: 0, wordCacheCapacity: 1000, shaping: .harfBuzz)
     let accelerated = Typesetter(cacheCapacity: 0, shaping: .accelerated)
@@ -44,7 +62,7 @@ final class ShapingModeTests: XCTestCase {
     }
     XCTAssertGreaterThan(harfBuzz.shapingCounts.runs, 0)
     XCTAssertEqual(harfBuzz.shapingCounts.direct, 0)
-    if ShapingMode.fence == nil {
+    if ShapingAccelerator.fence == nil {
       XCTAssertGreaterThan(accelerated.shapingCounts.direct, 0)
     } else {
       XCTAssertEqual(accelerated.shapingCounts.direct, 0, "fenced off: HarfBuzz alone")
@@ -54,7 +72,7 @@ final class ShapingModeTests: XCTestCase {
   /// Glyph ids, clusters, advances and offsets of every corpus text, and its lines at three
   /// widths, are the same in both modes.
   func testBothModesGiveTheSameGlyphsAndLines() throws {
-    let cases = ConcurrencyTests.corpus
+    let cases = Fixtures.corpus
     XCTAssertGreaterThan(cases.count, 1000)
     let harfBuzz = Typesetter(cacheCapacity: 0, shaping: .harfBuzz)
     let accelerated = Typesetter(cacheCapacity: 0, shaping: .accelerated)

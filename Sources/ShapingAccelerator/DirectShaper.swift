@@ -1,3 +1,4 @@
+import Typesetting
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -50,7 +51,7 @@ final class DirectShaper {
   /// Adds the advances of `text[start..<end]` (points at `size`) to `advances[k - offset]` when `plan`
   /// has a direct plan and every character allows it; returns whether it did. A plan's direct
   /// plan is asked of `find(true)` (which makes it when missing) at its `decideAfter`-th use;
-  /// before that, at a few uses (``Shaper/Warmup``), of `find(false)`, which gives it only when
+  /// before that, at a few uses (``AcceleratedShaper/Warmup``), of `find(false)`, which gives it only when
   /// it was made already (nil when not; `.some(nil)` when the plan has none).
   func shape(
     _ text: UnsafeBufferPointer<UInt32>, _ start: Int, _ end: Int, font: Font, size: Double,
@@ -90,13 +91,13 @@ final class DirectShaper {
     return true
   }
 
-  /// Counts a use of `entry`'s plan and, at a check (``Shaper/Warmup``), asks for its direct
+  /// Counts a use of `entry`'s plan and, at a check (``AcceleratedShaper/Warmup``), asks for its direct
   /// plan; true once it is decided.
   private func decide(
     _ entry: Entry, decideAfter: Int, find: (_ mayMake: Bool) -> DirectPlan??
   ) -> Bool {
     entry.uses += 1
-    guard Shaper.Warmup.isCheck(entry.uses, after: decideAfter),
+    guard AcceleratedShaper.Warmup.isCheck(entry.uses, after: decideAfter),
       let found = find(entry.uses >= decideAfter)
     else { return false }
     entry.decided = true

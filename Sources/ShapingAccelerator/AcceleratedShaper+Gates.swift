@@ -1,9 +1,10 @@
+import Typesetting
 import CHarfBuzz
 
 /// Feature gates (``FeatureGate``): a run shaped with the features that cannot change it left
-/// off, the plan chosen per run; part of the accelerator. Its per-shaper state is ``Shaper``'s
+/// off, the plan chosen per run; part of the accelerator. Its per-shaper state is ``AcceleratedShaper``'s
 /// `gateEntries`.
-extension Shaper {
+extension AcceleratedShaper {
   /// Per shape plan: its gate once the plan has been used often enough to be worth one.
   final class GateEntry {
     @exclusivity(unchecked) var uses = 0
@@ -33,8 +34,8 @@ extension Shaper {
     let entry = gateEntries.entry(base) { GateEntry() }
     if !entry.decided {
       entry.uses += 1
-      guard Shaper.Warmup.isCheck(entry.uses, after: gateAfterUses) else { return nil }
-      let key = Shaper.gateKey(props, features)
+      guard AcceleratedShaper.Warmup.isCheck(entry.uses, after: gateAfterUses) else { return nil }
+      let key = AcceleratedShaper.gateKey(props, features)
       if entry.uses >= gateAfterUses {
         entry.gate = font.featureGates.gate(key) {
           FeatureGate.make(font: font, plan: base, props: props, features: features)
@@ -72,7 +73,7 @@ extension Shaper {
       return nil
     case .unknown:
       let off = FeatureGate.features(features, off: mask)
-      let variant = plan(font: font, props: props, features: off)
+      let variant = harfBuzz.plan(font: font, props: props, features: off)
       guard gate.isExact(variant, mask: mask) else {
         entry.variants[Int(mask)] = .inexact
         return nil
@@ -98,7 +99,7 @@ extension Shaper {
   {
     FeatureGates.Key(
       script: props.script.rawValue, direction: props.direction.rawValue,
-      language: languageKey(props.language), features: featureKeys(features))
+      language: HarfBuzzShaper.languageKey(props.language), features: featureKeys(features))
   }
 
   /// Features as numbers for keys, without loss: tag and value, then start and end.
