@@ -244,8 +244,8 @@ extension BubbleEstimator {
         }
         h = box
       }
-      let gaps = count > 0 ? n : n &- 1
-      height += Double(n) * h + Double(gaps) * heights.spacing
+      height = LineBoxes.bottom(
+        below: height, lines: count, adding: n, box: h, spacing: heights.spacing)
       count &+= n
       widest = max(widest, width)
       last = width

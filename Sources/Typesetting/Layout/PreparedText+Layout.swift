@@ -217,8 +217,8 @@ extension PreparedText {
         count &+= 1
         return true
       }
-      if count > 0 { height += spacing }
-      height += tall == 0 ? strut : boxHeight(fonts: tallFonts(line))
+      let h = tall == 0 ? strut : boxHeight(fonts: tallFonts(line))
+      height = LineBoxes.top(below: height, lines: count, spacing: spacing) + h
       last = line.width
       widest = max(widest, last)
       count += 1
