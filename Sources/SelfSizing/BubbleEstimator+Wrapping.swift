@@ -244,7 +244,7 @@ extension BubbleEstimator {
         }
         h = box
       }
-      height = LineBoxes.bottom(
+      height = LineStacking.bottom(
         below: height, lines: count, adding: n, box: h, spacing: heights.spacing)
       count &+= n
       widest = max(widest, width)

@@ -58,20 +58,6 @@ package struct LineBoxes: Sendable, Hashable {
     style.profile == .apple ? style.lineSpacing : 0
   }
 
-  /// Where a line's box starts below `lines` lines that end at `bottom`: lines stack with
-  /// `spacing` between each two, none above the first. Measuring and layout stack lines by it.
-  package static func top(below bottom: Double, lines: Int, spacing: Double) -> Double {
-    lines > 0 ? bottom + spacing : bottom
-  }
-
-  /// Where the last of `n` more lines, each `box` tall, ends when they are stacked below `lines`
-  /// lines that end at `bottom` (the estimator adds runs of equal lines at once).
-  package static func bottom(
-    below bottom: Double, lines: Int, adding n: Int, box: Double, spacing: Double
-  ) -> Double {
-    top(below: bottom, lines: lines, spacing: spacing) + Double(n - 1) * spacing + Double(n) * box
-  }
-
   /// Whether this is the rule of `style`, given that its fonts are those the rule was made
   /// with (what else of a style the rule depends on).
   package func isRule(of style: TextStyle) -> Bool {
@@ -141,5 +127,24 @@ package struct LineBoxes: Sendable, Hashable {
       h = hi
     }
     return (a, d, h)
+  }
+}
+
+/// How lines stack in a paragraph: `spacing` (``LineBoxes/spacing``) between each two lines,
+/// none above the first. Measuring, layout (each line's top) and the estimator stack lines by
+/// it. (Public so that other modules inline it: a call per line cost estimates at a new width
+/// 2.6%, docs/PERFORMANCE.md.)
+public enum LineStacking {
+  /// Where a line's box starts below `lines` lines that end at `bottom`.
+  @inlinable public static func top(below bottom: Double, lines: Int, spacing: Double) -> Double {
+    lines > 0 ? bottom + spacing : bottom
+  }
+
+  /// Where the last of `n` more lines, each `box` tall, ends when they are stacked below `lines`
+  /// lines that end at `bottom` (the estimator adds runs of equal lines at once).
+  @inlinable public static func bottom(
+    below bottom: Double, lines: Int, adding n: Int, box: Double, spacing: Double
+  ) -> Double {
+    top(below: bottom, lines: lines, spacing: spacing) + Double(n - 1) * spacing + Double(n) * box
   }
 }

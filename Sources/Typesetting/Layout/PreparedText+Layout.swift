@@ -218,7 +218,7 @@ extension PreparedText {
         return true
       }
       let h = tall == 0 ? strut : boxHeight(fonts: tallFonts(line))
-      height = LineBoxes.top(below: height, lines: count, spacing: spacing) + h
+      height = LineStacking.top(below: height, lines: count, spacing: spacing) + h
       last = line.width
       widest = max(widest, last)
       count += 1

@@ -9,7 +9,7 @@ extension PreparedText {
     var widest = 0.0
     for (i, r) in raw.enumerated() {
       let (a, d, h) = lineBox(fonts: r.fonts)
-      top = LineBoxes.top(below: top, lines: i, spacing: lineBoxes.spacing)
+      top = LineStacking.top(below: top, lines: i, spacing: lineBoxes.spacing)
       var startG = min(r.reportStart, graphemeAdvance.count)
       // A line that starts inside a Unicode grapheme cluster: the cluster counts on the line
       // before (where its wider part is), so the line starts with the next cluster — unless
