@@ -266,7 +266,7 @@ extension BubbleEstimator {
   static func hyphenAdvance(
     _ f: Fonts, _ entries: UnsafeMutableBufferPointer<Fonts.Entry>, size: Double
   ) -> Double {
-    let (fi, em) = resolve(SoftHyphen.shown(in: f.fonts), emoji: false, f, entries)
+    let (fi, em) = resolve(SoftHyphen.shown(in: f.fonts), presentation: 0, f, entries)
     return em * entries[fi].factor * size
   }
 
@@ -322,9 +322,14 @@ extension BubbleEstimator {
   /// The font that draws `v` among `entries` and its advance in em (nominal, or the
   /// language's).
   static func resolve(
-    _ v: UInt32, emoji: Bool, _ f: Fonts, _ entries: UnsafeMutableBufferPointer<Fonts.Entry>
+    _ v: UInt32, presentation: Int8, _ f: Fonts, _ entries: UnsafeMutableBufferPointer<Fonts.Entry>
   ) -> (font: Int, em: Double) {
-    if emoji, let c = f.color, let a = f.fonts[c].nominalAdvance(v) { return (c, a) }
+    if presentation > 0, let c = f.color, let a = f.fonts[c].nominalAdvance(v) { return (c, a) }
+    if presentation < 0 {
+      for i in f.fonts.indices where !f.fonts[i].hasColorGlyphs {
+        if let a = f.fonts[i].nominalAdvance(v) { return (i, a) }
+      }
+    }
     if v < 0x10000 {
       for i in entries.indices {
         let a = entries[i].nominal._withUnsafeGuaranteedRef { $0[v] }
@@ -437,9 +442,12 @@ extension BubbleEstimator {
         continue
       }
       if v == 0x2028 || v == 0x2029 { v = 0x20 }
-      let (c, keycap) = classifier.next(v, before: index &+ 1 < count ? scalars[index &+ 1] : 0)
+      let w = index &+ 1 < count ? scalars[index &+ 1] : 0
+      let (c, keycap) = classifier.next(v, before: w)
       reading.character(
-        v, c, keycap: keycap, breakable: opportunities[index], into: &out, perFont: &perFont)
+        v, c, keycap: keycap,
+        presentation: w >= 0xFE0E ? BubbleEstimator.presentation(c, before: w) : 0,
+        breakable: opportunities[index], into: &out, perFont: &perFont)
     }
     if reading.paragraph.hasContent || reading.paragraph.count == 0 {
       reading.endParagraph(into: &out)

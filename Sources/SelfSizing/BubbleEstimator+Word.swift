@@ -54,11 +54,12 @@ extension BubbleEstimator {
     }
 
     /// Code point `v` of class `c` (`keycap`: it makes the character before an emoji), before
-    /// which the engine may break the line when `breakable`.
+    /// which the engine may break the line when `breakable`; `presentation` as the classifier
+    /// found it.
     @_transparent
     mutating func character<Sink: WordSink>(
-      _ v: UInt32, _ c: CharacterClass, keycap: Bool, breakable: Bool, into out: inout Sink,
-      perFont: inout [Double]?
+      _ v: UInt32, _ c: CharacterClass, keycap: Bool, presentation: Int8, breakable: Bool,
+      into out: inout Sink, perFont: inout [Double]?
     ) {
       let entries = word.entries
       if keycap, let ci = f.color, let a = f.fonts[ci].nominalAdvance(0x23) {
@@ -100,7 +101,8 @@ extension BubbleEstimator {
         }
         return word.mark(v, perFont: &perFont)
       }
-      var (fi, em) = BubbleEstimator.resolve(v == 0x09 ? 0x20 : v, emoji: c == .emoji, f, entries)
+      var (fi, em) = BubbleEstimator.resolve(
+        v == 0x09 ? 0x20 : v, presentation: presentation, f, entries)
       if baseless && c == .other && BubbleEstimator.isIndic(v)
         && UnicodeProperties.generalCategory(v) == .spacingMark
       {

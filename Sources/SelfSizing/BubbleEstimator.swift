@@ -129,6 +129,15 @@ public struct BubbleEstimator: Sendable, Hashable {
     }
   }
 
+  /// The presentation a character of class `c` followed by `w` asks of its font, as the
+  /// engine's font selection reads its cluster (only a selector or a skin tone after it,
+  /// U+FE0E and above, changes it): 1, colour first (an emoji before VS16 or a skin tone, which
+  /// no text font covers); -1, text first (before VS15); 0, the stack in order.
+  static func presentation(_ c: CharacterClass, before w: UInt32) -> Int8 {
+    if w == 0xFE0E { return -1 }
+    return c == .emoji && (w == 0xFE0F || (0x1F3FB...0x1F3FF).contains(w)) ? 1 : 0
+  }
+
   /// Counts per class, emoji sequences counted as they are drawn (for calibration and reports).
   package static func count(_ text: String) -> [Int] {
     var counts = [Int](repeating: 0, count: classCount)

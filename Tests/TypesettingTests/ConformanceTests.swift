@@ -18,9 +18,9 @@ final class ConformanceTests: XCTestCase {
   /// Line-start agreement per category and script: the level each group has reached (a
   /// ratchet: raise a floor as the engine improves, never lower it). The goal is 95 everywhere.
   static let startsFloor: [String: Double] = [
-    "Arabic": 100, "Chinese": 100, "Cyrillic": 100, "Devanagari": 100, "Emoji": 95.6,
-    "Hangul": 99.8, "Hebrew": 100, "Japanese": 100, "Latin": 99.6, "Thai": 100, "edge": 99.1,
-    "faker": 99.8, "ko-mixed": 100, "ko-prose": 100, "none": 100, "product": 100,
+    "Arabic": 100, "Chinese": 100, "Cyrillic": 100, "Devanagari": 100, "Emoji": 97.8,
+    "Hangul": 99.9, "Hebrew": 100, "Japanese": 100, "Latin": 99.68, "Thai": 100, "edge": 99.3,
+    "faker": 99.9, "ko-mixed": 100, "ko-prose": 100, "none": 100, "product": 100,
   ]
 
   func testAgreementWithChromium() throws {
@@ -67,10 +67,10 @@ final class ConformanceTests: XCTestCase {
     }
     // The goal is starts ≥ 99, lines ≥ 99.5, height ≥ 99, widest ≥ 98; each floor below is the
     // level reached so far (a ratchet: raise it as the engine improves, never lower it).
-    XCTAssertGreaterThanOrEqual(overall.pct(overall.starts), 99.79, summary)
+    XCTAssertGreaterThanOrEqual(overall.pct(overall.starts), 99.83, summary)
     XCTAssertGreaterThanOrEqual(overall.pct(overall.lines), 99.95, summary)
     XCTAssertGreaterThanOrEqual(overall.pct(overall.height), 99.95, summary)
-    XCTAssertGreaterThanOrEqual(overall.pct(overall.widest), 99.5, summary)
+    XCTAssertGreaterThanOrEqual(overall.pct(overall.widest), 99.66, summary)
     XCTAssertEqual(
       Set(groups.keys), Set(ConformanceTests.startsFloor.keys), "a group without a floor, or gone")
     for (k, s) in groups {

@@ -1,6 +1,7 @@
 /// Chooses a font of the stack for each grapheme cluster, as Chromium's font fallback does: the
-/// first font that has every visible code point of the cluster; an emoji in emoji presentation
-/// tries the colour fonts of the stack first.
+/// first font that has every visible code point of the cluster, in the stack's order whatever
+/// the cluster's default presentation; a variation selector asks for a presentation, so a
+/// cluster with VS16 tries the colour fonts of the stack first, one with VS15 the others first.
 enum FontSelection {
   /// Code points that need no glyph of their own (``needsNoGlyph(_:)``, read from
   /// ``CharacterTable`` in the BMP; beyond it asked directly, not through every flag the table
@@ -21,33 +22,16 @@ enum FontSelection {
     }
   }
 
-  /// Whether a cluster is shown as a colour emoji.
-  static func isEmojiPresentation(_ cluster: UnsafeBufferPointer<UInt32>) -> Bool {
-    guard let first = cluster.first else { return false }
-    // Nothing below ⌚, and nothing from U+2C00 to the emoji planes, is emoji by default.
-    if cluster.count == 1 && (first < 0x231A || (first >= 0x2C00 && first < 0x1F000)) {
-      return false
+  /// The presentation a cluster's variation selector asks for: colour (VS16, U+FE0F), not
+  /// colour (VS15, U+FE0E), or nil when it has neither. Chromium's fallback tries the fonts of
+  /// that presentation first (`FontFallbackPriority::kEmojiEmojiWithVS` and
+  /// `kEmojiTextWithVS`); without a selector it takes the stack in order.
+  static func presentationAsked(_ cluster: UnsafeBufferPointer<UInt32>) -> Bool? {
+    for c in cluster.dropFirst() {
+      if c == 0xFE0F { return true }
+      if c == 0xFE0E { return false }
     }
-    if cluster.contains(0xFE0E) { return false }
-    if cluster.contains(0xFE0F) || cluster.contains(0x20E3) && cluster.count > 2 { return true }
-    if (0x1F1E6...0x1F1FF).contains(first) { return true }
-    // A base and its marks (a syllable of Devanagari, Thai or Arabic, say): in those ranges
-    // nothing is emoji by default, and only a joiner or a skin tone would make the cluster one.
-    if first < 0x231A || (first >= 0x2C00 && first < 0x1F000) {
-      var joins = false
-      for c in cluster.dropFirst() where c == 0x200D || (0x1F3FB...0x1F3FF).contains(c) {
-        joins = true
-        break
-      }
-      if !joins { return false }
-    }
-    if UnicodeProperties.isEmojiPresentation(first) { return true }
-    if cluster.count > 1 && UnicodeProperties.isEmoji(first) {
-      for c in cluster.dropFirst() {
-        if c == 0x200D || (0x1F3FB...0x1F3FF).contains(c) { return true }
-      }
-    }
-    return false
+    return nil
   }
 
   /// The index in `fonts` of the font for `cluster`.
@@ -72,9 +56,9 @@ enum FontSelection {
   static func font(
     for cluster: UnsafeBufferPointer<UInt32>, in fonts: [Font], table: CharacterTable.Lookup
   ) -> Int {
-    // Most clusters are one character of the BMP outside the emoji blocks: the first font that
-    // has it (the general rule below, in a few bit tests).
-    if cluster.count == 1, let c = cluster.first, c < 0x231A || (c >= 0x2C00 && c < 0x10000) {
+    // Most clusters are one character of the BMP: the first font that has it (the general rule
+    // below, in a few bit tests).
+    if cluster.count == 1, let c = cluster.first, c < 0x10000 {
       if table.has(c, CharacterTable.primaryFontAlone) {
         return 0
       }
@@ -89,8 +73,10 @@ enum FontSelection {
   /// ``font(for:in:)`` for any other cluster.
   private static func font(ofCluster cluster: UnsafeBufferPointer<UInt32>, in fonts: [Font]) -> Int
   {
-    if isEmojiPresentation(cluster) {
-      for (i, f) in fonts.enumerated() where f.hasColorGlyphs && covers(f, cluster) { return i }
+    if let colour = presentationAsked(cluster) {
+      for (i, f) in fonts.enumerated() where f.hasColorGlyphs == colour && covers(f, cluster) {
+        return i
+      }
     }
     for (i, f) in fonts.enumerated() where covers(f, cluster) { return i }
     // Nothing covers every code point: the first font with the base character, else the primary.
