@@ -115,11 +115,10 @@ package struct GreedyLines {
     self.hyphenAdvance = hyphenAdvance
   }
 
-  /// How far a line's content may reach at `width`: the width plus the fit tolerance
-  /// (``PreparedText/fitTolerance``), kept finite for an unbounded width.
+  /// How far a line's content may reach at `width` (``PreparedText/fitLimit(width:)``).
   @inlinable
   package static func limit(width: Double) -> Double {
-    min(width + PreparedText.fitTolerance, 0x1p900)
+    PreparedText.fitLimit(width: width)
   }
 
   // (Inlinable for SelfSizing, which runs it over estimated words: specialised there for its

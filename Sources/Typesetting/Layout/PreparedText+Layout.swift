@@ -52,7 +52,7 @@ extension PreparedText {
     // code. (Inlined there, this path calls nothing, so a caller that takes the text from an
     // array need not retain and release it around the call: two atomic operations, as many as
     // the rest of a one-line answer costs.)
-    if oneLineEnd <= width + PreparedText.fitTolerance {
+    if oneLineEnd <= PreparedText.fitLimit(width: width) {
       return (1, oneLineHeight, oneLineWidth, oneLineWidth, false)
     }
     return try measureLines(width: width)

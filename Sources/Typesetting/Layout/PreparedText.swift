@@ -121,6 +121,12 @@ public final class PreparedText: @unchecked Sendable {
   /// tolerance matches 8 more corpus cases than a tolerance of float noise only).
   @inlinable static var fitTolerance: Double { 1.0 / 64.0 - 1e-9 }
 
+  /// How far a line's content may reach at `width`: the width plus the fit tolerance, kept
+  /// finite for an unbounded width. The one fit limit of measuring, layout and the estimator.
+  @inlinable static func fitLimit(width: Double) -> Double {
+    min(width + fitTolerance, 0x1p900)
+  }
+
   /// Bytes the text's arrays hold (their capacities), with and without the glyphs it keeps for
   /// drawing (a benchmark figure).
   package var arrayBytes: (total: Int, glyphs: Int) {
