@@ -170,10 +170,6 @@ int32_t galley_is_emoji_modifier_base(uint32_t codepoint) {
   return u_hasBinaryProperty((UChar32)codepoint, UCHAR_EMOJI_MODIFIER_BASE) ? 1 : 0;
 }
 
-int32_t galley_is_emoji(uint32_t codepoint) {
-  return u_hasBinaryProperty((UChar32)codepoint, UCHAR_EMOJI) ? 1 : 0;
-}
-
 int32_t galley_pair_breaks(uint32_t first, uint32_t second) {
   UErrorCode status = U_ZERO_ERROR;
   int owned = 0;

@@ -1,4 +1,3 @@
-import CHarfBuzz
 import Foundation
 import Typesetting
 
@@ -19,9 +18,6 @@ public enum ShapingAccelerator {
   /// glyph-by-glyph comparisons and the conformance corpus, shaped both ways).
   public static let verifiedHarfBuzzVersions: [String] = ["6.0.0"]
 
-  /// The version of the HarfBuzz this process runs (`hb_version_string()`).
-  public static let linkedHarfBuzzVersion = String(cString: hb_version_string())
-
   /// The environment variable that makes the fence judge as if another HarfBuzz version were
   /// linked, to see (and test) what a machine with that version gets. It can only close the
   /// fence: naming a verified version where an unverified one is linked changes nothing.
@@ -31,7 +27,7 @@ public enum ShapingAccelerator {
   /// HarfBuzz (or the one `GALLEY_FENCE_HARFBUZZ_VERSION` names) is not a verified version.
   public static let fence: String? = {
     let named = ProcessInfo.processInfo.environment[fenceVersionVariable] ?? ""
-    return fence(linked: linkedHarfBuzzVersion) ?? (named.isEmpty ? nil : fence(linked: named))
+    return fence(linked: EngineVersions.harfBuzz) ?? (named.isEmpty ? nil : fence(linked: named))
   }()
 
   /// Why the accelerator must be off where HarfBuzz `version` is linked (nil: it may run).

@@ -62,10 +62,6 @@ int32_t galley_is_emoji_modifier(uint32_t codepoint);
 /// not (0).
 int32_t galley_is_emoji_modifier_base(uint32_t codepoint);
 
-/// Whether a code point has Unicode's Emoji property (an emoji in some presentation) (1) or not
-/// (0).
-int32_t galley_is_emoji(uint32_t codepoint);
-
 /// Whether ICU's line iterator for "en" reports a break between the two code points when they
 /// stand alone as a two-character string. Returns 1, 0, or a negative error.
 int32_t galley_pair_breaks(uint32_t first, uint32_t second);

@@ -66,9 +66,6 @@ package enum UnicodeProperties {
     galley_is_emoji_modifier_base(c) != 0
   }
 
-  /// Emoji: an emoji in some presentation (text or colour).
-  package static func isEmoji(_ c: UInt32) -> Bool { galley_is_emoji(c) != 0 }
-
   /// General_Category, numbered as ICU numbers it (`UCharCategory`).
   package enum GeneralCategory: Int32 {
     case unassigned = 0, uppercaseLetter, lowercaseLetter, titlecaseLetter, modifierLetter
