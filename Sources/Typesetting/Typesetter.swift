@@ -192,12 +192,15 @@ public final class Typesetter: @unchecked Sendable {
     let segments = Segmentation(
       source, items: items, shaped: shaped, letterSpacing: style.letterSpacing,
       opportunities: opportunities)
+    let endAdjustments = LineEndKerning.adjustments(
+      source, items: items, segments: segments, shaped: shaped, fonts: style.fonts.fonts,
+      size: style.size)
     shaped.giveBack(to: scratch)
     items.giveBack(to: scratch)
     let constants = styleConstants(style, worker: worker)
     return PreparedText(
       text: text, style: style, source: source, items: items, shaped: shaped,
-      segments: segments, constants: constants)
+      segments: segments, endAdjustments: endAdjustments, constants: constants)
   }
 
   /// The constants of `style`: from the worker's memo when it met the style, else from the

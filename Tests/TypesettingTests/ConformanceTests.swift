@@ -19,7 +19,7 @@ final class ConformanceTests: XCTestCase {
   /// ratchet: raise a floor as the engine improves, never lower it). The goal is 95 everywhere.
   static let startsFloor: [String: Double] = [
     "Arabic": 100, "Chinese": 100, "Cyrillic": 100, "Devanagari": 100, "Emoji": 97.8,
-    "Hangul": 99.9, "Hebrew": 100, "Japanese": 100, "Latin": 99.68, "Thai": 100, "edge": 99.3,
+    "Hangul": 99.9, "Hebrew": 100, "Japanese": 100, "Latin": 99.79, "Thai": 100, "edge": 99.5,
     "faker": 99.9, "ko-mixed": 100, "ko-prose": 100, "none": 100, "product": 100,
   ]
 
@@ -67,10 +67,10 @@ final class ConformanceTests: XCTestCase {
     }
     // The goal is starts ≥ 99, lines ≥ 99.5, height ≥ 99, widest ≥ 98; each floor below is the
     // level reached so far (a ratchet: raise it as the engine improves, never lower it).
-    XCTAssertGreaterThanOrEqual(overall.pct(overall.starts), 99.83, summary)
+    XCTAssertGreaterThanOrEqual(overall.pct(overall.starts), 99.86, summary)
     XCTAssertGreaterThanOrEqual(overall.pct(overall.lines), 99.95, summary)
     XCTAssertGreaterThanOrEqual(overall.pct(overall.height), 99.95, summary)
-    XCTAssertGreaterThanOrEqual(overall.pct(overall.widest), 99.66, summary)
+    XCTAssertGreaterThanOrEqual(overall.pct(overall.widest), 99.73, summary)
     XCTAssertEqual(
       Set(groups.keys), Set(ConformanceTests.startsFloor.keys), "a group without a floor, or gone")
     for (k, s) in groups {

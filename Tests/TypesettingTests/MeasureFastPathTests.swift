@@ -33,11 +33,13 @@ final class MeasureFastPathTests: XCTestCase {
     }
     var checked = 0
     var fast = 0
+    var endAdjusted = 0
     for c in cases {
       let prepared = try Typesetter.shared.prepare(c.text, style: c.style)
       // Only tabs (those white-space processing keeps) keep a text from the fast index.
       let tabs = prepared.segmentFlags.contains { $0 & PreparedText.SegmentFlag.hasTab != 0 }
       XCTAssertEqual(prepared.fast == nil, tabs, c.id)
+      if !prepared.endAdjustments.isEmpty { endAdjusted += 1 }
       for f in [0.31, 0.5, 0.77, 1.0, 1.13, 1.6, 3.0] {
         let w = c.width * f
         let full = try prepared.layout(width: w)
@@ -58,6 +60,38 @@ final class MeasureFastPathTests: XCTestCase {
     }
     XCTAssertEqual(checked, 3000 * 7)
     XCTAssertGreaterThan(fast, 3000 * 7 * 95 / 100)
+    // (Lines that may end inside a kerning pair: the search and the walk agree on them too.)
+    XCTAssertGreaterThan(endAdjusted, 50)
+  }
+
+  /// Texts whose lines may end inside kerning pairs (``LineEndKerning``), at every quarter
+  /// point from 40 points to one line: measuring (the search compiled for such texts), layout
+  /// and the segment walk find the same lines. (A line's end there may not grow along the
+  /// text, which the search alone would not follow.)
+  func testSearchAndWalkAgreeWhereLinesEndInsideKerningPairs() throws {
+    let cases = try Fixtures.jsonLines("corpus.jsonl").map {
+      try TextCase(json: $0, library: Fixtures.library)
+    }
+    var texts = 0
+    for c in cases where texts < 24 {
+      let prepared = try Typesetter.shared.prepare(c.text, style: c.style)
+      guard !prepared.endAdjustments.isEmpty, prepared.fast != nil else { continue }
+      texts += 1
+      let oneLine = try prepared.measure(width: 1e6).widest
+      var w = 40.0
+      while w <= oneLine + 0.5 {
+        if let difference = Self.walkAndSearchDiffer(prepared, width: w) {
+          XCTFail("\(c.id) at \(w): \(difference)")
+          break
+        }
+        let full = try prepared.layout(width: w)
+        let quick = try prepared.measure(width: w)
+        XCTAssertEqual(quick.lines, full.lineCount, "\(c.id) at \(w)")
+        XCTAssertEqual(quick.widest, full.widest, accuracy: 1e-9, "\(c.id) at \(w)")
+        w += 0.25
+      }
+    }
+    XCTAssertEqual(texts, 24)
   }
 
   /// Zero-width spaces (alone, leading, trailing, doubled) and other white space the reported

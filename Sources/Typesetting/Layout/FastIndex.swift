@@ -71,6 +71,11 @@ struct FastIndex: @unchecked Sendable {
     /// Lines wrap, and none of the side facts applies (side arrays, line spacing, `maxLines`):
     /// measuring reads the sums, fonts and forced breaks alone (``PlainShape``).
     static let isPlain: UInt64 = 1 << 44
+    /// Some segment ends inside a kerning pair (``PreparedText/endAdjustment(segment:)``).
+    static let hasEndAdjustments: UInt64 = 1 << 45
+    /// Plain, of one paragraph and one line box, without soft hyphens or lines that end inside
+    /// kerning pairs (``SimpleShape``).
+    static let isSimple: UInt64 = 1 << 46
   }
 
   /// Bytes its array holds.
@@ -92,6 +97,7 @@ struct FastIndex: @unchecked Sendable {
   var hasFirstVisible: Bool { bits & Flag.hasFirstVisible != 0 }
   var spacesLines: Bool { bits & Flag.spacesLines != 0 }
   var isPlain: Bool { bits & Flag.isPlain != 0 }
+  var isSimple: Bool { bits & Flag.isSimple != 0 }
 
   /// What only some texts read (forced breaks, taller line boxes, soft hyphens, line spacing,
   /// white space that reported widths leave out, `maxLines`), kept in ``PreparedText`` apart
@@ -198,6 +204,9 @@ struct FastIndex: @unchecked Sendable {
         else { return nil }
         let start = x
         let contentEnd = x + text.segmentContent[s]
+        // Where a line that ends here ends: its last glyph shaped as the line's end
+        // (``LineEndKerning``).
+        let lineEnd = text.endAdjustments.isEmpty ? contentEnd : contentEnd + text.endAdjustments[s]
         let a = Int(s == 0 ? 0 : text.segmentEnd[s - 1])
         let t = Int(text.segmentContentEnd[s])
         // The visible part of the content, as the segment walk finds it: white space of the
@@ -205,12 +214,13 @@ struct FastIndex: @unchecked Sendable {
         var first = Double.infinity
         if a < t && flags & PreparedText.SegmentFlag.plain != 0 {
           first = start
-          last = contentEnd
+          last = lineEnd
         } else if a < t, let visible = text.visiblePart(a, t, from: start, to: contentEnd) {
           first = visible.startX
-          last = visible.endX
+          // (Where a line's end gains, the visible content ends with the content.)
+          last = visible.endX == contentEnd ? lineEnd : visible.endX
         }
-        if last != contentEnd && lastIsContentEnd {
+        if last != lineEnd && lastIsContentEnd {
           lastIsContentEnd = false
           lastContent.reserveCapacity(n)
           for k in 0..<s { lastContent.append(spans[k + 1].contentEnd) }
@@ -227,7 +237,7 @@ struct FastIndex: @unchecked Sendable {
         }
         firstSeen = min(firstSeen, first)
         x = contentEnd + text.segmentTrailing[s]
-        spans.append(Span(contentEnd: contentEnd, end: x))
+        spans.append(Span(contentEnd: lineEnd, end: x))
         mask |= text.segmentFonts[s]
       }
       // firstVisible[s]: the first visible start at or after segment s.
@@ -271,10 +281,14 @@ struct FastIndex: @unchecked Sendable {
     if !sums.lastContent.isEmpty { bits |= Flag.hasLastContent }
     if !sums.firstVisible.isEmpty { bits |= Flag.hasFirstVisible }
     if spacing != 0 { bits |= Flag.spacesLines }
+    if !text.endAdjustments.isEmpty { bits |= Flag.hasEndAdjustments }
     if wraps && sums.lastContent.isEmpty && sums.firstVisible.isEmpty && spacing == 0
       && maxLines == 0
     {
       bits |= Flag.isPlain
+      if noForcedBreak && uniformBox && !text.hasSoftHyphens && text.endAdjustments.isEmpty {
+        bits |= Flag.isSimple
+      }
     }
     return bits
   }
@@ -286,12 +300,8 @@ struct FastIndex: @unchecked Sendable {
   )? {
     if isPlain {
       // Most texts (see ``TextShape``).
-      if noForcedBreak {
-        if uniformBox && !hasSoftHyphens {
-          return text.measure(self, limit: limit, SimpleShape.self)
-        }
-        return text.measure(self, limit: limit, UnbrokenShape.self)
-      }
+      if isSimple { return text.measure(self, limit: limit, SimpleShape.self) }
+      if noForcedBreak { return text.measure(self, limit: limit, UnbrokenShape.self) }
       return text.measure(self, limit: limit, PlainShape.self)
     }
     return text.measure(self, limit: limit, AnyShape.self)
@@ -328,13 +338,18 @@ protocol TextShape {
   /// Every line box is the same and no soft hyphen shows (``FastIndex/Flag/uniformBox``,
   /// ``FastIndex/Flag/hasSoftHyphens``).
   static var simple: Bool { get }
+  /// A line may end inside a kerning pair (``FastIndex/Flag/hasEndAdjustments``, asked where
+  /// this is true): false where the text is known to have none.
+  static var kernsAtEnds: Bool { get }
 }
 
-/// Plain texts of one paragraph and one line box, without soft hyphens: most of them.
+/// Plain texts of one paragraph and one line box, without soft hyphens or lines that end
+/// inside kerning pairs: most of them.
 enum SimpleShape: TextShape {
   static var plain: Bool { true }
   static var unbroken: Bool { true }
   static var simple: Bool { true }
+  static var kernsAtEnds: Bool { false }
 }
 
 /// Plain texts of one paragraph.
@@ -342,6 +357,7 @@ enum UnbrokenShape: TextShape {
   static var plain: Bool { true }
   static var unbroken: Bool { true }
   static var simple: Bool { false }
+  static var kernsAtEnds: Bool { true }
 }
 
 /// Texts whose fast index is plain.
@@ -349,6 +365,7 @@ enum PlainShape: TextShape {
   static var plain: Bool { true }
   static var unbroken: Bool { false }
   static var simple: Bool { false }
+  static var kernsAtEnds: Bool { true }
 }
 
 /// Any text.
@@ -356,6 +373,7 @@ enum AnyShape: TextShape {
   static var plain: Bool { false }
   static var unbroken: Bool { false }
   static var simple: Bool { false }
+  static var kernsAtEnds: Bool { true }
 }
 
 /// A prepared text's ``FastIndex`` as the greedy rule reads it: each line's end found by search
@@ -376,6 +394,7 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
   /// Whether the side arrays of visible ends and starts are there (most texts need neither).
   var hasLastContent: Bool { bits & FastIndex.Flag.hasLastContent != 0 }
   var hasFirstVisible: Bool { bits & FastIndex.Flag.hasFirstVisible != 0 }
+  var hasEndAdjustments: Bool { bits & FastIndex.Flag.hasEndAdjustments != 0 }
 
   /// Valid only inside `index.withSums`, which lends `e`.
   init(
@@ -405,7 +424,37 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
     } else {
       repeat { g &-= 1 } while e[g].contentEnd > limitX
     }
+    if Shape.kernsAtEnds && hasEndAdjustments {
+      // (Most lines: where `g` and the segment after it end, white space included, shows
+      // that the paragraph breaks after `g` too, and its line fits; see ``endAdjusted``.)
+      if g >= a && e[g].end <= limitX && e[g &+ 1].end > limitX { return g }
+      return Self.endAdjusted(lent.takeUnretainedValue(), e, from: a, near: g, to: hi, limitX)
+    }
     return g
+  }
+
+  /// The last segment that fits, for a text where some lines end inside a kerning pair (the
+  /// sums then hold where each such line ends, which may not grow along the text): as
+  /// ``SegmentWalk/lastFitting(from:to:limitX:)`` finds it, from `g`, where the search stopped.
+  @inline(never)
+  static func endAdjusted(
+    _ text: PreparedText, _ e: UnsafePointer<FastIndex.Span>, from a: Int, near g: Int,
+    to hi: Int, _ limitX: Double
+  ) -> Int {
+    // The last segment whose content fits as the paragraph shaped it (where a line's end
+    // gains, its segment has no trailing white space: its end is its content's), then back
+    // while the line, its end shaped on its own, does not fit.
+    text.endAdjustments.withUnsafeBufferPointer { adjustment in
+      var g = max(g, a &- 1)
+      while g < hi {
+        let k = g &+ 1
+        if (adjustment[k] != 0 ? e[k].end : e[k].contentEnd) > limitX { break }
+        g = k
+      }
+      while g >= a && (adjustment[g] != 0 ? e[g].end : e[g].contentEnd) > limitX { g &-= 1 }
+      while g > a && e[g].contentEnd > limitX { g &-= 1 }
+      return g
+    }
   }
 
   func lastBeforeForcedBreak(from a: Int) -> Int {
@@ -506,6 +555,8 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
     }
     // All that is left fits: the line goes on with it, as wide as its graphemes' advances
     // (which can sum to less than the segment's content).
-    return (nil, e[a].contentEnd - part.advance, part.from)
+    // (From the end of the segment's content as the paragraph shaped it.)
+    let contentEnd = text.endAdjustment(segment: a) != 0 ? e[a].end : e[a].contentEnd
+    return (nil, contentEnd - part.advance, part.from)
   }
 }

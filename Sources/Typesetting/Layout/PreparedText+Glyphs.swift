@@ -53,10 +53,14 @@ extension PreparedText {
       let level = pieces.last?.level ?? paragraphLevel
       pieces.append(.snippet(hyphen, level: level))
     }
+    // The last glyph of a line that ends inside a kerning pair, as the line's end shapes it.
+    let endAdjust: (cluster: Int, delta: Double)? =
+      truncatedHere || line.endAdjustment == 0 || line.graphemes.isEmpty
+      ? nil : (Int(graphemeStart[line.graphemes.upperBound - 1]), line.endAdjustment)
     var pen = 0.0
     var out: [GlyphRun] = []
     for piece in LineOrder.visual(pieces, levels: pieces.map(\.level)) {
-      let run = place(piece, pen: pen, line: index, baseline: line.baseline)
+      let run = place(piece, pen: pen, line: index, baseline: line.baseline, endAdjust: endAdjust)
       pen += run.width
       out.append(run)
     }
@@ -123,7 +127,10 @@ extension PreparedText {
   }
 
   /// Positions a piece's glyphs from pen x `pen`.
-  private func place(_ piece: LinePiece, pen: Double, line: Int, baseline: Double) -> GlyphRun {
+  private func place(
+    _ piece: LinePiece, pen: Double, line: Int, baseline: Double,
+    endAdjust: (cluster: Int, delta: Double)? = nil
+  ) -> GlyphRun {
     let fonts = style.fonts.fonts
     switch piece {
     case .tab(let width, let level):
@@ -137,7 +144,10 @@ extension PreparedText {
     case .glyphs(let r, let start, let end, let level):
       let run = runs[r]
       let all = glyphs[Int(run.glyphStart)..<Int(run.glyphEnd)]
-      let mine = all.filter { Int($0.cluster) >= start && Int($0.cluster) < end }
+      var mine = all.filter { Int($0.cluster) >= start && Int($0.cluster) < end }
+      if let e = endAdjust, let k = mine.lastIndex(where: { Int($0.cluster) == e.cluster }) {
+        mine[k].advance += e.delta
+      }
       let extra = style.letterSpacing == 0 ? nil : spacing(of: mine, start: start, end: end)
       return positioned(
         mine[...], font: fonts[Int(run.font)], extra: extra, pen: pen, line: line,

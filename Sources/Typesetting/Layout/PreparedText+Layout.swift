@@ -9,6 +9,7 @@ extension PreparedText {
     var visibleEnd: Int  // one past the last visible grapheme
     var hyphenated = false  // ends at a soft hyphen, which shows a hyphen
     var extentStart: Int? = nil  // where the reported width starts (nil: at reportStart)
+    var endAdjustment = 0.0  // the last glyph's, where the line ends inside a kerning pair
   }
 
   /// Lays the text out in lines no wider than `width` (greedy, as browsers and TextKit do).
@@ -262,7 +263,9 @@ extension PreparedText {
         RawLine(
           start: start, end: end, width: line.width, fonts: text.lineFonts(line),
           reportStart: reportStart >= 0 ? reportStart : start, visibleEnd: visibleEnd,
-          hyphenated: line.hyphenated))
+          hyphenated: line.hyphenated,
+          endAdjustment: line.breakEnd >= 0 || text.endAdjustments.isEmpty
+            ? 0 : text.endAdjustment(segment: line.last)))
       return true
     }
   }

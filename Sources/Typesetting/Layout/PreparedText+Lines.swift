@@ -29,7 +29,7 @@ extension PreparedText {
           width: snap(r.width), ascent: a, descent: d, top: top, height: h, baseline: top + a,
           graphemes: r.start..<max(r.start, r.visibleEnd),
           extentStart: r.extentStart ?? min(r.reportStart, graphemeAdvance.count),
-          hyphenated: r.hyphenated))
+          hyphenated: r.hyphenated, endAdjustment: r.endAdjustment))
       top += h
       widest = max(widest, snap(r.width))
     }

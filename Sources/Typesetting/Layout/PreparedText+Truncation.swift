@@ -32,6 +32,7 @@ extension PreparedText {
       last.visibleEnd = lastVisibleEnd
       last.width = max(0, lastVisibleW + ellipsisAdvance)  // (negative letter spacing)
       last.hyphenated = false
+      last.endAdjustment = 0
       last.extentStart = last.start
       lines[maxLines - 1] = last
       let end = Int(source[Int(graphemeStart[lastVisibleEnd])])
@@ -60,6 +61,7 @@ extension PreparedText {
       last.visibleEnd = k
       last.width = max(0, head + ellipsisAdvance + tail)
       last.hyphenated = false
+      last.endAdjustment = 0
       last.extentStart = last.start
       lines[maxLines - 1] = last
       let end = Int(source[Int(graphemeStart[k])])

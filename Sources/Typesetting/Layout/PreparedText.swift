@@ -53,6 +53,9 @@ public final class PreparedText: @unchecked Sendable {
   let segmentTrailing: [Double]  // advance of trailing spaces (tabs: computed at layout)
   let segmentFlags: [UInt8]
   let segmentFonts: [UInt64]  // bit i: font i of the stack is used in the segment
+  /// Per segment, what a line that ends after it gains in width (``endAdjustment(segment:)``);
+  /// empty when no segment ends inside a kerning pair.
+  let endAdjustments: [Double]
 
   /// The style's line-box rule over its fonts' metrics.
   let lineBoxes: LineBoxes
@@ -78,7 +81,7 @@ public final class PreparedText: @unchecked Sendable {
   /// The text made of the stages' outputs (see ``Typesetter``), its fast index built last.
   init(
     text: String, style: TextStyle, source: SourceText, items: Itemization, shaped: ShapedText,
-    segments: Segmentation, constants k: StyleConstants
+    segments: Segmentation, endAdjustments: [Double], constants k: StyleConstants
   ) {
     self.text = text
     self.style = style
@@ -95,6 +98,7 @@ public final class PreparedText: @unchecked Sendable {
     self.segmentTrailing = segments.trailing
     self.segmentFlags = segments.flags
     self.segmentFonts = segments.fonts
+    self.endAdjustments = endAdjustments
     self.lineBoxes = LineBoxes(ascent: k.ascent, descent: k.descent, lineGap: k.lineGap, style: style)
     self.spaceAdvance = k.space + style.letterSpacing
     self.ellipsisAdvance = k.ellipsis.advance
@@ -120,6 +124,14 @@ public final class PreparedText: @unchecked Sendable {
   /// layout units of 1/64 px, so a line less than 1/64 px too wide still fits (measured: this
   /// tolerance matches 8 more corpus cases than a tolerance of float noise only).
   @inlinable static var fitTolerance: Double { 1.0 / 64.0 - 1e-9 }
+
+  /// What a line that ends after segment `s` gains in width because its last glyph is shaped
+  /// as a line's end: Chromium shapes the end of a line again on its own where the break falls
+  /// inside a kerning pair (its line breaker reshapes up to a break that is not safe to break),
+  /// so that glyph loses the pair's adjustment. 0 for most segments.
+  func endAdjustment(segment s: Int) -> Double {
+    endAdjustments.isEmpty ? 0 : endAdjustments[s]
+  }
 
   /// How far a line's content may reach at `width`: the width plus the fit tolerance, kept
   /// finite for an unbounded width. The one fit limit of measuring, layout and the estimator.

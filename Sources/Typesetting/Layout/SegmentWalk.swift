@@ -61,7 +61,13 @@ struct SegmentWalk: SegmentIndex {
       if contentEnds[s] > limitX { break }
       s += 1
     }
-    return s - 1
+    if text.endAdjustments.isEmpty { return s - 1 }
+    // A line that ends where its last glyph kerns with the next loses that kerning
+    // (``PreparedText/endAdjustment(segment:)``): while the line so shaped does not fit, the
+    // break before is taken.
+    var g = s - 1
+    while g > a && contentEnds[g] + text.endAdjustment(segment: g) > limitX { g -= 1 }
+    return g
   }
 
   mutating func lastBeforeForcedBreak(from a: Int) -> Int {
@@ -111,7 +117,8 @@ struct SegmentWalk: SegmentIndex {
       startX = v.startX
     }
     let end = lastVisibleEnd(from: a, through: g, base: base)
-    return end == -.infinity ? 0 : max(0, end - startX)
+    guard end != -.infinity else { return 0 }
+    return max(0, end + text.endAdjustment(segment: g) - startX)
   }
 
   mutating func brokenLine(segment a: Int, limit: Double, base: inout Double, resume: inout Int)

@@ -29,6 +29,9 @@ public struct TextLayout: Sendable, Equatable {
     var extentStart = 0
     /// Whether the line ends at a soft hyphen and shows a hyphen there.
     var hyphenated = false
+    /// What the line's last glyph gains, shaped as the line's end (for drawing; see
+    /// ``PreparedText/endAdjustment(segment:)``).
+    var endAdjustment = 0.0
   }
 
   /// The width the text was laid out in.

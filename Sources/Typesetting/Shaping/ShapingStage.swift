@@ -11,6 +11,8 @@ struct ShapedText {
   var glyphs: [ShapedGlyph]
   /// The runs in logical order, covering every code point.
   var runs: [ShapedRun]
+  /// The code points set half-width by text-spacing-trim (``PunctuationTrim``).
+  var halved: [Int]
 
   init(
     _ source: SourceText, items: Itemization, style: TextStyle, language: hb_language_t?,
@@ -62,6 +64,7 @@ struct ShapedText {
     }
     self.glyphs = glyphs
     runs = shapedRuns
+    self.halved = halved
     self.advances = advances
   }
 
