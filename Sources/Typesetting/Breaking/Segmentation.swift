@@ -118,6 +118,11 @@ struct Segmentation {
           flags |= PreparedText.SegmentFlag.softHyphen
         }
         if t > a && !anyWS { flags |= PreparedText.SegmentFlag.plain }
+        if t < g && g < gCount && gFlags[g] & PreparedText.GraphemeFlag.continuation != 0
+          && gFlags[g - 1] & PreparedText.GraphemeFlag.space != 0
+        {
+          flags |= PreparedText.SegmentFlag.splitCluster
+        }
         // (Initialized, not assigned: the memory holds no segment yet.)
         (segment.baseAddress! + made).initialize(
           to: Segment(

@@ -220,6 +220,10 @@ struct FastIndex: @unchecked Sendable {
           // (Where a line's end gains, the visible content ends with the content.)
           last = visible.endX == contentEnd ? lineEnd : visible.endX
         }
+        // (A space split from its marks by the break after it counts as visible.)
+        if flags & PreparedText.SegmentFlag.splitCluster != 0 {
+          last = contentEnd + text.segmentTrailing[s]
+        }
         if last != lineEnd && lastIsContentEnd {
           lastIsContentEnd = false
           lastContent.reserveCapacity(n)

@@ -259,6 +259,12 @@ extension PreparedText {
         }
         if !collapses && reportStart < 0 { reportStart = a }
       }
+      // (A space split from its marks by the break after it is visible.)
+      if line.breakEnd < 0
+        && text.segmentFlags[line.last] & PreparedText.SegmentFlag.splitCluster != 0
+      {
+        visibleEnd = end
+      }
       lines.append(
         RawLine(
           start: start, end: end, width: line.width, fonts: text.lineFonts(line),

@@ -188,6 +188,11 @@ public final class PreparedText: @unchecked Sendable {
     static let hasTab: UInt8 = 1
     static let forcedBreak: UInt8 = 2
     static let softHyphen: UInt8 = 4  // the content ends with a soft hyphen
+    /// The white space after the content ends with a space whose marks start the next segment
+    /// (a grapheme cluster split by the break after the space, ``GraphemeFlag/continuation``):
+    /// a line that ends here reports its width to the end of that space, the cluster counting
+    /// on this line as its line start does.
+    static let splitCluster: UInt8 = 8
     static let plain: UInt8 = 16  // non-empty content with no white space of the trim set in it
   }
 }

@@ -100,6 +100,9 @@ struct SegmentWalk: SegmentIndex {
   }
 
   func lastVisibleEnd(from a: Int, through s: Int, base: Double) -> Double {
+    // (A space split from its marks by the break after it counts as visible; the marks, in
+    // the next segment, are visible too: only the last segment's counts.)
+    if text.segmentFlags[s] & PreparedText.SegmentFlag.splitCluster != 0 { return ends[s] }
     var k = s
     while k >= a {
       if let v = visible(k) { return v.endX }
