@@ -388,6 +388,11 @@ extension BubbleEstimator {
     func lastBeforeForcedBreak(from a: Int) -> Int { count - 1 }
     func endsWithSoftHyphen(_ s: Int) -> Bool { false }
 
+    /// (The estimator hangs no closing bracket.)
+    static var mayHang: Bool { false }
+    var hangs: Bool { false }
+    func endHang(_ s: Int) -> Double { 0 }
+
     func lastVisibleEnd(from a: Int, through s: Int, base: Double) -> Double { lastContent }
 
     func lineWidth(from a: Int, through g: Int, base: Double, resume: Int) -> Double {

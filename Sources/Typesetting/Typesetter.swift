@@ -192,15 +192,26 @@ public final class Typesetter: @unchecked Sendable {
     let segments = Segmentation(
       source, items: items, shaped: shaped, letterSpacing: style.letterSpacing,
       opportunities: opportunities)
+    let endHangs =
+      style.profile == .browser && style.letterSpacing == 0
+      ? PunctuationTrim.endHangs(source, segments: segments, shaped: shaped, size: style.size)
+      : []
+    let startGains =
+      style.profile == .browser
+      ? PunctuationTrim.startGains(
+        source, segments: segments, shaped: shaped, fonts: style.fonts.fonts, size: style.size,
+        language: style.language)
+      : []
     let endAdjustments = LineEndKerning.adjustments(
       source, items: items, segments: segments, shaped: shaped, fonts: style.fonts.fonts,
-      size: style.size)
+      size: style.size, hangs: endHangs, startGains: startGains)
     shaped.giveBack(to: scratch)
     items.giveBack(to: scratch)
     let constants = styleConstants(style, worker: worker)
     return PreparedText(
       text: text, style: style, source: source, items: items, shaped: shaped,
-      segments: segments, endAdjustments: endAdjustments, constants: constants)
+      segments: segments, endAdjustments: endAdjustments, endHangs: endHangs,
+      startGains: startGains, constants: constants)
   }
 
   /// The constants of `style`: from the worker's memo when it met the style, else from the

@@ -64,8 +64,9 @@ final class MeasureFastPathTests: XCTestCase {
     XCTAssertGreaterThan(endAdjusted, 50)
   }
 
-  /// Texts whose lines may end inside kerning pairs (``LineEndKerning``), at every quarter
-  /// point from 40 points to one line: measuring (the search compiled for such texts), layout
+  /// Texts whose lines may end inside kerning pairs (``LineEndKerning``), or hang a closing
+  /// mark or start wider (``PunctuationTrim``), at every quarter point from 40 points to one
+  /// line: measuring (the search compiled for such texts), layout
   /// and the segment walk find the same lines. (A line's end there may not grow along the
   /// text, which the search alone would not follow.)
   func testSearchAndWalkAgreeWhereLinesEndInsideKerningPairs() throws {
@@ -73,10 +74,18 @@ final class MeasureFastPathTests: XCTestCase {
       try TextCase(json: $0, library: Fixtures.library)
     }
     var texts = 0
-    for c in cases where texts < 24 {
+    var trimmed = 0
+    for c in cases where texts < 24 || trimmed < 10 {
       let prepared = try Typesetter.shared.prepare(c.text, style: c.style)
-      guard !prepared.endAdjustments.isEmpty, prepared.fast != nil else { continue }
-      texts += 1
+      guard prepared.fast != nil else { continue }
+      // (Also texts whose closing marks may hang or whose lines may start wider.)
+      if !prepared.endAdjustments.isEmpty && texts < 24 {
+        texts += 1
+      } else if (!prepared.endHangs.isEmpty || !prepared.startGains.isEmpty) && trimmed < 10 {
+        trimmed += 1
+      } else {
+        continue
+      }
       let oneLine = try prepared.measure(width: 1e6).widest
       var w = 40.0
       while w <= oneLine + 0.5 {
@@ -92,6 +101,7 @@ final class MeasureFastPathTests: XCTestCase {
       }
     }
     XCTAssertEqual(texts, 24)
+    XCTAssertEqual(trimmed, 10)
   }
 
   /// Zero-width spaces (alone, leading, trailing, doubled) and other white space the reported

@@ -16,13 +16,15 @@ import CHarfBuzz
 /// space keeps its last glyph's pair with the space) and whose content's last glyph that takes
 /// room is not white space that reported widths leave out, in left-to-right runs, where the glyph is the character's own
 /// (not substituted, not halved by text-spacing-trim, not a bitmap) and has a glyph after it in
-/// its run. Soft hyphens, where the shown hyphen joins the pair, are left as they are.
+/// its run. Soft hyphens, where the shown hyphen joins the pair, closing brackets whose half
+/// may hang and marks before an opening mark that a line may start wider
+/// (``PunctuationTrim``) are left as they are.
 enum LineEndKerning {
   /// Per segment, what a line that ends after it gains in width (empty when none gains
   /// anything; the last segment never does: the text ends there).
   static func adjustments(
     _ source: SourceText, items: Itemization, segments: Segmentation, shaped: ShapedText,
-    fonts: [Font], size: Double
+    fonts: [Font], size: Double, hangs: [Double], startGains: [Double]
   ) -> [Double] {
     let ends = segments.end
     let n = ends.count
@@ -47,7 +49,9 @@ enum LineEndKerning {
     let graphemeFlags = items.graphemeFlags
     for s in 0..<(n - 1) {
       // (Segments with trailing white space, most of them in spaced scripts, stop here.)
-      guard flags[s] & skip == 0, trailing[s] == 0 else { continue }
+      guard flags[s] & skip == 0, trailing[s] == 0, hangs.isEmpty || hangs[s] == 0,
+        startGains.isEmpty || startGains[s + 1] == 0
+      else { continue }
       // The last grapheme that takes room (a zero width space after it hangs), not white
       // space (so the line's visible content ends with it).
       let start = s == 0 ? 0 : Int(ends[s - 1])

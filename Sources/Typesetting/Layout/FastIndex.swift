@@ -68,14 +68,21 @@ struct FastIndex: @unchecked Sendable {
     static let hasFirstVisible: UInt64 = 1 << 42
     /// Lines are spaced apart (``Side/spacing``: the Apple profile's line spacing).
     static let spacesLines: UInt64 = 1 << 43
-    /// Lines wrap, and none of the side facts applies (side arrays, line spacing, `maxLines`):
-    /// measuring reads the sums, fonts and forced breaks alone (``PlainShape``).
+    /// Lines wrap, and none of the side facts applies (side arrays, line spacing, `maxLines`,
+    /// closing marks that may hang; lines that end inside kerning pairs but in a text that is
+    /// otherwise simple): measuring reads the sums, fonts and forced breaks alone
+    /// (``PlainShape``).
     static let isPlain: UInt64 = 1 << 44
     /// Some segment ends inside a kerning pair (``PreparedText/endAdjustment(segment:)``).
     static let hasEndAdjustments: UInt64 = 1 << 45
     /// Plain, of one paragraph and one line box, without soft hyphens or lines that end inside
     /// kerning pairs (``SimpleShape``).
     static let isSimple: UInt64 = 1 << 46
+    /// Some segment ends with a closing bracket that may hang (``PreparedText/endHangs``).
+    static let hangsClosing: UInt64 = 1 << 47
+    /// Simple but for lines that end inside kerning pairs (``KernedShape``, read through
+    /// ``UnbrokenShape``'s entry).
+    static let isKerned: UInt64 = 1 << 48
   }
 
   /// Bytes its array holds.
@@ -98,6 +105,7 @@ struct FastIndex: @unchecked Sendable {
   var spacesLines: Bool { bits & Flag.spacesLines != 0 }
   var isPlain: Bool { bits & Flag.isPlain != 0 }
   var isSimple: Bool { bits & Flag.isSimple != 0 }
+  var isKerned: Bool { bits & Flag.isKerned != 0 }
 
   /// What only some texts read (forced breaks, taller line boxes, soft hyphens, line spacing,
   /// white space that reported widths leave out, `maxLines`), kept in ``PreparedText`` apart
@@ -189,11 +197,25 @@ struct FastIndex: @unchecked Sendable {
     /// negative width, a stack of more than 32 fonts). The side arrays are made only when some
     /// segment needs them (filled in for the segments before it then): most texts need neither.
     init?(_ text: PreparedText, count n: Int, collapse: Bool) {
+      if text.endAdjustments.isEmpty && text.startGains.isEmpty {
+        self.init(text, count: n, collapse: collapse, LineEdges.AsShaped.self)
+      } else {
+        self.init(text, count: n, collapse: collapse, LineEdges.Reshaped.self)
+      }
+    }
+
+    /// ``init(_:count:collapse:)`` compiled for texts whose lines end and start where their
+    /// segments do (most) or not (``LineEdges``).
+    init?<Edges: LineEdgesKind>(
+      _ text: PreparedText, count n: Int, collapse: Bool, _: Edges.Type
+    ) {
       spans.reserveCapacity(n + 2)
       spans.append(Span(contentEnd: -.infinity, end: 0))
       var x = 0.0
       var lastIsContentEnd = true
       var firstIsStart = true
+      let adjustments = Edges.reshaped ? text.endAdjustments : []
+      let gains = Edges.reshaped ? text.startGains : []
       for s in 0..<n {
         let flags = text.segmentFlags[s]
         // A tab's width depends on where it falls: the segment walk places it. The search needs
@@ -203,20 +225,24 @@ struct FastIndex: @unchecked Sendable {
           text.segmentTrailing[s] >= 0, text.segmentFonts[s] >> 32 == 0
         else { return nil }
         let start = x
+        // A line that starts here starts that much before it when it starts wider
+        // (``PreparedText/startGain(segment:)``): the span before ends there.
+        let lineStart = !Edges.reshaped || gains.isEmpty ? start : start - gains[s]
         let contentEnd = x + text.segmentContent[s]
         // Where a line that ends here ends: its last glyph shaped as the line's end
         // (``LineEndKerning``).
-        let lineEnd = text.endAdjustments.isEmpty ? contentEnd : contentEnd + text.endAdjustments[s]
+        let lineEnd =
+          !Edges.reshaped || adjustments.isEmpty ? contentEnd : contentEnd + adjustments[s]
         let a = Int(s == 0 ? 0 : text.segmentEnd[s - 1])
         let t = Int(text.segmentContentEnd[s])
         // The visible part of the content, as the segment walk finds it: white space of the
         // trim set at either end of it is left out of reported widths.
         var first = Double.infinity
         if a < t && flags & PreparedText.SegmentFlag.plain != 0 {
-          first = start
+          first = lineStart
           last = lineEnd
         } else if a < t, let visible = text.visiblePart(a, t, from: start, to: contentEnd) {
-          first = visible.startX
+          first = visible.startX == start ? lineStart : visible.startX
           // (Where a line's end gains, the visible content ends with the content.)
           last = visible.endX == contentEnd ? lineEnd : visible.endX
         }
@@ -231,7 +257,7 @@ struct FastIndex: @unchecked Sendable {
         }
         if !lastIsContentEnd { lastContent.append(last) }
         if collapse {
-          if first != start && firstIsStart {
+          if first != lineStart && firstIsStart {
             firstIsStart = false
             firstVisible.reserveCapacity(n)
             // (spans[k] is segment k - 1; the first sentinel ends at 0.)
@@ -241,7 +267,8 @@ struct FastIndex: @unchecked Sendable {
         }
         firstSeen = min(firstSeen, first)
         x = contentEnd + text.segmentTrailing[s]
-        spans.append(Span(contentEnd: lineEnd, end: x))
+        let nextGain = !Edges.reshaped || gains.isEmpty || s + 1 == n ? 0 : gains[s + 1]
+        spans.append(Span(contentEnd: lineEnd, end: x - nextGain))
         mask |= text.segmentFonts[s]
       }
       // firstVisible[s]: the first visible start at or after segment s.
@@ -286,12 +313,18 @@ struct FastIndex: @unchecked Sendable {
     if !sums.firstVisible.isEmpty { bits |= Flag.hasFirstVisible }
     if spacing != 0 { bits |= Flag.spacesLines }
     if !text.endAdjustments.isEmpty { bits |= Flag.hasEndAdjustments }
+    if !text.endHangs.isEmpty { bits |= Flag.hangsClosing }
     if wraps && sums.lastContent.isEmpty && sums.firstVisible.isEmpty && spacing == 0
-      && maxLines == 0
+      && maxLines == 0 && text.endHangs.isEmpty
     {
-      bits |= Flag.isPlain
-      if noForcedBreak && uniformBox && !text.hasSoftHyphens && text.endAdjustments.isEmpty {
-        bits |= Flag.isSimple
+      // (Of the texts whose lines end inside kerning pairs, only those that would be simple
+      // are plain: ``KernedShape``.)
+      let simple = noForcedBreak && uniformBox && !text.hasSoftHyphens
+      if text.endAdjustments.isEmpty {
+        bits |= Flag.isPlain
+        if simple { bits |= Flag.isSimple }
+      } else if simple {
+        bits |= Flag.isPlain | Flag.isKerned
       }
     }
     return bits
@@ -331,6 +364,16 @@ struct FastIndex: @unchecked Sendable {
   }
 }
 
+/// Whether a text's lines may end or start other than where its segments do, as the paragraph
+/// shaped them (``PreparedText/endAdjustment(segment:)``, ``PreparedText/startGain(segment:)``):
+/// the sums are compiled for each case.
+protocol LineEdgesKind { static var reshaped: Bool { get } }
+
+enum LineEdges {
+  enum AsShaped: LineEdgesKind { static var reshaped: Bool { false } }
+  enum Reshaped: LineEdgesKind { static var reshaped: Bool { true } }
+}
+
 /// Compile-time facts about the texts an index is read for, so that the compiler drops the
 /// branches such texts never take: the one rule, specialised by the compiler rather than copied
 /// by hand.
@@ -356,12 +399,20 @@ enum SimpleShape: TextShape {
   static var kernsAtEnds: Bool { false }
 }
 
+/// Simple texts but for lines that end inside kerning pairs (most Japanese among them).
+enum KernedShape: TextShape {
+  static var plain: Bool { true }
+  static var unbroken: Bool { true }
+  static var simple: Bool { true }
+  static var kernsAtEnds: Bool { true }
+}
+
 /// Plain texts of one paragraph.
 enum UnbrokenShape: TextShape {
   static var plain: Bool { true }
   static var unbroken: Bool { true }
   static var simple: Bool { false }
-  static var kernsAtEnds: Bool { true }
+  static var kernsAtEnds: Bool { false }
 }
 
 /// Texts whose fast index is plain.
@@ -369,7 +420,7 @@ enum PlainShape: TextShape {
   static var plain: Bool { true }
   static var unbroken: Bool { false }
   static var simple: Bool { false }
-  static var kernsAtEnds: Bool { true }
+  static var kernsAtEnds: Bool { false }
 }
 
 /// Any text.
@@ -411,6 +462,7 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
     bits = index.bits
   }
 
+  /// (Where a line that starts wider starts: the span before ends there.)
   func startLine(at a: Int) -> Double { e[a &- 1].end }
 
 
@@ -464,6 +516,17 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
   func lastBeforeForcedBreak(from a: Int) -> Int {
     Shape.unbroken || noForcedBreak ? count &- 1 : nextForcedBreak(from: a)
   }
+
+  /// (Texts with closing marks that may hang are not plain.)
+  static var mayHang: Bool { !Shape.plain }
+  var hangs: Bool { bits & FastIndex.Flag.hangsClosing != 0 }
+
+  /// (Asked only of texts with closing brackets that may hang; the retain of the text it
+  /// takes is the least of such a line's cost.)
+  func endHang(_ s: Int) -> Double { Self.endHang(lent.takeUnretainedValue(), s) }
+
+  @inline(never)
+  static func endHang(_ text: PreparedText, _ s: Int) -> Double { text.endHang(segment: s) }
 
   /// (Asked only of texts with soft hyphens.)
   func endsWithSoftHyphen(_ s: Int) -> Bool {
@@ -555,7 +618,10 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
         segment: a, resume: resume, limit: limit, collapses: collapses, nonNegative: true)
     else { return (nil, base, resume) }
     if !part.isRest {
-      return (BrokenPart(end: part.end, width: part.width), base + part.advance, part.end)
+      // (A broken part is measured from its segment's start as the paragraph shaped it: a line
+      // that starts wider does not when its first segment is broken.)
+      let from = resume < 0 ? e[a &- 1].end + text.startGain(segment: a) : base
+      return (BrokenPart(end: part.end, width: part.width), from + part.advance, part.end)
     }
     // All that is left fits: the line goes on with it, as wide as its graphemes' advances
     // (which can sum to less than the segment's content).

@@ -19,6 +19,14 @@ package protocol SegmentIndex {
   mutating func lastBeforeForcedBreak(from a: Int) -> Int
   /// Whether the content of segment `s` ends with a soft hyphen.
   func endsWithSoftHyphen(_ s: Int) -> Bool
+  /// Whether texts read through this index may have segments with ``endHang(_:)`` (false:
+  /// the rule's check is compiled out), and whether this one has.
+  static var mayHang: Bool { get }
+  var hangs: Bool { get }
+  /// What a line that ends after segment `s` may give back when it does not otherwise fit:
+  /// the trailing half of the fullwidth closing bracket or quote that ends its content (CSS
+  /// `text-spacing-trim: normal`, its `allow-end`); 0 for most segments.
+  func endHang(_ s: Int) -> Double
   /// x where the last visible content of segments `[a, s]` ends (white space of the trim set is
   /// not visible); below `base` (minus infinity for some indices) when there is none.
   func lastVisibleEnd(from a: Int, through s: Int, base: Double) -> Double
@@ -63,6 +71,9 @@ package struct FoundLine {
   /// Reported width, a shown hyphen included (not snapped).
   package var width: Double
   package var hyphenated: Bool
+  /// The line fits only with the trailing half of its last closing bracket or quote given
+  /// back, which it then gives (``SegmentIndex/endHang(_:)`` of `last`).
+  package var hung = false
   /// How many such lines (see ``BrokenPart/repeats``).
   package var repeats = 1
 
@@ -88,7 +99,8 @@ package protocol FoundLineSink {
 
 /// First-fit line breaking, as browsers and TextKit do it, stated once: a line that starts at a
 /// segment holds every following segment whose content ends within the width (the white space
-/// after a segment hangs) and at least one; a line that ends after a soft hyphen shows a
+/// after a segment hangs) and at least one; one more whose closing bracket would fit at half
+/// width ends the line set so (`allow-end`); a line that ends after a soft hyphen shows a
 /// hyphen, which must fit too, or the line ends a segment earlier; a segment too wide to fit
 /// alone is broken between graphemes where `overflow-wrap` allows. Measuring, laying out and
 /// estimating all call ``run(_:_:)``; only their ``SegmentIndex`` differs.
@@ -138,6 +150,10 @@ package struct GreedyLines {
       var limitX = base + limit
       // (No soft wraps: the line runs to the next forced break, however wide.)
       var g = index.lastFitting(from: a, to: hi, limitX: wraps ? limitX : .infinity)
+      var hang = 0.0
+      if Index.mayHang && wraps && g < hi && index.hangs {
+        hang = hangAtClosing(index, from: a, last: &g, limitX: limitX, base: base)
+      }
       if g < a {
         if wraps && breakWords {
           // The line's first segment does not fit: overflow-wrap breaks it between graphemes.
@@ -150,6 +166,9 @@ package struct GreedyLines {
           guard let rest else { return }
           (g, base, resume) = (rest.last, rest.base, rest.resume)
           limitX = base + limit
+          if Index.mayHang && g < hi && index.hangs {
+            hang = hangAtClosing(index, from: a, last: &g, limitX: limitX, base: base)
+          }
         }
         // (At least one segment a line: alone on its line, a segment too wide stays whole.)
         if g < a { g = a }
@@ -160,8 +179,12 @@ package struct GreedyLines {
       }
       var width = index.lineWidth(from: a, through: g, base: base, resume: resume)
       if hyphen != 0 { width += hyphen }
-      let line = FoundLine(
+      var line = FoundLine(
         first: a, last: g, resume: resume, breakEnd: -1, width: width, hyphenated: hyphen != 0)
+      if Index.mayHang && hang != 0 {
+        line.width = max(0, width - hang)
+        line.hung = true
+      }
       if !sink.add(line) { return }
       resume = -1
       a = g &+ 1
@@ -199,6 +222,21 @@ extension GreedyLines {
       if g >= a { return (g, base, resume) }
     }
     return (index.lastFitting(from: a, to: hi, limitX: base + limit), base, resume)
+  }
+
+  /// The segment after `g`, when its content ends with a closing bracket or quote and fits
+  /// with that mark's trailing half given back, ends the line (`g` moves to it): what it gives
+  /// back, or 0. (Out of line: few texts have such marks.)
+  @inlinable @inline(never)
+  package func hangAtClosing<Index: SegmentIndex>(
+    _ index: Index, from a: Int, last g: inout Int, limitX: Double, base: Double
+  ) -> Double {
+    let k = g + 1
+    let hang = index.endHang(k)
+    guard hang > 0, index.lastVisibleEnd(from: a, through: k, base: base) - hang <= limitX
+    else { return 0 }
+    g = k
+    return hang
   }
 
   /// A line that ends after a soft hyphen shows a hyphen, which must fit too, or the line ends

@@ -57,10 +57,17 @@ extension PreparedText {
     let endAdjust: (cluster: Int, delta: Double)? =
       truncatedHere || line.endAdjustment == 0 || line.graphemes.isEmpty
       ? nil : (Int(graphemeStart[line.graphemes.upperBound - 1]), line.endAdjustment)
+    // The first glyph of a line that starts with an opening mark trimmed in the paragraph, as
+    // the line's start shapes it: whole.
+    let startAdjust: (cluster: Int, delta: Double)? =
+      line.startAdjustment == 0 || line.graphemes.isEmpty
+      ? nil : (Int(graphemeStart[line.graphemes.lowerBound]), line.startAdjustment)
     var pen = 0.0
     var out: [GlyphRun] = []
     for piece in LineOrder.visual(pieces, levels: pieces.map(\.level)) {
-      let run = place(piece, pen: pen, line: index, baseline: line.baseline, endAdjust: endAdjust)
+      let run = place(
+        piece, pen: pen, line: index, baseline: line.baseline, endAdjust: endAdjust,
+        startAdjust: startAdjust)
       pen += run.width
       out.append(run)
     }
@@ -129,7 +136,8 @@ extension PreparedText {
   /// Positions a piece's glyphs from pen x `pen`.
   private func place(
     _ piece: LinePiece, pen: Double, line: Int, baseline: Double,
-    endAdjust: (cluster: Int, delta: Double)? = nil
+    endAdjust: (cluster: Int, delta: Double)? = nil,
+    startAdjust: (cluster: Int, delta: Double)? = nil
   ) -> GlyphRun {
     let fonts = style.fonts.fonts
     switch piece {
@@ -147,6 +155,12 @@ extension PreparedText {
       var mine = all.filter { Int($0.cluster) >= start && Int($0.cluster) < end }
       if let e = endAdjust, let k = mine.lastIndex(where: { Int($0.cluster) == e.cluster }) {
         mine[k].advance += e.delta
+      }
+      // (Its half given back: moved right and widened by it, as `halt` had moved and narrowed
+      // it.)
+      if let e = startAdjust, let k = mine.firstIndex(where: { Int($0.cluster) == e.cluster }) {
+        mine[k].advance += e.delta
+        mine[k].offsetX += Float(e.delta)
       }
       let extra = style.letterSpacing == 0 ? nil : spacing(of: mine, start: start, end: end)
       return positioned(

@@ -9,7 +9,8 @@ extension PreparedText {
     var visibleEnd: Int  // one past the last visible grapheme
     var hyphenated = false  // ends at a soft hyphen, which shows a hyphen
     var extentStart: Int? = nil  // where the reported width starts (nil: at reportStart)
-    var endAdjustment = 0.0  // the last glyph's, where the line ends inside a kerning pair
+    var endAdjustment = 0.0  // the last glyph's: a kerning pair ended, a closing mark's half hung
+    var startAdjustment = 0.0  // the first glyph's: the half a trimmed opening mark regains
   }
 
   /// Lays the text out in lines no wider than `width` (greedy, as browsers and TextKit do).
@@ -87,6 +88,11 @@ extension PreparedText {
   func measure<Shape: TextShape>(_ fast: FastIndex, limit: Double, _: Shape.Type) -> (
     lines: Int, height: Double, widest: Double, lastLineWidth: Double, isTruncated: Bool
   )? {
+    // (Texts of one paragraph whose lines end inside kerning pairs are read through the entry
+    // of the others, which the caller then need not tell apart.)
+    if Shape.self == UnbrokenShape.self && fast.isKerned {
+      return measure(fast, limit: limit, KernedShape.self)
+    }
     var sink = LineMeasurer<Shape>(self, fast)
     measure(fast, limit: limit, into: &sink)
     if sink.passedLimit { return nil }
@@ -270,8 +276,12 @@ extension PreparedText {
           start: start, end: end, width: line.width, fonts: text.lineFonts(line),
           reportStart: reportStart >= 0 ? reportStart : start, visibleEnd: visibleEnd,
           hyphenated: line.hyphenated,
-          endAdjustment: line.breakEnd >= 0 || text.endAdjustments.isEmpty
-            ? 0 : text.endAdjustment(segment: line.last)))
+          endAdjustment: line.hung
+            ? -text.endHang(segment: line.last)
+            : line.breakEnd >= 0 || text.endAdjustments.isEmpty
+              ? 0 : text.endAdjustment(segment: line.last),
+          startAdjustment: line.resume < 0 && line.breakEnd < 0 && line.first > 0
+            ? text.startGain(segment: line.first) : 0))
       return true
     }
   }

@@ -29,7 +29,8 @@ extension PreparedText {
           width: snap(r.width), ascent: a, descent: d, top: top, height: h, baseline: top + a,
           graphemes: r.start..<max(r.start, r.visibleEnd),
           extentStart: r.extentStart ?? min(r.reportStart, graphemeAdvance.count),
-          hyphenated: r.hyphenated, endAdjustment: r.endAdjustment))
+          hyphenated: r.hyphenated, endAdjustment: r.endAdjustment,
+          startAdjustment: r.startAdjustment))
       top += h
       widest = max(widest, snap(r.width))
     }

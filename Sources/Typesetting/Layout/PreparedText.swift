@@ -56,6 +56,12 @@ public final class PreparedText: @unchecked Sendable {
   /// Per segment, what a line that ends after it gains in width (``endAdjustment(segment:)``);
   /// empty when no segment ends inside a kerning pair.
   let endAdjustments: [Double]
+  /// Per segment, what a line that ends after it may give back to fit (``endHang(segment:)``);
+  /// empty when none may.
+  let endHangs: [Double]
+  /// Per segment, what a line that starts with it gains (``startGain(segment:)``); empty when
+  /// none does.
+  let startGains: [Double]
 
   /// The style's line-box rule over its fonts' metrics.
   let lineBoxes: LineBoxes
@@ -81,7 +87,8 @@ public final class PreparedText: @unchecked Sendable {
   /// The text made of the stages' outputs (see ``Typesetter``), its fast index built last.
   init(
     text: String, style: TextStyle, source: SourceText, items: Itemization, shaped: ShapedText,
-    segments: Segmentation, endAdjustments: [Double], constants k: StyleConstants
+    segments: Segmentation, endAdjustments: [Double], endHangs: [Double], startGains: [Double],
+    constants k: StyleConstants
   ) {
     self.text = text
     self.style = style
@@ -99,6 +106,8 @@ public final class PreparedText: @unchecked Sendable {
     self.segmentFlags = segments.flags
     self.segmentFonts = segments.fonts
     self.endAdjustments = endAdjustments
+    self.endHangs = endHangs
+    self.startGains = startGains
     self.lineBoxes = LineBoxes(ascent: k.ascent, descent: k.descent, lineGap: k.lineGap, style: style)
     self.spaceAdvance = k.space + style.letterSpacing
     self.ellipsisAdvance = k.ellipsis.advance
@@ -131,6 +140,22 @@ public final class PreparedText: @unchecked Sendable {
   /// so that glyph loses the pair's adjustment. 0 for most segments.
   func endAdjustment(segment s: Int) -> Double {
     endAdjustments.isEmpty ? 0 : endAdjustments[s]
+  }
+
+  /// What a line that ends after segment `s` may give back when it does not otherwise fit:
+  /// the trailing half of the fullwidth closing bracket or quote that ends the segment's
+  /// content (``PunctuationTrim/endHangs(_:segments:shaped:size:)``). 0 for most segments.
+  func endHang(segment s: Int) -> Double {
+    endHangs.isEmpty ? 0 : endHangs[s]
+  }
+
+  /// What a line that starts with segment `s` (after a soft wrap) gains in width: what its
+  /// opening mark lost to text-spacing-trim in the paragraph because of the mark before, which
+  /// ends the line before (``PunctuationTrim/startGains(_:segments:shaped:fonts:size:language:)``;
+  /// not where overflow-wrap breaks the segment, whose parts are measured as the paragraph
+  /// shaped them). 0 for most segments.
+  func startGain(segment s: Int) -> Double {
+    startGains.isEmpty ? 0 : startGains[s]
   }
 
   /// How far a line's content may reach at `width`: the width plus the fit tolerance, kept

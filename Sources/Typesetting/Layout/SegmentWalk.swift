@@ -37,7 +37,8 @@ struct SegmentWalk: SegmentIndex {
       consumed = 0
     }
     first = a
-    place(a, at: 0)
+    // (A line that starts wider: ``PreparedText/startGain(segment:)``.)
+    place(a, at: text.startGain(segment: a))
     return 0
   }
 
@@ -85,6 +86,10 @@ struct SegmentWalk: SegmentIndex {
   func endsWithSoftHyphen(_ s: Int) -> Bool {
     text.segmentFlags[s] & PreparedText.SegmentFlag.softHyphen != 0
   }
+
+  static var mayHang: Bool { true }
+  var hangs: Bool { !text.endHangs.isEmpty }
+  func endHang(_ s: Int) -> Double { text.endHang(segment: s) }
 
   /// The visible part of segment `s`'s content on the current line (x from the line's start).
   private func visible(_ s: Int) -> (startX: Double, endX: Double)? {

@@ -29,9 +29,13 @@ public struct TextLayout: Sendable, Equatable {
     var extentStart = 0
     /// Whether the line ends at a soft hyphen and shows a hyphen there.
     var hyphenated = false
-    /// What the line's last glyph gains, shaped as the line's end (for drawing; see
-    /// ``PreparedText/endAdjustment(segment:)``).
+    /// What the line's last glyph gains, shaped as the line's end (for drawing): a kerning pair
+    /// ended there (``PreparedText/endAdjustment(segment:)``), or less the half of a closing
+    /// mark that hangs (``PreparedText/endHang(segment:)``).
     var endAdjustment = 0.0
+    /// What the line's first glyph gains, shaped as the line's start (for drawing: the half of
+    /// an opening mark trimmed in the paragraph, ``PreparedText/startGain(segment:)``).
+    var startAdjustment = 0.0
   }
 
   /// The width the text was laid out in.

@@ -45,16 +45,23 @@ package enum PunctuationTrim {
     return (p == .closing && (q == .closing || q == .middle), q == .opening && p != .other)
   }
 
-  /// Code point indices whose glyph is set half-width.
-  static func halved(_ scalars: [UInt32], language: String) -> [Int] {
-    var any = false
+  /// Whether `scalars` hold any punctuation this trims (curly quotes, CJK and fullwidth forms).
+  static func mayTrim(_ scalars: [UInt32]) -> Bool {
     // (One comparison for most characters: everything that may be halved is from U+2018 on.)
     for c in scalars
     where c >= 0x2018 && (c <= 0x201D || (c >= 0x3000 && (c <= 0x30FF || c >= 0xFF00))) {
-      any = true
-      break
+      return true
     }
-    guard any else { return [] }
+    return false
+  }
+
+  /// Code point indices whose glyph is set half-width.
+  static func halved(_ scalars: [UInt32], language: String) -> [Int] {
+    mayTrim(scalars) ? halvedPairs(scalars, language: language) : []
+  }
+
+  /// ``halved(_:language:)`` of a text that ``mayTrim(_:)``.
+  static func halvedPairs(_ scalars: [UInt32], language: String) -> [Int] {
     let closingDots = closingDots(language: language)
     var result: [Int] = []
     var previousHalved = false
@@ -65,6 +72,79 @@ package enum PunctuationTrim {
       if t.second { result.append(i) }
     }
     return result
+  }
+
+  /// Per segment, what a line that ends after it may give back when it does not otherwise fit
+  /// (`allow-end`): half the advance of the fullwidth closing bracket or quote that ends its
+  /// content, set half-width there as `halt` sets it; empty when no segment has one. Measured
+  /// in Chromium 156 (Noto Sans CJK, 15 px, in Japanese, Chinese and Korean): "）", "」" and a
+  /// fullwidth "”" end a line that fits only so, at 202.5 px for 195 + 15; the ideographic
+  /// comma and full stop do not, nor a proportional "”" (as Japanese and Korean set it).
+  static func endHangs(
+    _ source: SourceText, segments: Segmentation, shaped: ShapedText, size: Double
+  ) -> [Double] {
+    guard shaped.mayTrim else { return [] }
+    let ends = segments.contentEnd
+    let advance = segments.graphemeAdvance
+    let bounds = source.graphemeStart
+    let scalars = source.processed.scalars
+    var out: [Double] = []
+    for s in 0..<ends.count {
+      let g = Int(ends[s]) - 1
+      guard g >= (s == 0 ? 0 : Int(segments.end[s - 1])) else { continue }
+      let c = Int(bounds[g])
+      // (One comparison for most segments: closing marks are U+2019 and above.)
+      let scalar = scalars[c]
+      guard scalar >= 0x2019, bounds[g + 1] == bounds[g] &+ 1 else { continue }
+      // (Fullwidth: its glyph a whole em, as CJK fonts draw these marks.)
+      guard kind(scalar, closingDots: false) == .closing, advance[g] >= 0.95 * size,
+        !shaped.halved.contains(c)
+      else { continue }
+      if out.isEmpty { out = [Double](repeating: 0, count: ends.count) }
+      out[s] = advance[g] / 2
+    }
+    return out
+  }
+
+  /// Per segment, what a line that starts with it gains: what its opening bracket or quote
+  /// lost in the paragraph because of the mark before it, which is on the line before
+  /// (Chromium shapes a wrapped line's start again without looking back). Measured in Chromium
+  /// 156, Noto Sans CJK at 17 px in Chinese: "（" after "”" is 8.5 px in the paragraph and 17
+  /// at a line's start; a proportional "“" (13 px) keeps its own width in both. The gain is the
+  /// glyph's own advance less its advance in the paragraph; empty when no segment gains.
+  static func startGains(
+    _ source: SourceText, segments: Segmentation, shaped: ShapedText, fonts: [Font],
+    size: Double, language: String
+  ) -> [Double] {
+    guard shaped.mayTrim, !shaped.halved.isEmpty else { return [] }
+    let bounds = source.graphemeStart
+    let scalars = source.processed.scalars
+    let closingDots = closingDots(language: language)
+    var out: [Double] = []
+    let ends = segments.end
+    for s in 1..<max(1, ends.count) {
+      let g = Int(ends[s - 1])
+      guard g < segments.graphemeAdvance.count else { continue }
+      let c = Int(bounds[g])
+      guard c > 0, scalars[c] >= 0x2018, bounds[g + 1] == bounds[g] &+ 1,
+        trims(scalars[c - 1], scalars[c], closingDots: closingDots).second,
+        shaped.halved.contains(c),
+        let r = shaped.runs.firstIndex(where: { Int($0.start) <= c && c < Int($0.end) })
+      else { continue }
+      let run = shaped.runs[r]
+      let font = fonts[Int(run.font)]
+      guard font.bitmapStrikePPEM == nil,
+        let glyph = shaped.glyphs[Int(run.glyphStart)..<Int(run.glyphEnd)].first(where: {
+          Int($0.cluster) == c
+        })
+      else { continue }
+      let own = Double(hb_font_get_glyph_h_advance(font.hbFont, glyph.id)) * size
+        / Double(font.unitsPerEm)
+      guard own - glyph.advance > 1e-9 else { continue }
+      if out.isEmpty { out = [Double](repeating: 0, count: ends.count) }
+      out[s] = own - glyph.advance
+    }
+    return out
   }
 
   static let halt: hb_tag_t = Font.tag("halt")

@@ -13,6 +13,8 @@ struct ShapedText {
   var runs: [ShapedRun]
   /// The code points set half-width by text-spacing-trim (``PunctuationTrim``).
   var halved: [Int]
+  /// The text holds punctuation that text-spacing-trim sets (``PunctuationTrim/mayTrim(_:)``).
+  var mayTrim: Bool
 
   init(
     _ source: SourceText, items: Itemization, style: TextStyle, language: hb_language_t?,
@@ -22,8 +24,8 @@ struct ShapedText {
     let fonts = style.fonts.fonts
     var advances = Scratch.take(&scratch.advances, count: scalars.count, value: 0)
     let features = HarfBuzzShaper.features(style.features)
-    let halved =
-      style.profile == .browser ? PunctuationTrim.halved(scalars, language: style.language) : []
+    let mayTrim = style.profile == .browser && PunctuationTrim.mayTrim(scalars)
+    let halved = mayTrim ? PunctuationTrim.halvedPairs(scalars, language: style.language) : []
     var halvedNext = 0  // first entry of `halved` not before the current run
     var halt = HaltShaping()
     engine.glyphs.removeAll(keepingCapacity: true)
@@ -65,6 +67,7 @@ struct ShapedText {
     self.glyphs = glyphs
     runs = shapedRuns
     self.halved = halved
+    self.mayTrim = mayTrim
     self.advances = advances
   }
 
