@@ -13,6 +13,12 @@ final class ConformanceTests: XCTestCase {
     var starts = 0
     var widest = 0
     func pct(_ k: Int) -> Double { n == 0 ? 100 : 100 * Double(k) / Double(n) }
+    /// The four agreements, as the oracle's `compare.py` prints them.
+    var summary: String {
+      String(
+        format: "lines %.2f%%  h<=0.5 %.2f%%  starts %.2f%%  w<=0.5 %.2f%%", pct(lines),
+        pct(height), pct(starts), pct(widest))
+    }
   }
 
   /// Line-start agreement per category and script: the level each group has reached (a
@@ -23,9 +29,10 @@ final class ConformanceTests: XCTestCase {
     "faker": 99.9, "ko-mixed": 100, "ko-prose": 100, "none": 100, "product": 100,
   ]
 
-  /// Each case of `corpus` laid out and compared with Chromium's `reference`: overall, per
-  /// category and per script, and the first line-start differences.
-  func score(corpus: String, reference: String) throws -> (
+  /// Each case of `corpus` (`count` of them) laid out and compared with Chromium's `reference`:
+  /// overall (printed after `label`), per category and per script, and the first line-start
+  /// differences.
+  func score(corpus: String, reference: String, count: Int, label: String) throws -> (
     overall: Score, groups: [String: Score], failures: [String]
   ) {
     var expected: [String: [String: Any]] = [:]
@@ -59,18 +66,16 @@ final class ConformanceTests: XCTestCase {
         if key == "*" { overall = s } else { groups[key] = s }
       }
     }
+    XCTAssertEqual(overall.n, count)
+    print("\(label): \(overall.summary)")
     return (overall, groups, failures)
   }
 
   func testAgreementWithChromium() throws {
     let (overall, groups, failures) = try score(
-      corpus: "corpus.jsonl", reference: "chromium.jsonl")
-    XCTAssertEqual(overall.n, 3000)
-    let summary = String(
-      format: "lines %.2f%%  h<=0.5 %.2f%%  starts %.2f%%  w<=0.5 %.2f%%",
-      overall.pct(overall.lines), overall.pct(overall.height), overall.pct(overall.starts),
-      overall.pct(overall.widest))
-    print("conformance vs Chromium: \(summary)")
+      corpus: "corpus.jsonl", reference: "chromium.jsonl", count: 3000,
+      label: "conformance vs Chromium")
+    let summary = overall.summary
     for (k, s) in groups.sorted(by: { $0.key < $1.key }) {
       print(String(format: "  %-12@ n=%4d starts %.1f%%", k as NSString, s.n, s.pct(s.starts)))
     }
@@ -99,13 +104,9 @@ final class ConformanceTests: XCTestCase {
   /// of starts and widest lines.
   func testAgreementOnTheClassesSet() throws {
     let (overall, _, failures) = try score(
-      corpus: "classes.jsonl", reference: "classes-chromium.jsonl")
-    XCTAssertEqual(overall.n, 4000)
-    let summary = String(
-      format: "lines %.2f%%  h<=0.5 %.2f%%  starts %.2f%%  w<=0.5 %.2f%%",
-      overall.pct(overall.lines), overall.pct(overall.height), overall.pct(overall.starts),
-      overall.pct(overall.widest))
-    print("classes set vs Chromium: \(summary)")
+      corpus: "classes.jsonl", reference: "classes-chromium.jsonl", count: 4000,
+      label: "classes set vs Chromium")
+    let summary = overall.summary
     XCTAssertEqual(overall.lines, overall.n, summary)
     XCTAssertGreaterThanOrEqual(overall.pct(overall.height), 99.92, summary)
     XCTAssertGreaterThanOrEqual(
