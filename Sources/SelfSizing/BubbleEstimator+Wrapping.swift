@@ -1,4 +1,4 @@
-import Typesetting
+@_spi(LineBreaking) import Typesetting
 
 extension BubbleEstimator {
   /// A word (or a run of equal words with no space between them) and the spaces after it.
@@ -390,7 +390,6 @@ extension BubbleEstimator {
 
     /// (The estimator hangs no closing bracket.)
     static var mayHang: Bool { false }
-    var hangs: Bool { false }
     func endHang(_ s: Int) -> Double { 0 }
 
     func lastVisibleEnd(from a: Int, through s: Int, base: Double) -> Double { lastContent }

@@ -1,5 +1,5 @@
 import Foundation
-import Typesetting
+@_spi(LineBreaking) import Typesetting
 
 /// Estimates a bubble's size without shaping: each character takes the advance of its glyph
 /// (from `cmap` and `hmtx`, the way font fallback would pick the font: first font of the stack

@@ -350,7 +350,7 @@ struct FastIndex: @unchecked Sendable {
     GreedyLines(
       limit: limit, wraps: Shape.plain || wraps, breakWords: breakWords,
       hasSoftHyphens: !Shape.simple && hasSoftHyphens,
-      hyphenAdvance: hyphenAdvance)
+      hyphenAdvance: hyphenAdvance, hangsClosing: !Shape.plain && bits & Flag.hangsClosing != 0)
   }
 
   /// `body` with a pointer to the first segment's span (the sentinels at -1 and at the count).
@@ -519,7 +519,6 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
 
   /// (Texts with closing marks that may hang are not plain.)
   static var mayHang: Bool { !Shape.plain }
-  var hangs: Bool { bits & FastIndex.Flag.hangsClosing != 0 }
 
   /// (Asked only of texts with closing brackets that may hang; the retain of the text it
   /// takes is the least of such a line's cost.)

@@ -6,7 +6,7 @@
 /// ``SegmentWalk`` walks the segments one by one (where widths depend on where lines start:
 /// tabs); the estimator's index holds estimated widths. Which segments make a line is decided
 /// by ``GreedyLines`` alone.
-package protocol SegmentIndex {
+@_spi(LineBreaking) public protocol SegmentIndex {
   /// Number of segments.
   var count: Int { get }
   /// Where the line that starts at segment `a` begins (after segment `a - 1`, whose line ended
@@ -20,9 +20,8 @@ package protocol SegmentIndex {
   /// Whether the content of segment `s` ends with a soft hyphen.
   func endsWithSoftHyphen(_ s: Int) -> Bool
   /// Whether texts read through this index may have segments with ``endHang(_:)`` (false:
-  /// the rule's check is compiled out), and whether this one has.
+  /// the rule's check is compiled out where the rule is specialised for the index).
   static var mayHang: Bool { get }
-  var hangs: Bool { get }
   /// What a line that ends after segment `s` may give back when it does not otherwise fit:
   /// the trailing half of the fullwidth closing bracket or quote that ends its content (CSS
   /// `text-spacing-trim: normal`, its `allow-end`); 0 for most segments.
@@ -43,17 +42,17 @@ package protocol SegmentIndex {
 }
 
 /// A part of a segment broken between graphemes that fills a line.
-package struct BrokenPart {
+@_spi(LineBreaking) public struct BrokenPart {
   /// The grapheme after it.
-  package var end: Int
+  public var end: Int
   /// Its reported width.
-  package var width: Double
+  public var width: Double
   /// How many lines it fills (1 but for the estimator, which breaks a long word by dividing its
   /// estimated width, not between graphemes).
-  package var repeats = 1
+  public var repeats = 1
 
   @inlinable
-  package init(end: Int, width: Double, repeats: Int = 1) {
+  public init(end: Int, width: Double, repeats: Int = 1) {
     self.end = end
     self.width = width
     self.repeats = repeats
@@ -63,22 +62,22 @@ package struct BrokenPart {
 /// A line as ``GreedyLines`` finds it: segments `first...last`, starting inside `first` at
 /// grapheme `resume` (after a broken part; -1: at its start) and, for a part broken by
 /// overflow-wrap, ending before grapheme `breakEnd` (-1: after `last` and its white space).
-package struct FoundLine {
-  package var first: Int
-  package var last: Int
-  package var resume: Int
-  package var breakEnd: Int
+@_spi(LineBreaking) public struct FoundLine {
+  public var first: Int
+  public var last: Int
+  public var resume: Int
+  public var breakEnd: Int
   /// Reported width, a shown hyphen included (not snapped).
-  package var width: Double
-  package var hyphenated: Bool
+  public var width: Double
+  public var hyphenated: Bool
   /// The line fits only with the trailing half of its last closing bracket or quote given
   /// back, which it then gives (``SegmentIndex/endHang(_:)`` of `last`).
-  package var hung = false
+  public var hung = false
   /// How many such lines (see ``BrokenPart/repeats``).
-  package var repeats = 1
+  public var repeats = 1
 
   @inlinable
-  package init(
+  public init(
     first: Int, last: Int, resume: Int, breakEnd: Int, width: Double, hyphenated: Bool,
     repeats: Int = 1
   ) {
@@ -93,7 +92,7 @@ package struct FoundLine {
 }
 
 /// Receives the lines ``GreedyLines`` finds; returns false to stop (a line limit is passed).
-package protocol FoundLineSink {
+@_spi(LineBreaking) public protocol FoundLineSink {
   mutating func add(_ line: FoundLine) -> Bool
 }
 
@@ -104,39 +103,45 @@ package protocol FoundLineSink {
 /// hyphen, which must fit too, or the line ends a segment earlier; a segment too wide to fit
 /// alone is broken between graphemes where `overflow-wrap` allows. Measuring, laying out and
 /// estimating all call ``run(_:_:)``; only their ``SegmentIndex`` differs.
-package struct GreedyLines {
+@_spi(LineBreaking) public struct GreedyLines {
   /// How far a line's content may reach: the width plus the fit tolerance.
-  package let limit: Double
+  public let limit: Double
   /// Lines wrap at soft wrap opportunities (white space `normal` or `pre-wrap`).
-  package let wraps: Bool
+  public let wraps: Bool
   /// overflow-wrap breaks segments too wide for a line between graphemes.
-  package let breakWords: Bool
+  public let breakWords: Bool
   /// Some segment ends with a soft hyphen; and the advance of the hyphen shown there.
-  package let hasSoftHyphens: Bool
-  package let hyphenAdvance: Double
+  public let hasSoftHyphens: Bool
+  /// Some segment's content ends with a closing bracket or quote whose trailing half may hang
+  /// (``SegmentIndex/endHang(_:)``). (Declared before the advance: the rules stay 24 bytes.)
+  public let hangsClosing: Bool
+  public let hyphenAdvance: Double
 
   @inlinable
-  package init(
+  public init(
     limit: Double, wraps: Bool, breakWords: Bool, hasSoftHyphens: Bool = false,
-    hyphenAdvance: Double = 0
+    hyphenAdvance: Double = 0, hangsClosing: Bool = false
   ) {
     self.limit = limit
     self.wraps = wraps
     self.breakWords = breakWords
     self.hasSoftHyphens = hasSoftHyphens
     self.hyphenAdvance = hyphenAdvance
+    self.hangsClosing = hangsClosing
   }
 
   /// How far a line's content may reach at `width` (``PreparedText/fitLimit(width:)``).
   @inlinable
-  package static func limit(width: Double) -> Double {
+  public static func limit(width: Double) -> Double {
     PreparedText.fitLimit(width: width)
   }
 
   // (Inlinable for SelfSizing, which runs it over estimated words: specialised there for its
-  // index. Always inlined: the sink's running figures then stay in registers.)
+  // index — public behind `@_spi(LineBreaking)` for that, as `@inlinable package` is not
+  // inlined across modules on this toolchain. Always inlined: the sink's running figures then
+  // stay in registers.)
   @inlinable @inline(__always)
-  package func run<Index: SegmentIndex, Sink: FoundLineSink>(_ index: inout Index, _ sink: inout Sink) {
+  public func run<Index: SegmentIndex, Sink: FoundLineSink>(_ index: inout Index, _ sink: inout Sink) {
     let n = index.count
     guard n > 0 else { return }
     var a = 0
@@ -151,7 +156,7 @@ package struct GreedyLines {
       // (No soft wraps: the line runs to the next forced break, however wide.)
       var g = index.lastFitting(from: a, to: hi, limitX: wraps ? limitX : .infinity)
       var hang = 0.0
-      if Index.mayHang && wraps && g < hi && index.hangs {
+      if hangsClosing && Index.mayHang && wraps && g < hi {
         hang = hangAtClosing(index, from: a, last: &g, limitX: limitX, base: base)
       }
       if g < a {
@@ -166,7 +171,7 @@ package struct GreedyLines {
           guard let rest else { return }
           (g, base, resume) = (rest.last, rest.base, rest.resume)
           limitX = base + limit
-          if Index.mayHang && g < hi && index.hangs {
+          if hangsClosing && Index.mayHang && g < hi {
             hang = hangAtClosing(index, from: a, last: &g, limitX: limitX, base: base)
           }
         }
@@ -181,7 +186,7 @@ package struct GreedyLines {
       if hyphen != 0 { width += hyphen }
       var line = FoundLine(
         first: a, last: g, resume: resume, breakEnd: -1, width: width, hyphenated: hyphen != 0)
-      if Index.mayHang && hang != 0 {
+      if hangsClosing && Index.mayHang && hang != 0 {
         line.width = max(0, width - hang)
         line.hung = true
       }
@@ -202,7 +207,7 @@ extension GreedyLines {
   /// `sink`; then the last segment that fits on the line that goes on with the rest, and where
   /// that line starts. Nil when the sink stops.
   @inlinable @inline(never)
-  package func brokenLines<Index: SegmentIndex, Sink: FoundLineSink>(
+  public func brokenLines<Index: SegmentIndex, Sink: FoundLineSink>(
     _ index: inout Index, _ sink: inout Sink, segment a: Int, to hi: Int, base: Double,
     resume: Int
   ) -> (last: Int, base: Double, resume: Int)? {
@@ -228,7 +233,7 @@ extension GreedyLines {
   /// with that mark's trailing half given back, ends the line (`g` moves to it): what it gives
   /// back, or 0. (Out of line: few texts have such marks.)
   @inlinable @inline(never)
-  package func hangAtClosing<Index: SegmentIndex>(
+  public func hangAtClosing<Index: SegmentIndex>(
     _ index: Index, from a: Int, last g: inout Int, limitX: Double, base: Double
   ) -> Double {
     let k = g + 1
@@ -243,7 +248,7 @@ extension GreedyLines {
   /// before that segment (showing the hyphen of the one before, if it has one): the hyphen's
   /// advance, or 0 when none shows. (Out of line: most texts have no soft hyphen.)
   @inlinable @inline(never)
-  package func hyphenAtSoftHyphen<Index: SegmentIndex>(
+  public func hyphenAtSoftHyphen<Index: SegmentIndex>(
     _ index: Index, from a: Int, last g: inout Int, base: Double
   ) -> Double {
     let end = max(0, index.lastVisibleEnd(from: a, through: g, base: base) - base)
@@ -260,6 +265,6 @@ extension GreedyLines {
     self.init(
       limit: GreedyLines.limit(width: width), wraps: ws.wraps,
       breakWords: text.style.overflowWrap != .normal, hasSoftHyphens: text.hasSoftHyphens,
-      hyphenAdvance: text.hyphenAdvance)
+      hyphenAdvance: text.hyphenAdvance, hangsClosing: !text.endHangs.isEmpty)
   }
 }

@@ -88,7 +88,6 @@ struct SegmentWalk: SegmentIndex {
   }
 
   static var mayHang: Bool { true }
-  var hangs: Bool { !text.endHangs.isEmpty }
   func endHang(_ s: Int) -> Double { text.endHang(segment: s) }
 
   /// The visible part of segment `s`'s content on the current line (x from the line's start).
