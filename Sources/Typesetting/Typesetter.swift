@@ -202,9 +202,14 @@ public final class Typesetter: @unchecked Sendable {
         source, segments: segments, shaped: shaped, fonts: style.fonts.fonts, size: style.size,
         language: style.language)
       : []
-    let endAdjustments = LineEndKerning.adjustments(
-      source, items: items, segments: segments, shaped: shaped, fonts: style.fonts.fonts,
-      size: style.size, hangs: endHangs, startGains: startGains)
+    // (Chromium's line breaker shapes a line's end again; TextKit's lines keep the paragraph's
+    // glyphs.)
+    let endAdjustments =
+      style.profile == .browser
+      ? LineEndKerning.adjustments(
+        source, items: items, segments: segments, shaped: shaped, fonts: style.fonts.fonts,
+        size: style.size, hangs: endHangs, startGains: startGains)
+      : []
     shaped.giveBack(to: scratch)
     items.giveBack(to: scratch)
     let constants = styleConstants(style, worker: worker)
