@@ -78,7 +78,7 @@ enum LineEndKerning {
       guard a + 1 < glyphEnd, Int(glyphs[a].cluster) == c, Int(glyphs[a + 1].cluster) != c
       else { continue }
       let glyph = glyphs[a]
-      let delta = Double(hb_font_get_glyph_h_advance(face, glyph.id)) * units - glyph.advance
+      let delta = Font.ownAdvance(of: glyph.id, in: face, pointsPerUnit: units) - glyph.advance
       guard abs(delta) > 1e-9 else { continue }
       var nominal: hb_codepoint_t = 0
       guard hb_font_get_nominal_glyph(face, source.processed.scalars[c], &nominal) != 0,

@@ -204,6 +204,21 @@ public final class Font: @unchecked Sendable {
     return try body(UnsafeRawBufferPointer(start: UnsafeRawPointer(p), count: Int(length)))
   }
 
+  /// The advance in points at `size` of glyph `id` as the font's metrics give it, before any
+  /// positioning (kerning, text-spacing-trim): what a glyph shaped on its own takes. Outline
+  /// fonts only (a bitmap font's glyphs take their strike's whole pixels).
+  func ownAdvance(of id: UInt32, size: Double) -> Double {
+    Font.ownAdvance(of: id, in: hbFont, pointsPerUnit: size / Double(unitsPerEm))
+  }
+
+  /// ``ownAdvance(of:size:)`` in a font's HarfBuzz font, with the size's points per font unit
+  /// worked out once (for a loop over many glyphs, which then holds no reference to the font).
+  static func ownAdvance(of id: UInt32, in hbFont: OpaquePointer, pointsPerUnit: Double)
+    -> Double
+  {
+    Double(hb_font_get_glyph_h_advance(hbFont, id)) * pointsPerUnit
+  }
+
   /// Whether the font has a table `tag` (Apple's `morx`, say, which HarfBuzz applies instead of
   /// GSUB).
   func hasTable(_ tag: String) -> Bool {

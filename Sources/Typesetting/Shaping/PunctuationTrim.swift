@@ -138,8 +138,7 @@ package enum PunctuationTrim {
           Int($0.cluster) == c
         })
       else { continue }
-      let own = Double(hb_font_get_glyph_h_advance(font.hbFont, glyph.id)) * size
-        / Double(font.unitsPerEm)
+      let own = font.ownAdvance(of: glyph.id, size: size)
       guard own - glyph.advance > 1e-9 else { continue }
       if out.isEmpty { out = [Double](repeating: 0, count: ends.count) }
       out[s] = own - glyph.advance
