@@ -2,10 +2,12 @@ import XCTest
 
 @testable import Typesetting
 
-/// CSS `text-spacing-trim: normal` where lines end: a fullwidth closing bracket or quote that
-/// would not fit ends the line all the same when its trailing half, set half-width, makes it fit
-/// (`allow-end`); the ideographic comma and full stop never do. (Expected values: Chromium 156,
-/// Noto Sans CJK at 15 px, `word-break: keep-all`, measured with `../shared/oracle/chromium_oracle.py`.)
+/// CSS `text-spacing-trim: normal` where lines end and start: a fullwidth closing bracket or
+/// quote that would not fit ends the line all the same when its trailing half, set half-width,
+/// makes it fit (`allow-end`); the ideographic comma and full stop never do; an opening mark the
+/// paragraph trimmed after the mark before it is whole again where it starts a line.
+/// (Expected values: headless Chromium 156 with the same font files, Noto Sans CJK,
+/// `word-break: keep-all`, each grapheme's line and position read from the page.)
 final class TextSpacingTrimTests: XCTestCase {
   func style(_ language: String) throws -> TextStyle {
     var style = try Fixtures.style(["NotoSansCJK-Regular.ttc", "NotoColorEmoji.ttf"], size: 15)
