@@ -174,7 +174,8 @@ public final class PreparedText: @unchecked Sendable {
       bytes(source) + bytes(scalars) + bytes(utf16Offsets) + bytes(graphemeStart)
       + bytes(graphemeAdvance) + bytes(graphemeFlags) + bytes(graphemeFont) + bytes(segmentEnd)
       + bytes(segmentContentEnd) + bytes(segmentContent) + bytes(segmentTrailing)
-      + bytes(segmentFlags) + bytes(segmentFonts) + bytes(lineBoxes.ascent)
+      + bytes(segmentFlags) + bytes(segmentFonts) + bytes(endAdjustments) + bytes(endHangs)
+      + bytes(startGains) + bytes(lineBoxes.ascent)
       + bytes(lineBoxes.descent) + bytes(lineBoxes.lineGap) + (fast?.arrayBytes ?? 0) + fastSide.arrayBytes
     return (rest + glyphs, glyphs)
   }
