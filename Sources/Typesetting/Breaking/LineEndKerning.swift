@@ -82,7 +82,7 @@ enum LineEndKerning {
       guard abs(delta) > 1e-9 else { continue }
       var nominal: hb_codepoint_t = 0
       guard hb_font_get_nominal_glyph(face, source.processed.scalars[c], &nominal) != 0,
-        nominal == glyph.id, !shaped.halved.contains(c)
+        nominal == glyph.id, !shaped.isHalved(c)
       else { continue }
       if out.isEmpty { out = [Double](repeating: 0, count: n) }
       out[s] = delta

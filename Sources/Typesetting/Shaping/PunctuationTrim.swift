@@ -98,7 +98,7 @@ package enum PunctuationTrim {
       guard scalar >= 0x2019, bounds[g + 1] == bounds[g] &+ 1 else { continue }
       // (Fullwidth: its glyph a whole em, as CJK fonts draw these marks.)
       guard kind(scalar, closingDots: false) == .closing, advance[g] >= 0.95 * size,
-        !shaped.halved.contains(c)
+        !shaped.isHalved(c)
       else { continue }
       if out.isEmpty { out = [Double](repeating: 0, count: ends.count) }
       out[s] = advance[g] / 2
@@ -122,21 +122,22 @@ package enum PunctuationTrim {
     let closingDots = closingDots(language: language)
     var out: [Double] = []
     let ends = segments.end
+    let runs = shaped.runs
+    let glyphs = shaped.glyphs
+    var r = 0  // the run of the code point looked at (segment starts only go forward)
     for s in 1..<max(1, ends.count) {
       let g = Int(ends[s - 1])
       guard g < segments.graphemeAdvance.count else { continue }
       let c = Int(bounds[g])
       guard c > 0, scalars[c] >= 0x2018, bounds[g + 1] == bounds[g] &+ 1,
         trims(scalars[c - 1], scalars[c], closingDots: closingDots).second,
-        shaped.halved.contains(c),
-        let r = shaped.runs.firstIndex(where: { Int($0.start) <= c && c < Int($0.end) })
+        shaped.isHalved(c)
       else { continue }
-      let run = shaped.runs[r]
+      while r + 1 < runs.count && Int(runs[r].end) <= c { r += 1 }
+      let run = runs[r]
       let font = fonts[Int(run.font)]
       guard font.bitmapStrikePPEM == nil,
-        let glyph = shaped.glyphs[Int(run.glyphStart)..<Int(run.glyphEnd)].first(where: {
-          Int($0.cluster) == c
-        })
+        let glyph = firstGlyph(of: c, in: run, glyphs)
       else { continue }
       let own = font.ownAdvance(of: glyph.id, size: size)
       guard own - glyph.advance > 1e-9 else { continue }
@@ -144,6 +145,23 @@ package enum PunctuationTrim {
       out[s] = own - glyph.advance
     }
     return out
+  }
+
+  /// The first glyph of code point `c` in `run`, in the run's glyph order (cluster order left
+  /// to right, its reverse right to left): found by bisection, as a text of many such marks
+  /// asks often.
+  static func firstGlyph(of c: Int, in run: ShapedRun, _ glyphs: [ShapedGlyph]) -> ShapedGlyph? {
+    let rightToLeft = run.level & 1 == 1
+    var lo = Int(run.glyphStart)
+    var hi = Int(run.glyphEnd)
+    // The first glyph whose cluster is not before `c` in the run's order.
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      let cluster = Int(glyphs[mid].cluster)
+      if rightToLeft ? cluster > c : cluster < c { lo = mid + 1 } else { hi = mid }
+    }
+    guard lo < Int(run.glyphEnd), Int(glyphs[lo].cluster) == c else { return nil }
+    return glyphs[lo]
   }
 
   static let halt: hb_tag_t = Font.tag("halt")
