@@ -22,6 +22,10 @@ let package = Package(
     .systemLibrary(
       name: "CHarfBuzz", pkgConfig: "harfbuzz",
       providers: [.apt(["libharfbuzz-dev"]), .brew(["harfbuzz"])]),
+    // System fallback: the order in which a browser on Linux takes the fonts of a directory.
+    .systemLibrary(
+      name: "CFontconfig", pkgConfig: "fontconfig",
+      providers: [.apt(["libfontconfig-dev"]), .brew(["fontconfig"])]),
     .systemLibrary(
       name: "CPNG", pkgConfig: "libpng",
       providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
@@ -30,7 +34,8 @@ let package = Package(
       linkerSettings: [.linkedLibrary("icuuc"), .linkedLibrary("icudata")]),
     .target(name: "GalleyJSON"),
     .target(
-      name: "Typesetting", dependencies: ["Geometry", "CHarfBuzz", "CFreeType", "CICUShims"]),
+      name: "Typesetting",
+      dependencies: ["Geometry", "CHarfBuzz", "CFreeType", "CFontconfig", "CICUShims"]),
     // Feature gates, direct shaping and the word cache in front of Typesetting's HarfBuzz
     // engine; only a program that links it and calls `ShapingAccelerator.install()` runs it.
     .target(

@@ -131,7 +131,8 @@ nonisolated(unsafe) let versionText: UnsafeMutablePointer<CChar>? = {
   let (mode, reason) = ShapingMode.resolve(nil)
   return mallocString(
     "galley \(EngineVersions.galley); harfbuzz \(EngineVersions.harfBuzz); freetype \(EngineVersions.freeType); "
-      + "icu \(EngineVersions.icu); shaping: \(mode.rawValue)" + (reason.map { " (\($0))" } ?? ""))
+      + "icu \(EngineVersions.icu); fontconfig \(EngineVersions.fontconfig); "
+      + "shaping: \(mode.rawValue)" + (reason.map { " (\($0))" } ?? ""))
 }()
 
 @_cdecl("galley_version")

@@ -59,8 +59,8 @@ public enum GalleyCLI {
   static let versionHelp = """
     usage: galley version [--shaping harfbuzz|accelerated]
 
-    Prints galley's version, the versions of HarfBuzz, FreeType, ICU and libpng this process
-    runs on (as loaded, not as compiled against), and who shapes runs: `shaping: accelerated`,
+    Prints galley's version, the versions of HarfBuzz, FreeType, ICU, fontconfig and libpng this
+    process runs on (as loaded, not as compiled against), and who shapes runs: `shaping: accelerated`,
     or `shaping: harfbuzz` with the reason (--shaping, GALLEY_SHAPING, or a HarfBuzz version the
     accelerator was not verified against, which turns it off whatever is asked).
     """
@@ -131,6 +131,7 @@ public enum GalleyCLI {
           harfbuzz \(EngineVersions.harfBuzz)
           freetype \(EngineVersions.freeType)
           icu \(EngineVersions.icu) (Unicode \(EngineVersions.unicode))
+          fontconfig \(EngineVersions.fontconfig)
           libpng \(PNGImage.libpngVersion)
           \(try ShapingOption.describe(opts))
           """)

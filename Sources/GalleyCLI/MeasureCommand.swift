@@ -26,10 +26,11 @@ package enum MeasureCommand {
     with padding, sender name, timestamp (inline after the last line when it fits, else below)
     and reply preview. Fields left out take the library's defaults (README: "Defaults").
 
-    Every result says "missingGlyphs": how many characters no font of the stack has (drawn as
-    a box, and measured so; controls and characters that need no glyph aside). A run with some
-    warns on standard error with their lines and characters; --strict-glyphs makes such records
-    errors instead.
+    Every result says "missingGlyphs": how many characters no font of the stack has (controls
+    and characters that need no glyph aside). They are set in another font of --fonts-dir
+    when one has them (system fallback, as Chromium's on Linux), else drawn as a box and
+    measured so. A run with some warns on standard error with their lines and characters;
+    --strict-glyphs makes such records errors instead.
 
     --estimate gives the estimator's guess instead (no shaping: nominal advances times a factor
     per font, `galley calibrate` fits them; --calibration FILE uses such a file): bubbles as

@@ -52,7 +52,9 @@ package final class MissingGlyphs: @unchecked Sendable {
     var text =
       "galley \(command): \(counted(all.count, "record")) \(all.count == 1 ? "holds" : "hold") "
       + "characters no font of their stack has"
-      + (strict ? " (error records: --strict-glyphs)" : " (measured with the missing-glyph box)")
+      + (strict
+        ? " (error records: --strict-glyphs)"
+        : " (set in another font of the font directory, or as the missing-glyph box)")
     for r in all.prefix(5) {
       text += "\n  \(r.place): \(MissingGlyphs.describe(r.characters))"
     }

@@ -20,6 +20,19 @@ extension BubbleEstimator {
     /// and, per tab, the advance of a space of its font and the spaces after it.
     mutating func tabbed(_ items: [Float], letterSpacing: Double, tabSize: Int)
     mutating func endParagraph()
+    /// How much the sink holds, to take a text back (``rewind(to:)``) and read it again.
+    var mark: SinkMark { get }
+    /// Forgets what came after `mark`.
+    mutating func rewind(to mark: SinkMark)
+  }
+
+  /// How much a ``WordSink`` holds: its counts of entries, long words' ends and paragraphs,
+  /// and where its paragraph started.
+  struct SinkMark {
+    var entries = 0
+    var ends = 0
+    var paragraphs = 0
+    var paragraphStart = 0
   }
 
   /// Where the characters of the word being read end, from its start: a buffer of its own that
@@ -118,6 +131,17 @@ extension BubbleEstimator {
       entries.append(
         Entry(content: Float(content), trailing: Float(trailing), unit: unit, count: 1, fonts: fonts))
     }
+    var mark: SinkMark {
+      SinkMark(
+        entries: entries.count, ends: ends.count, paragraphs: paragraphs.count,
+        paragraphStart: paragraphStart)
+    }
+    mutating func rewind(to mark: SinkMark) {
+      entries.removeSubrange(mark.entries...)
+      ends.removeSubrange(mark.ends...)
+      paragraphs.removeSubrange(mark.paragraphs...)
+      paragraphStart = mark.paragraphStart
+    }
     mutating func tabbed(_ items: [Float], letterSpacing: Double, tabSize: Int) {
       // (Past the places a NaN can hold, the width from the paragraph's start stays.)
       guard let last = entries.indices.last, ends.count <= Entry.tabbedLimit else { return }
@@ -170,6 +194,8 @@ extension BubbleEstimator {
     let color: Int?
     /// The ICU locale of line breaking in the style's language.
     let breakLocale: String
+    /// Whether the text read last had a character none of the fonts has (``resolve``).
+    var missed = false
     /// Whether the language sets its ideographic comma and full stop like closing marks
     /// (``PunctuationTrim/closingDots(language:)``).
     let closingDots: Bool
@@ -345,6 +371,7 @@ extension BubbleEstimator {
         if let a = f.fonts[i].nominalAdvance(v) { return (i, a) }
       }
     }
+    f.missed = true
     return (0, f.fonts[0].missingGlyphAdvance)  // no font covers it: the missing-glyph box
   }
 
@@ -416,7 +443,9 @@ extension BubbleEstimator {
     into out: inout Sink, fonts: inout RecentFonts
   ) -> (rule: LineRule, isEmpty: Bool) {
     let f = fonts.of(style, factors: fontScales)
+    f.missed = false
     let rule = fonts.lineRule(style, fonts: f)
+    let before = out.mark
     let collapse = style.whiteSpace.collapses
     let separatorsBreak = style.profile == .apple
     var reading = Reading(
@@ -448,11 +477,27 @@ extension BubbleEstimator {
         v, c, keycap: keycap,
         presentation: w >= 0xFE0E ? BubbleEstimator.presentation(c, before: w) : 0,
         breakable: opportunities[index], into: &out, perFont: &perFont)
+      if c != .mark {
+        reading.base.index = index
+      } else if reading.base.font >= 0 && !reading.has(reading.base.font, v) {
+        reading.mark(v, lackedIn: scalars[reading.base.index...index])
+      }
     }
     if reading.paragraph.hasContent || reading.paragraph.count == 0 {
       reading.endParagraph(into: &out)
     }
     reading.word.ends.pointee.shrink()
+    // Characters no font of the stack has: read again with the fonts the engine's system
+    // fallback adds for them (not when calibrating: the sums are per font of the stack).
+    if f.missed, perFont == nil,
+      let wider = style.fonts.withSystemFallback(
+        for: scalars, splitModifiers: style.profile == .browser, language: style.language)
+    {
+      out.rewind(to: before)
+      var widened = style
+      widened.fonts = wider
+      return read(text, widened, size: size, perFont: &perFont, into: &out, fonts: &fonts)
+    }
     // White space only collapses to nothing.
     return (rule, text.isEmpty || (collapse && !reading.anyContent))
   }

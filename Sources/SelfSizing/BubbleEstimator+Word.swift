@@ -23,6 +23,9 @@ extension BubbleEstimator {
     var lastWasSpace = true
     var lastAdvance = 0.0
     var lastScalar: UInt32 = 0
+    /// The last character marks may sit on: its font (-1: none), its advance in em, and its
+    /// index in the text (``read`` sets it).
+    var base = (font: -1, em: 0.0, index: 0)
 
     init(
       _ f: Fonts, _ style: TextStyle, size: Double, tall: UInt16, calibrating: Bool,
@@ -37,6 +40,38 @@ extension BubbleEstimator {
       tabSize = style.tabSize
       self.tall = tall
       longWord = BubbleEstimator.longWord * size
+    }
+
+    /// Whether font `i` has `v`.
+    func has(_ i: Int, _ v: UInt32) -> Bool {
+      v < 0x10000
+        ? word.entries[i].nominal.takeUnretainedValue()[v] >= 0
+        : f.fonts[i].nominalAdvance(v) != nil
+    }
+
+    /// A mark that the font of the character under it lacks: the engine sets the whole cluster
+    /// (`cluster`, that character and its marks so far) in the first font that has all of it
+    /// (``FontSelection``), so the character's advance becomes that font's. (Out of line:
+    /// few texts have such marks.)
+    @inline(never)
+    mutating func mark(_ v: UInt32, lackedIn cluster: ArraySlice<UInt32>) {
+      let old = base.font
+      guard old >= 0, !has(old, v), !UnicodeProperties.isDefaultIgnorable(v),
+        let first = cluster.first
+      else { return }
+      for j in word.entries.indices
+      where j != old && cluster.allSatisfy({ has(j, $0) || UnicodeProperties.isDefaultIgnorable($0) })
+      {
+        let em =
+          first < 0x10000
+          ? Double(word.entries[j].nominal.takeUnretainedValue()[first])
+          : f.fonts[j].nominalAdvance(first) ?? 0
+        word.width += (em * word.entries[j].factor - base.em * word.entries[old].factor) * size
+        word.fonts |= LineRule.mask(font: j)
+        base = (j, em, base.index)
+        return
+      }
+      f.missed = true  // no font of the stack has it all: system fallback may
     }
 
     /// Hands the word on (a break opportunity).
@@ -62,10 +97,12 @@ extension BubbleEstimator {
       into out: inout Sink, perFont: inout [Double]?
     ) {
       let entries = word.entries
+      if c != .mark { base.font = -1 }  // (set again below for a character marks may sit on)
       if keycap, let ci = f.color, let a = f.fonts[ci].nominalAdvance(0x23) {
         // "#", "*" or a digit before VS16 + U+20E3: one emoji instead of a character.
         word.width += a * entries[ci].factor * size - lastAdvance
         word.fonts |= LineRule.mask(font: ci)
+        base.font = -1
         return
       }
       if v == 0x00AD && word.width > 0 {
@@ -103,6 +140,7 @@ extension BubbleEstimator {
       }
       var (fi, em) = BubbleEstimator.resolve(
         v == 0x09 ? 0x20 : v, presentation: presentation, f, entries)
+      base = (c == .space ? -1 : fi, em, base.index)
       if baseless && c == .other && BubbleEstimator.isIndic(v)
         && UnicodeProperties.generalCategory(v) == .spacingMark
       {

@@ -178,10 +178,23 @@ public final class Typesetter: @unchecked Sendable {
 
   /// The stages, in order: source text → itemization → shaping → break opportunities and
   /// segments → ``PreparedText``. Each stage reads what the ones before it made.
-  func build(_ text: String, style: TextStyle, worker: PreparationWorker) throws -> PreparedText {
-    let source = try SourceText(text, style: style)
+  func build(_ text: String, style asked: TextStyle, worker: PreparationWorker) throws
+    -> PreparedText
+  {
+    let source = try SourceText(text, style: asked)
     let scratch = worker.scratch
+    var style = asked
     var items = Itemization(source, style: style, scratch: scratch)
+    // Clusters no font of the stack has: the stack again with the fonts system fallback finds
+    // for them (rare; every later stage then reads the longer stack).
+    if items.hasUncovered,
+      let wider = style.fonts.withSystemFallback(
+        for: source.processed.scalars, bounds: source.graphemeStart, language: style.language)
+    {
+      items.giveBack(to: scratch)
+      style.fonts = wider
+      items = Itemization(source, style: style, scratch: scratch)
+    }
     let language = worker.languageInfo(style.language)
     var shaped = ShapedText(
       source, items: items, style: style, language: language.harfBuzz, engine: worker.shaper,

@@ -42,13 +42,13 @@ final class ReadmeSnippetTests: XCTestCase {
       .write(to: main, atomically: true, encoding: .utf8)
     // The modules sit next to the built executable.
     let products = Galley.binary.deletingLastPathComponent()
-    let (pc, cflags) = try run("pkg-config", ["--cflags-only-I", "harfbuzz", "freetype2", "libpng"])
+    let (pc, cflags) = try run("pkg-config", ["--cflags-only-I", "harfbuzz", "freetype2", "libpng", "fontconfig"])
     XCTAssertEqual(pc, 0, cflags)
     var args = [
       "-typecheck", "-I", products.appendingPathComponent("Modules").path,
       "-Xcc", "-fmodule-map-file=" + products.appendingPathComponent("CICUShims.build/module.modulemap").path,
     ]
-    for name in ["CHarfBuzz", "CFreeType", "CPNG"] {
+    for name in ["CHarfBuzz", "CFreeType", "CPNG", "CFontconfig"] {
       args += ["-I", Galley.root.appendingPathComponent("Sources/\(name)").path]
     }
     for flag in cflags.split(whereSeparator: { $0 == " " || $0 == "\n" }) where flag.hasPrefix("-I") {

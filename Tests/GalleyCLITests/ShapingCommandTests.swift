@@ -27,7 +27,7 @@ final class ShapingCommandTests: XCTestCase {
     XCTAssertEqual(plain.status, 0)
     let lines = plain.stdout.split(separator: "\n").map(String.init)
     XCTAssertEqual(lines.map { $0.split(separator: " ").first.map(String.init) ?? "" }, [
-      "galley", "harfbuzz", "freetype", "icu", "libpng", "shaping:",
+      "galley", "harfbuzz", "freetype", "icu", "fontconfig", "libpng", "shaping:",
     ])
     // (The versions as loaded: numbers and dots.)
     for line in lines.dropFirst().dropLast() {

@@ -148,10 +148,14 @@ final class EstimatorRuleTests: XCTestCase {
     for text in ["िकशोरी", "x ा", "ुक"] { try assertSameWidth(text, s) }
   }
 
-  /// A character no font of the stack has takes the primary font's missing-glyph box.
-  func testACharacterNoFontHasTakesTheMissingGlyphBox() throws {
+  /// A character no font of the stack has takes the font system fallback finds in the
+  /// directory (☃ and ䷀ in DejaVu Sans), or the primary font's missing-glyph box where none has
+  /// it (U+13000); a mark the letter's font lacks moves the letter to the font that has both.
+  func testACharacterNoFontHasTakesTheEnginesFallback() throws {
     let s = try style(["Inter-Regular.otf"], size: 17)
-    for text in ["a☃b", "䷀䷁ x"] { try assertSameWidth(text, s) }
+    for text in ["a☃b", "䷀䷁ x", "a\u{13000}b"] { try assertSameWidth(text, s) }
+    let d = try style(["DejaVuSans.ttf"], size: 17)
+    for text in ["x\u{0364} y", "pͫ҉q", "a\u{0300}"] { try assertSameWidth(text, d) }
   }
 
   /// Pairs of Thai characters and of Arabic-Indic digits change width as shaping sets them

@@ -50,6 +50,9 @@ public final class Font: @unchecked Sendable {
   /// What the shaping accelerator keeps of the font (its gates and direct plans: see
   /// ``FeatureGates``), made on first use.
   package let acceleratorState = ClientSlot()
+  /// Where a stack whose primary font this is looks for a cluster none of its fonts has: the
+  /// directory of the ``FontLibrary`` that loaded it (nil for a font loaded on its own).
+  let systemFallback: SystemFallback?
 
   /// Loads face `faceIndex` of the font file at `path`, reading the file into memory (see
   /// ``FontLibrary``, which reads each file once for all its faces).
@@ -60,8 +63,12 @@ public final class Font: @unchecked Sendable {
   }
 
   /// Loads face `faceIndex` of a file already read (the face shares its bytes).
-  convenience init(file: FontFile, name: String, faceIndex: Int) throws {
-    try self.init(blob: hb_blob_reference(file.blob), name: name, faceIndex: faceIndex)
+  convenience init(
+    file: FontFile, name: String, faceIndex: Int, systemFallback: SystemFallback? = nil
+  ) throws {
+    try self.init(
+      blob: hb_blob_reference(file.blob), name: name, faceIndex: faceIndex,
+      systemFallback: systemFallback)
   }
 
   /// Loads face `faceIndex` of a font held in memory (TTF, OTF or TTC bytes).
@@ -78,9 +85,12 @@ public final class Font: @unchecked Sendable {
   }
 
   /// Loads face `faceIndex` of the font in `blob`, which it takes over (destroyed on failure).
-  private init(blob: OpaquePointer, name: String, faceIndex: Int) throws {
+  private init(
+    blob: OpaquePointer, name: String, faceIndex: Int, systemFallback: SystemFallback? = nil
+  ) throws {
     self.name = name
     self.faceIndex = faceIndex
+    self.systemFallback = systemFallback
     let face = try Font.face(blob: blob, name: name, faceIndex: faceIndex)
     hb_face_make_immutable(face)
     let upem = Int(hb_face_get_upem(face))

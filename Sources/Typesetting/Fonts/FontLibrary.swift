@@ -44,6 +44,9 @@ public final class FontLibrary: @unchecked Sendable {
   private var evictionCount = 0
   /// What a client of the library keeps with it (``clientCache(_:)``).
   private let clientSlot = ClientSlot()
+  /// The directory's fonts for clusters no font of a stack has (every font the library loads
+  /// carries it to the stacks it is the primary font of).
+  let systemFallback: SystemFallback
 
   /// A library reading fonts from `directory`; with `allowingPathsOutside`, names may also be
   /// absolute paths to font files anywhere.
@@ -59,6 +62,8 @@ public final class FontLibrary: @unchecked Sendable {
       directory.hasPrefix("/")
       ? directory : FileManager.default.currentDirectoryPath + "/" + directory
     root = FontLibrary.normalized(absolute) ?? []
+    systemFallback = SystemFallback(directory: directory)
+    systemFallback.library = self
   }
 
   /// Whether ``directory`` is a directory that can be read (a library over one that is not
@@ -154,7 +159,9 @@ public final class FontLibrary: @unchecked Sendable {
     let known = files[real]
     lock.unlock()
     let data = try known ?? FontFile(path: real)
-    let font = try Font(file: data, name: (real as NSString).lastPathComponent, faceIndex: index)
+    let font = try Font(
+      file: data, name: (real as NSString).lastPathComponent, faceIndex: index,
+      systemFallback: systemFallback)
     lock.lock()
     defer { lock.unlock() }
     if let kept = faces[key] { return kept.font }

@@ -1,3 +1,5 @@
+import CHarfBuzz
+
 /// Chooses a font of the stack for each grapheme cluster, as Chromium's font fallback does: the
 /// first font that has every visible code point of the cluster, in the stack's order whatever
 /// the cluster's default presentation; a variation selector asks for a presentation, so a
@@ -56,34 +58,85 @@ enum FontSelection {
   static func font(
     for cluster: UnsafeBufferPointer<UInt32>, in fonts: [Font], table: CharacterTable.Lookup
   ) -> Int {
+    choice(for: cluster, in: fonts, table: table).font
+  }
+
+  /// The index in `fonts` of the font for `cluster`, and whether that font has all of it (when
+  /// none has, the first font with its base character, else the primary: the missing-glyph box
+  /// unless system fallback finds it another).
+  static func choice(
+    for cluster: UnsafeBufferPointer<UInt32>, in fonts: [Font], table: CharacterTable.Lookup
+  ) -> (font: Int, covered: Bool) {
     // Most clusters are one character of the BMP: the first font that has it (the general rule
     // below, in a few bit tests).
     if cluster.count == 1, let c = cluster.first, c < 0x10000 {
       if table.has(c, CharacterTable.primaryFontAlone) {
-        return 0
+        return (0, true)
       }
-      return fonts.withUnsafeBufferPointer { f in
+      let direct = fonts.withUnsafeBufferPointer { f -> Int? in
         for i in 0..<f.count where f[i].covers(c) { return i }
-        return 0
+        return nil
       }
+      if let direct { return (direct, true) }
     }
-    return font(ofCluster: cluster, in: fonts)
+    return choice(ofCluster: cluster, in: fonts)
   }
 
-  /// ``font(for:in:)`` for any other cluster.
-  private static func font(ofCluster cluster: UnsafeBufferPointer<UInt32>, in fonts: [Font]) -> Int
+  /// ``choice(for:in:table:)`` for any other cluster.
+  private static func choice(ofCluster cluster: UnsafeBufferPointer<UInt32>, in fonts: [Font])
+    -> (font: Int, covered: Bool)
   {
     if let colour = presentationAsked(cluster) {
       for (i, f) in fonts.enumerated() where f.hasColorGlyphs == colour && covers(f, cluster) {
-        return i
+        return (i, true)
       }
     }
-    for (i, f) in fonts.enumerated() where covers(f, cluster) { return i }
+    for (i, f) in fonts.enumerated() where covers(f, cluster) { return (i, true) }
+    // HarfBuzz composes and decomposes canonically where the font has the result.
+    for (i, f) in fonts.enumerated() where coversNormalized(f, cluster) { return (i, true) }
     // Nothing covers every code point: the first font with the base character, else the primary.
     if let first = cluster.first(where: { !isIgnorable($0) }) {
-      for (i, f) in fonts.enumerated() where f.covers(first) { return i }
+      for (i, f) in fonts.enumerated() where f.covers(first) { return (i, false) }
     }
-    return 0
+    return (0, false)
+  }
+
+  /// Whether `font` shapes `cluster` with no missing glyph once HarfBuzz's normalizer has
+  /// worked (hb-ot-shape-normalize.cc): a character the font lacks is decomposed canonically
+  /// into ones it has, and a mark it lacks is composed with the character before it where the
+  /// font has the composition (U+0061 U+0300 in a font with only U+00E0).
+  static func coversNormalized(_ font: Font, _ cluster: UnsafeBufferPointer<UInt32>) -> Bool {
+    let unicode = hb_unicode_funcs_get_default()
+    var chars: [UInt32] = []
+    func decompose(_ c: UInt32) {
+      var a: hb_codepoint_t = 0
+      var b: hb_codepoint_t = 0
+      if !font.covers(c), hb_unicode_decompose(unicode, c, &a, &b) != 0 {
+        decompose(a)
+        if b != 0 { decompose(b) }
+      } else {
+        chars.append(c)
+      }
+    }
+    for c in cluster where !isIgnorable(c) && c != 0x200D { decompose(c) }
+    var starter: UInt32? = nil
+    for c in chars {
+      var composed: hb_codepoint_t = 0
+      if let s = starter, !font.covers(c), hb_unicode_compose(unicode, s, c, &composed) != 0,
+        font.covers(composed)
+      {
+        starter = composed
+        continue
+      }
+      if !font.covers(c) { return false }
+      if starter == nil || UnicodeProperties.generalCategory(c) != .nonspacingMark { starter = c }
+    }
+    return !chars.isEmpty
+  }
+
+  /// Whether `font` has all of `cluster`, directly or through HarfBuzz's normalizer.
+  static func shapes(_ font: Font, _ cluster: UnsafeBufferPointer<UInt32>) -> Bool {
+    covers(font, cluster) || coversNormalized(font, cluster)
   }
 
   static func covers(_ font: Font, _ cluster: UnsafeBufferPointer<UInt32>) -> Bool {

@@ -32,6 +32,8 @@ struct Itemization {
   var paragraphLevel: UInt8
   /// The runs, in logical order, covering every code point.
   var runs: [TextRun]
+  /// Whether some grapheme has characters its font lacks (no font of the stack has them all).
+  var hasUncovered = false
 
   init(_ source: SourceText, style: TextStyle, scratch: Scratch) {
     let scalars = source.processed.scalars
@@ -40,7 +42,7 @@ struct Itemization {
     graphemeFont = [UInt8](filling: 0, count: gCount)
     graphemeFlags = [UInt8](filling: 0, count: gCount)
     scalarFont = Scratch.take(&scratch.fonts, count: scalars.count, value: 0)
-    Itemization.fallback(
+    hasUncovered = Itemization.fallback(
       scalars, bounds: source.graphemeStart, fonts: fonts, graphemeFont: &graphemeFont,
       graphemeFlags: &graphemeFlags, scalarFont: &scalarFont)
     for g in source.continuations {
@@ -62,11 +64,12 @@ struct Itemization {
     Scratch.giveBack(&scalarFont, to: &scratch.fonts)
   }
 
-  /// Font fallback and grapheme flags, grapheme by grapheme.
+  /// Font fallback and grapheme flags, grapheme by grapheme; whether some grapheme has
+  /// characters no font of `fonts` has.
   private static func fallback(
     _ scalars: [UInt32], bounds: [Int32], fonts: [Font], graphemeFont: inout [UInt8],
     graphemeFlags: inout [UInt8], scalarFont: inout [UInt8]
-  ) {
+  ) -> Bool {
     // (Written through pointers: a write to a captured array checks its uniqueness each time.)
     scalars.withUnsafeBufferPointer { text in
       bounds.withUnsafeBufferPointer { bounds in
@@ -86,13 +89,16 @@ struct Itemization {
     _ text: UnsafeBufferPointer<UInt32>, _ bounds: UnsafeBufferPointer<Int32>, _ fonts: [Font],
     _ gFont: UnsafeMutableBufferPointer<UInt8>, _ gFlags: UnsafeMutableBufferPointer<UInt8>,
     _ scalarFont: UnsafeMutableBufferPointer<UInt8>
-  ) {
+  ) -> Bool {
     CharacterTable.withLookup { table in
+      var uncovered = false
       for g in 0..<gFont.count {
         let a = Int(bounds[g])
         let b = Int(bounds[g + 1])
         let cluster = UnsafeBufferPointer(rebasing: text[a..<b])
-        let f = UInt8(min(FontSelection.font(for: cluster, in: fonts, table: table), 255))
+        let choice = FontSelection.choice(for: cluster, in: fonts, table: table)
+        uncovered = uncovered || !choice.covered
+        let f = UInt8(min(choice.font, 255))
         gFont[g] = f
         // (Most clusters are one code point: no call to fill a range.)
         if b - a == 1 {
@@ -102,6 +108,7 @@ struct Itemization {
         }
         gFlags[g] = Itemization.flags(of: cluster, table: table)
       }
+      return uncovered
     }
   }
 

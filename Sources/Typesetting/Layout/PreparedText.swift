@@ -180,15 +180,31 @@ public final class PreparedText: @unchecked Sendable {
     return (rest + glyphs, glyphs)
   }
 
-  /// The characters no font of the stack has, in text order (each place once): shaping gave
-  /// them the fonts' missing glyph (tofu), so the measurement holds a box where the text
-  /// meant a letter. Controls and characters that need no glyph are not counted.
+  /// The characters no font of the stack has, in text order (each place once): set in a font
+  /// of the directory that system fallback found (``FontStack/askedCount``), or, where no font
+  /// has them, given the fonts' missing glyph (tofu), so the measurement holds a box where the
+  /// text meant a letter. Controls and characters that need no glyph are not counted.
   public var missingCharacters: [Unicode.Scalar] {
-    var out: [Unicode.Scalar] = []
+    var places: [Int] = []
     var last = -1
     for g in glyphs where g.id == 0 && Int(g.cluster) != last {
       last = Int(g.cluster)
-      guard last >= 0 && last < scalars.count, let c = Unicode.Scalar(scalars[last]) else { continue }
+      if last >= 0 && last < scalars.count { places.append(last) }
+    }
+    let stack = style.fonts
+    if stack.fonts.count > stack.askedCount {
+      let asked = stack.fonts[..<stack.askedCount]
+      for g in 0..<graphemeCount where Int(graphemeFont[g]) >= stack.askedCount {
+        for k in Int(graphemeStart[g])..<Int(graphemeStart[g + 1])
+        where !asked.contains(where: { $0.covers(scalars[k]) }) {
+          places.append(k)
+        }
+      }
+      places.sort()
+    }
+    var out: [Unicode.Scalar] = []
+    for k in places {
+      guard let c = Unicode.Scalar(scalars[k]) else { continue }
       if UnicodeProperties.generalCategory(c.value) == .control { continue }
       if FontSelection.isIgnorable(c.value) { continue }
       if c.value == 0x200D || UnicodeProperties.isWhiteSpace(c.value) { continue }

@@ -1,3 +1,4 @@
+import CFontconfig
 import CFreeType
 import CHarfBuzz
 import CICUShims
@@ -23,6 +24,12 @@ public enum EngineVersions {
     FT_Library_Version(library, &major, &minor, &patch)
     return "\(major).\(minor).\(patch)"
   }()
+
+  /// fontconfig's `FcGetVersion` ("2.14.1"), which ranks the fonts of system fallback.
+  public static var fontconfig: String {
+    let v = Int(FcGetVersion())
+    return "\(v / 10000).\(v / 100 % 100).\(v % 100)"
+  }
 
   /// ICU's `u_getVersion` ("72.1").
   public static var icu: String { String(cString: galley_icu_version()) }
