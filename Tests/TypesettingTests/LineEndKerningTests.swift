@@ -1,3 +1,4 @@
+import GalleyRecords
 import XCTest
 
 @testable import Typesetting
@@ -45,5 +46,36 @@ final class LineEndKerningTests: XCTestCase {
     // Drawn as measured: the hyphen's glyph takes its own advance at the line's end.
     let drawn = prepared.glyphRuns(forLine: 0, of: layout).reduce(0) { $0 + $1.width }
     XCTAssertEqual(drawn, 336.15625, accuracy: 1.0 / 64)
+  }
+
+  /// A line that overflow-wrap ends inside a word ends as any other: kana kern in Noto Sans
+  /// CJK JP, and the line of 21 kana that breaks before "ン" is 315.016 px in Chromium, not the
+  /// paragraph's 315.766 (faker-ja_JP-0006), drawn as measured.
+  func testALineBrokenInsideAWordEndsShapedOnItsOwn() throws {
+    let (prepared, c) = try Self.prepared("faker-ja_JP-0006", of: "corpus.jsonl")
+    let layout = try prepared.layout(width: c.width)
+    XCTAssertEqual(layout.lines.map(\.start), [0, 21, 26, 47, 61, 82])
+    XCTAssertEqual(layout.lines[0].width, 315.015625, accuracy: 1.0 / 64)
+    XCTAssertEqual(try prepared.measure(width: c.width).widest, 315.015625, accuracy: 1.0 / 64)
+    let drawn = prepared.glyphRuns(forLine: 0, of: layout).reduce(0) { $0 + $1.width }
+    XCTAssertEqual(drawn, layout.lines[0].width, accuracy: 1.0 / 64)
+  }
+
+  /// When the line's end on its own no longer fits, the break before is taken: "awayaway…" in
+  /// Inter at 13 px breaks after 39 and 78 code points where the paragraph's advances would
+  /// fit one more (edge-longword-0269 of the classes set).
+  func testALineBrokenInsideAWordThatNoLongerFitsBreaksBefore() throws {
+    let (prepared, c) = try Self.prepared("edge-longword-0269", of: "classes.jsonl")
+    let layout = try prepared.layout(width: c.width)
+    XCTAssertEqual(layout.lines.map(\.start), [0, 39, 78])
+    XCTAssertEqual(layout.lines.map(\.width), [313.078125, 312.765625, 142.25])
+    XCTAssertEqual(try prepared.measure(width: c.width).lines, 3)
+  }
+
+  /// Case `id` of the conformance file `file`, prepared as measuring reads it.
+  static func prepared(_ id: String, of file: String) throws -> (PreparedText, TextCase) {
+    let json = try XCTUnwrap(try Fixtures.jsonLines(file).first { $0["id"] as? String == id })
+    let c = try TextCase(json: json, library: Fixtures.library)
+    return (try Typesetter(cacheCapacity: 0).prepare(c.text, style: c.style), c)
   }
 }

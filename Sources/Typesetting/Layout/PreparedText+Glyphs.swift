@@ -53,10 +53,17 @@ extension PreparedText {
       let level = pieces.last?.level ?? paragraphLevel
       pieces.append(.snippet(hyphen, level: level))
     }
-    // The last glyph of a line that ends inside a kerning pair, as the line's end shapes it.
+    // The last glyph of a line that ends inside a kerning pair, as the line's end shapes it
+    // (found here for a line overflow-wrap ends inside a word: layout does not keep it).
+    var endDelta = line.endAdjustment
+    if endDelta == 0 && !truncatedHere && !line.graphemes.isEmpty
+      && endsInsideSegment(line.graphemes.upperBound)
+    {
+      endDelta = lineEndGain(before: line.graphemes.upperBound)
+    }
     let endAdjust: (cluster: Int, delta: Double)? =
-      truncatedHere || line.endAdjustment == 0 || line.graphemes.isEmpty
-      ? nil : (Int(graphemeStart[line.graphemes.upperBound - 1]), line.endAdjustment)
+      truncatedHere || endDelta == 0 || line.graphemes.isEmpty
+      ? nil : (Int(graphemeStart[line.graphemes.upperBound - 1]), endDelta)
     // The first glyph of a line that starts with an opening mark trimmed in the paragraph, as
     // the line's start shapes it: whole.
     let startAdjust: (cluster: Int, delta: Double)? =
@@ -72,6 +79,19 @@ extension PreparedText {
       out.append(run)
     }
     return out
+  }
+
+  /// Whether a line that ends before grapheme `k` ends inside a segment (overflow-wrap broke
+  /// a word there), not at a segment's end.
+  func endsInsideSegment(_ k: Int) -> Bool {
+    guard k < graphemeCount else { return false }
+    var lo = 0
+    var hi = segmentEnd.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if Int(segmentEnd[mid]) < k { lo = mid + 1 } else { hi = mid }
+    }
+    return lo < segmentEnd.count && Int(segmentEnd[lo]) != k
   }
 
   /// A stretch of one line as drawing sees it, in logical order.

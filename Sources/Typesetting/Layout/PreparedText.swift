@@ -73,6 +73,10 @@ public final class PreparedText: @unchecked Sendable {
   let glyphs: [ShapedGlyph]
   /// The shaped runs in logical order, covering every processed code point.
   let runs: [ShapedRun]
+  /// The code points text-spacing-trim set half-width, in text order (mostly none).
+  let halved: [Int]
+  /// Whether a line's end is shaped on its own (the browser profile: ``lineEndGain(before:)``).
+  let reshapesLineEnds: Bool
   /// The ellipsis of truncation and the hyphen shown at a soft hyphen, as shaped for the style.
   let ellipsis: ShapedSnippet
   let hyphen: ShapedSnippet
@@ -114,6 +118,8 @@ public final class PreparedText: @unchecked Sendable {
     self.hyphenAdvance = k.hyphen.advance
     self.glyphs = shaped.glyphs
     self.runs = shaped.runs
+    self.halved = shaped.halved
+    reshapesLineEnds = style.profile == .browser
     self.ellipsis = k.ellipsis
     self.hyphen = k.hyphen
     self.paragraphLevel = items.paragraphLevel
@@ -175,7 +181,7 @@ public final class PreparedText: @unchecked Sendable {
       + bytes(graphemeAdvance) + bytes(graphemeFlags) + bytes(graphemeFont) + bytes(segmentEnd)
       + bytes(segmentContentEnd) + bytes(segmentContent) + bytes(segmentTrailing)
       + bytes(segmentFlags) + bytes(segmentFonts) + bytes(endAdjustments) + bytes(endHangs)
-      + bytes(startGains) + bytes(lineBoxes.ascent)
+      + bytes(startGains) + bytes(halved) + bytes(lineBoxes.ascent)
       + bytes(lineBoxes.descent) + bytes(lineBoxes.lineGap) + (fast?.arrayBytes ?? 0) + fastSide.arrayBytes
     return (rest + glyphs, glyphs)
   }

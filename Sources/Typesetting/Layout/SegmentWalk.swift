@@ -193,6 +193,25 @@ extension PreparedText {
       }
       return (k, w)
     }
+    // A break inside the word: the line's end shaped on its own may be wider or narrower than
+    // in the paragraph; when it no longer fits, the break before is taken.
+    var (end, advance) = (k, w)
+    var gain = k < t && k > from ? lineEndGain(before: k) : 0
+    while gain > 0 && advance + gain > limit && end - 1 > from {
+      end -= 1
+      advance = graphemeAdvance[from..<end].reduce(0, +)
+      gain = lineEndGain(before: end)
+    }
+    return widthInside(segment: s, from: from, end: end, t: t, advance: advance, gain: gain, collapses)
+  }
+
+  /// ``breakInside(segment:resume:limit:collapses:nonNegative:)``'s part `[from, end)` of
+  /// segment `s` (whose content ends at `t`), `advance` wide in the paragraph and `gain` wider
+  /// at its end: its reported width.
+  private func widthInside(
+    segment s: Int, from: Int, end k: Int, t: Int, advance w: Double, gain: Double,
+    _ collapses: Bool
+  ) -> (from: Int, end: Int, advance: Double, width: Double, isRest: Bool) {
     // Content without white space of the trim set is visible from end to end; otherwise the
     // visible part's start is summed forward and its end taken back from the part's advance.
     var width = w
@@ -202,7 +221,7 @@ extension PreparedText {
         width = max(0, visible.endX - (collapses ? visible.startX : 0))
       }
     }
-    return (from, k, w, width, k >= t)
+    return (from, k, w, width + gain, k >= t)
   }
 
   /// The visible part of graphemes `[a, t)` set from x `start` to x `end`: the white space of

@@ -151,6 +151,11 @@ package enum PunctuationTrim {
   /// to right, its reverse right to left): found by bisection, as a text of many such marks
   /// asks often.
   static func firstGlyph(of c: Int, in run: ShapedRun, _ glyphs: [ShapedGlyph]) -> ShapedGlyph? {
+    firstGlyphIndex(of: c, in: run, glyphs).map { glyphs[$0] }
+  }
+
+  /// The index of ``firstGlyph(of:in:_:)``.
+  static func firstGlyphIndex(of c: Int, in run: ShapedRun, _ glyphs: [ShapedGlyph]) -> Int? {
     let rightToLeft = run.level & 1 == 1
     var lo = Int(run.glyphStart)
     var hi = Int(run.glyphEnd)
@@ -161,7 +166,19 @@ package enum PunctuationTrim {
       if rightToLeft ? cluster > c : cluster < c { lo = mid + 1 } else { hi = mid }
     }
     guard lo < Int(run.glyphEnd), Int(glyphs[lo].cluster) == c else { return nil }
-    return glyphs[lo]
+    return lo
+  }
+
+  /// Whether code point `c` is in `halved` (text order: a binary search, so that looking at
+  /// every segment stays linear in a text of such marks).
+  static func isHalved(_ c: Int, in halved: [Int]) -> Bool {
+    var lo = 0
+    var hi = halved.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if halved[mid] < c { lo = mid + 1 } else { hi = mid }
+    }
+    return lo < halved.count && halved[lo] == c
   }
 
   static let halt: hb_tag_t = Font.tag("halt")

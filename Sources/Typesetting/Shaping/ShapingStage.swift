@@ -16,17 +16,8 @@ struct ShapedText {
   /// The text holds punctuation that text-spacing-trim sets (``PunctuationTrim/mayTrim(_:)``).
   var mayTrim: Bool
 
-  /// Whether text-spacing-trim set code point `c` half-width (``halved`` is in text order: a
-  /// binary search, so that looking at every segment stays linear in a text of such marks).
-  func isHalved(_ c: Int) -> Bool {
-    var lo = 0
-    var hi = halved.count
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      if halved[mid] < c { lo = mid + 1 } else { hi = mid }
-    }
-    return lo < halved.count && halved[lo] == c
-  }
+  /// Whether text-spacing-trim set code point `c` half-width.
+  func isHalved(_ c: Int) -> Bool { PunctuationTrim.isHalved(c, in: halved) }
 
   init(
     _ source: SourceText, items: Itemization, style: TextStyle, language: hb_language_t?,
