@@ -472,7 +472,14 @@ extension BubbleEstimator {
       }
       if v == 0x2028 || v == 0x2029 { v = 0x20 }
       let w = index &+ 1 < count ? scalars[index &+ 1] : 0
-      let (c, keycap) = classifier.next(v, before: w)
+      var (c, keycap) = classifier.next(v, before: w)
+      // A mark of another script than the character under it starts a script run of its own,
+      // where the engine takes it a font and its advance as a character's (U+0489 on a Latin
+      // letter). (Out of line, for marks only.)
+      if c == .mark && index > 0 && UnicodeProperties.hasOtherScript(v, than: scalars[reading.base.index])
+      {
+        c = .other
+      }
       reading.character(
         v, c, keycap: keycap,
         presentation: w >= 0xFE0E ? BubbleEstimator.presentation(c, before: w) : 0,

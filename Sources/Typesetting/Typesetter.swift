@@ -189,7 +189,9 @@ public final class Typesetter: @unchecked Sendable {
     // for them (rare; every later stage then reads the longer stack).
     if items.hasUncovered,
       let wider = style.fonts.withSystemFallback(
-        for: source.processed.scalars, bounds: source.graphemeStart, language: style.language)
+        for: source.processed.scalars,
+        bounds: Itemization.fontClusters(source.processed.scalars, bounds: source.fontClusterStart),
+        language: style.language)
     {
       items.giveBack(to: scratch)
       style.fonts = wider

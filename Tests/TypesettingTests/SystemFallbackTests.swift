@@ -76,4 +76,15 @@ final class SystemFallbackTests: XCTestCase {
     XCTAssertEqual(p.style.fonts.fonts.map(\.name), ["DejaVuSans.ttf"])
     XCTAssertEqual(p.missingCharacters, ["\u{E000}", "\u{13000}"])
   }
+
+  /// A cluster is taken a font whole (the space of a space with marks too, which line breaking
+  /// splits off), and a piece of it in another script on its own: U+0489 (Cyrillic) on a
+  /// Latin "p" keeps DejaVu Sans, which has it, while "p" and U+036B, which DejaVu Sans lacks,
+  /// take Inter (Chromium: 61.0 + 41.8 px).
+  func testAClusterOfTwoScriptsTakesAFontPerPiece() throws {
+    XCTAssertEqual(
+      try layout("p\u{036B}\u{0489}", ["DejaVuSans.ttf"]).widest, 102.734375, accuracy: 1.0 / 64)
+    XCTAssertEqual(try layout("e \u{0306}\u{20DD}\u{0351}t", ["DejaVuSans.ttf"]).widest, 128.859375,
+      accuracy: 1.0 / 64)
+  }
 }

@@ -51,7 +51,9 @@ public struct FontStack: Sendable, Hashable {
     var continuations: [Int32] = []
     let bounds = Graphemes.boundaries(
       of: scalars, splitModifiers: splitModifiers, continuations: &continuations)
-    return withSystemFallback(for: scalars, bounds: bounds, language: language)
+    let clusters = Itemization.fontClusters(
+      scalars, bounds: SourceText.merging(bounds, continuations))
+    return withSystemFallback(for: scalars, bounds: clusters, language: language)
   }
 
   /// The stack with the fonts system fallback takes for the clusters of `scalars` (between

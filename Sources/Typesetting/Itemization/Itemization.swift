@@ -42,16 +42,17 @@ struct Itemization {
     graphemeFont = [UInt8](filling: 0, count: gCount)
     graphemeFlags = [UInt8](filling: 0, count: gCount)
     scalarFont = Scratch.take(&scratch.fonts, count: scalars.count, value: 0)
+    scripts = Scratch.take(&scratch.scripts, count: scalars.count, value: HB_SCRIPT_COMMON)
+    Itemization.resolveScripts(scalars, into: &scripts)
     hasUncovered = Itemization.fallback(
-      scalars, bounds: source.graphemeStart, fonts: fonts, graphemeFont: &graphemeFont,
-      graphemeFlags: &graphemeFlags, scalarFont: &scalarFont)
+      scalars, bounds: source.graphemeStart, continuations: source.continuations,
+      scripts: scripts, fonts: fonts, graphemeFont: &graphemeFont, graphemeFlags: &graphemeFlags,
+      scalarFont: &scalarFont)
     for g in source.continuations {
       graphemeFlags[Int(g)] |= PreparedText.GraphemeFlag.continuation
     }
     levels = Scratch.take(&scratch.levels, count: 0, value: 0)
     paragraphLevel = Bidi.levels(scalars, direction: style.direction, into: &levels)
-    scripts = Scratch.take(&scratch.scripts, count: scalars.count, value: HB_SCRIPT_COMMON)
-    Itemization.resolveScripts(scalars, into: &scripts)
     (shapeFont, respaced) = Itemization.respacing(
       scalars, scalarFont: scalarFont, levels: levels, fonts: fonts)
     runs = Itemization.runs(scalars, fonts: shapeFont, levels: levels, scripts: scripts)
@@ -65,10 +66,16 @@ struct Itemization {
   }
 
   /// Font fallback and grapheme flags, grapheme by grapheme; whether some grapheme has
-  /// characters no font of `fonts` has.
+  /// characters no font of `fonts` has. Fonts are chosen for whole Unicode clusters (the
+  /// browser profile splits some for line breaking, its `continuations`, not for fonts), and a
+  /// cluster whose characters' resolved `scripts` differ (a Latin letter with a Cyrillic mark)
+  /// takes a font per script piece: Chromium segments text into script runs before it chooses
+  /// fonts (`RunSegmenter`), and the runs split there (``runs(_:fonts:levels:scripts:)``). A
+  /// grapheme's font is its first code point's.
   private static func fallback(
-    _ scalars: [UInt32], bounds: [Int32], fonts: [Font], graphemeFont: inout [UInt8],
-    graphemeFlags: inout [UInt8], scalarFont: inout [UInt8]
+    _ scalars: [UInt32], bounds: [Int32], continuations: [Int32], scripts: [hb_script_t],
+    fonts: [Font], graphemeFont: inout [UInt8], graphemeFlags: inout [UInt8],
+    scalarFont: inout [UInt8]
   ) -> Bool {
     // (Written through pointers: a write to a captured array checks its uniqueness each time.)
     scalars.withUnsafeBufferPointer { text in
@@ -76,7 +83,8 @@ struct Itemization {
         graphemeFont.withUnsafeMutableBufferPointer { gFont in
           graphemeFlags.withUnsafeMutableBufferPointer { gFlags in
             scalarFont.withUnsafeMutableBufferPointer { scalarFont in
-              fallback(text, bounds, fonts, gFont, gFlags, scalarFont)
+              fallback(
+                text, bounds, continuations, scripts, fonts, gFont, gFlags, scalarFont)
             }
           }
         }
@@ -84,37 +92,124 @@ struct Itemization {
     }
   }
 
-  /// ``fallback(_:bounds:fonts:graphemeFont:graphemeFlags:scalarFont:)`` over memory lent to it.
+  /// ``fallback(_:bounds:continuations:scripts:fonts:graphemeFont:graphemeFlags:scalarFont:)``
+  /// over memory lent to it.
   private static func fallback(
-    _ text: UnsafeBufferPointer<UInt32>, _ bounds: UnsafeBufferPointer<Int32>, _ fonts: [Font],
+    _ text: UnsafeBufferPointer<UInt32>, _ bounds: UnsafeBufferPointer<Int32>,
+    _ continuations: [Int32], _ scripts: [hb_script_t], _ fonts: [Font],
     _ gFont: UnsafeMutableBufferPointer<UInt8>, _ gFlags: UnsafeMutableBufferPointer<UInt8>,
     _ scalarFont: UnsafeMutableBufferPointer<UInt8>
   ) -> Bool {
     CharacterTable.withLookup { table in
       var uncovered = false
-      for g in 0..<gFont.count {
+      var next = 0  // the first continuation not before the grapheme looked at
+      var g = 0
+      while g < gFont.count {
         let a = Int(bounds[g])
-        let b = Int(bounds[g + 1])
-        let cluster = UnsafeBufferPointer(rebasing: text[a..<b])
-        let choice = FontSelection.choice(for: cluster, in: fonts, table: table)
-        uncovered = uncovered || !choice.covered
-        let f = UInt8(min(choice.font, 255))
-        gFont[g] = f
-        // (Most clusters are one code point: no call to fill a range.)
+        var h = g + 1  // one past the graphemes of the cluster
+        while next < continuations.count && Int(continuations[next]) < h { next += 1 }
+        while next < continuations.count && Int(continuations[next]) == h {
+          h += 1
+          next += 1
+        }
+        let b = Int(bounds[h])
         if b - a == 1 {
+          // Most clusters: one code point.
+          let choice = FontSelection.choice(
+            for: UnsafeBufferPointer(rebasing: text[a..<b]), in: fonts, table: table)
+          uncovered = uncovered || !choice.covered
+          let f = UInt8(min(choice.font, 255))
+          gFont[g] = f
           scalarFont[a] = f
         } else {
-          for k in a..<b { scalarFont[k] = f }
+          uncovered =
+            !Itemization.fonts(
+              of: a..<b, graphemes: g..<h, text, bounds, scripts, fonts, table, gFont, scalarFont)
+            || uncovered
         }
-        gFlags[g] = Itemization.flags(of: cluster, table: table)
+        for x in g..<h {
+          gFlags[x] = Itemization.flags(
+            of: UnsafeBufferPointer(rebasing: text[Int(bounds[x])..<Int(bounds[x + 1])]),
+            table: table)
+        }
+        g = h
       }
       return uncovered
     }
   }
 
+  /// The fonts of a cluster of several code points, code points `range`, graphemes `graphemes`:
+  /// a font per script piece; whether every piece's font has it all.
+  @inline(never)
+  private static func fonts(
+    of range: Range<Int>, graphemes: Range<Int>, _ text: UnsafeBufferPointer<UInt32>,
+    _ bounds: UnsafeBufferPointer<Int32>, _ scripts: [hb_script_t], _ fonts: [Font],
+    _ table: CharacterTable.Lookup, _ gFont: UnsafeMutableBufferPointer<UInt8>,
+    _ scalarFont: UnsafeMutableBufferPointer<UInt8>
+  ) -> Bool {
+    var covered = true
+    var from = range.lowerBound
+    while from < range.upperBound {
+      var to = from + 1
+      while to < range.upperBound && scripts[to] == scripts[from] { to += 1 }
+      let choice = FontSelection.choice(
+        for: UnsafeBufferPointer(rebasing: text[from..<to]), in: fonts, table: table)
+      covered = covered && choice.covered
+      let f = UInt8(min(choice.font, 255))
+      for k in from..<to { scalarFont[k] = f }
+      from = to
+    }
+    for x in graphemes { gFont[x] = scalarFont[Int(bounds[x])] }
+    return covered
+  }
+
+  /// The font clusters of `scalars` between grapheme `bounds` (whole Unicode clusters): each
+  /// cut where the resolved script changes, as ``fallback(_:bounds:scripts:fonts:scalarFont:)``
+  /// takes them; for system fallback, which must look at the same clusters.
+  static func fontClusters(_ scalars: [UInt32], bounds: [Int32]) -> [Int32] {
+    var scripts = [hb_script_t](repeating: HB_SCRIPT_COMMON, count: scalars.count)
+    resolveScripts(scalars, into: &scripts)
+    var out: [Int32] = []
+    out.reserveCapacity(bounds.count)
+    for g in 0..<(bounds.count - 1) {
+      let b = Int(bounds[g + 1])
+      var from = Int(bounds[g])
+      out.append(Int32(from))
+      while from < b {
+        var to = from + 1
+        while to < b && scripts[to] == scripts[from] { to += 1 }
+        if to < b { out.append(Int32(to)) }
+        from = to
+      }
+    }
+    out.append(bounds.last ?? 0)
+    return out
+  }
+
+  /// Each grapheme's font (its first code point's) and flags.
+  private static func graphemes(
+    _ scalars: [UInt32], bounds: [Int32], scalarFont: [UInt8], graphemeFont: inout [UInt8],
+    graphemeFlags: inout [UInt8]
+  ) {
+    scalars.withUnsafeBufferPointer { text in
+      graphemeFont.withUnsafeMutableBufferPointer { gFont in
+        graphemeFlags.withUnsafeMutableBufferPointer { gFlags in
+          CharacterTable.withLookup { table in
+            for g in 0..<gFont.count {
+              let a = Int(bounds[g])
+              gFont[g] = scalarFont[a]
+              gFlags[g] = Itemization.flags(
+                of: UnsafeBufferPointer(rebasing: text[a..<Int(bounds[g + 1])]), table: table)
+            }
+          }
+        }
+      }
+    }
+  }
+
   /// Each code point's script; common and inherited ones take the last real script before them
   /// (or the first after them, at the start).
-  private static func resolveScripts(_ scalars: [UInt32], into scripts: inout [hb_script_t]) {
+  static func resolveScripts(_ scalars: [UInt32], into scripts: inout [hb_script_t]) {
     scalars.withUnsafeBufferPointer { text in
       scripts.withUnsafeMutableBufferPointer { scripts in
         ScriptTable.withLookup { resolveScripts(text, into: scripts, table: $0) }

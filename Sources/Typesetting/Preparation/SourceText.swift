@@ -11,6 +11,28 @@ struct SourceText {
   /// Graphemes that are the rest of a Unicode cluster split so that a line may start there.
   let continuations: [Int32]
 
+  /// The Unicode grapheme clusters, whole (``graphemeStart`` without the starts of
+  /// ``continuations``): what font fallback takes a font for, as Chromium's shaper finds a
+  /// cluster's missing glyphs before the line breaker splits it.
+  var fontClusterStart: [Int32] {
+    continuations.isEmpty ? graphemeStart : SourceText.merging(graphemeStart, continuations)
+  }
+
+  /// `bounds` without the starts of the graphemes `inner` (ascending) names.
+  static func merging(_ bounds: [Int32], _ inner: [Int32]) -> [Int32] {
+    var out: [Int32] = []
+    out.reserveCapacity(bounds.count - inner.count)
+    var k = 0
+    for (g, b) in bounds.enumerated() {
+      if k < inner.count && Int(inner[k]) == g {
+        k += 1
+        continue
+      }
+      out.append(b)
+    }
+    return out
+  }
+
   /// - Throws: ``TypesettingError/textTooLong(_:)`` past ``Typesetter/maximumTextBytes``.
   init(_ text: String, style: TextStyle) throws {
     guard text.utf8.count <= Typesetter.maximumTextBytes else {

@@ -18,6 +18,15 @@ package enum UnicodeProperties {
   /// Unicode's Script of `c`, when it is one of ``Script``'s (nil: another script).
   package static func script(_ c: UInt32) -> Script? { Script(rawValue: galley_script(c)) }
 
+  /// Whether `c` has a script of its own (not Common or Inherited) other than `other`'s, which
+  /// has one too: a mark that starts a script run of its own after its base.
+  package static func hasOtherScript(_ c: UInt32, than other: UInt32) -> Bool {
+    let s = galley_script(c)
+    guard s > Script.inherited.rawValue else { return false }
+    let t = galley_script(other)
+    return t > Script.inherited.rawValue && t != s
+  }
+
   /// Default_Ignorable_Code_Point: drawn as nothing (joiners, variation selectors, …).
   package static func isDefaultIgnorable(_ c: UInt32) -> Bool {
     galley_is_default_ignorable(c) != 0
