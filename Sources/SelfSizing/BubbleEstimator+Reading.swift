@@ -13,9 +13,11 @@ extension BubbleEstimator {
     /// after each `unit` of its width (its characters taken as equally wide); `fonts` are the
     /// fonts it uses that raise a line box (``LineRule/mask(font:)``).
     mutating func word(_ content: Double, trailing: Double, unit: Double, fonts: UInt16)
-    /// A long word, with the end of each of its characters (the last: `content`).
+    /// A long word, with the end of each of its characters (the last: `content`) and what a
+    /// line that ends after some of them gains (``CharacterEnds/gains``).
     mutating func word(
-      _ content: Double, trailing: Double, ends: UnsafeBufferPointer<Float>, fonts: UInt16)
+      _ content: Double, trailing: Double, ends: UnsafeBufferPointer<Float>,
+      gains: UnsafeBufferPointer<Float>, fonts: UInt16)
     /// The white space after the last word holds tabs: `items` are the spaces before the first
     /// and, per tab, the advance of a space of its font and the spaces after it.
     mutating func tabbed(_ items: [Float], letterSpacing: Double, tabSize: Int)
@@ -42,11 +44,22 @@ extension BubbleEstimator {
     private(set) var capacity = 256
     private(set) var count = 0
 
-    /// Character `k` starts at `end` (so character `k - 1` ends there).
+    /// Per character, what a line that ends after it gains: the change of its pair with the
+    /// next, taken back (a line's end is shaped on its own: ``PreparedText``'s rule).
+    private var gainBuffer = UnsafeMutablePointer<Float>.allocate(capacity: 256)
+
+    /// Character `k` starts at `end` (so character `k - 1` ends there, gaining nothing so far).
     mutating func note(_ k: Int, end: Double) {
       guard k > 0 else { return }
       if k > capacity { grow() }
       buffer[k &- 1] = Float(end)
+      gainBuffer[k &- 1] = 0
+    }
+
+    /// A line that ends where character `k` starts gains `gain` (after ``note(_:end:)``).
+    mutating func note(_ k: Int, gain: Double) {
+      guard k > 0 else { return }
+      gainBuffer[k &- 1] = Float(gain)
     }
 
     @inline(never)
@@ -55,6 +68,10 @@ extension BubbleEstimator {
       bigger.update(from: buffer, count: capacity)
       buffer.deallocate()
       buffer = bigger
+      let biggerGains = UnsafeMutablePointer<Float>.allocate(capacity: capacity * 2)
+      biggerGains.update(from: gainBuffer, count: capacity)
+      gainBuffer.deallocate()
+      gainBuffer = biggerGains
       capacity *= 2
     }
 
@@ -67,6 +84,8 @@ extension BubbleEstimator {
 
     /// The ends of the last finished word.
     var list: UnsafeBufferPointer<Float> { UnsafeBufferPointer(start: buffer, count: count) }
+    /// What a line that ends after each character of the last finished word gains.
+    var gains: UnsafeBufferPointer<Float> { UnsafeBufferPointer(start: gainBuffer, count: count) }
 
     /// Gives back what a very long word grew the buffer to (it is kept from text to text, per
     /// thread: one word of a 4 MB text would otherwise hold 16 MB until the thread ends).
@@ -74,6 +93,8 @@ extension BubbleEstimator {
       guard capacity > 4096 else { return }
       buffer.deallocate()
       buffer = .allocate(capacity: 256)
+      gainBuffer.deallocate()
+      gainBuffer = .allocate(capacity: 256)
       capacity = 256
       count = 0
     }
@@ -89,6 +110,7 @@ extension BubbleEstimator {
 
       deinit {
         pointer.pointee.buffer.deallocate()
+        pointer.pointee.gainBuffer.deallocate()
         pointer.deinitialize(count: 1)
         pointer.deallocate()
       }
@@ -118,7 +140,8 @@ extension BubbleEstimator {
     /// Where long words' characters end: for each, its number of characters, then their ends.
     var ends: [Float] = []
     mutating func word(
-      _ content: Double, trailing: Double, ends list: UnsafeBufferPointer<Float>, fonts: UInt16
+      _ content: Double, trailing: Double, ends list: UnsafeBufferPointer<Float>,
+      gains: UnsafeBufferPointer<Float>, fonts: UInt16
     ) {
       // (Its place in ``ends`` as a negative unit; a Float counts exactly to 2^24.)
       guard ends.count < 1 << 24 else {
@@ -126,8 +149,17 @@ extension BubbleEstimator {
         return
       }
       let unit = -Float(ends.count + 1)
+      // Its character count, their ends, then how many gains and, for each, its character and
+      // the gain.
       ends.append(Float(list.count))
       ends.append(contentsOf: list)
+      let counted = ends.count
+      ends.append(0)
+      for (k, g) in gains.enumerated() where g != 0 {
+        ends.append(Float(k))
+        ends.append(g)
+      }
+      ends[counted] = Float((ends.count - counted - 1) / 2)
       entries.append(
         Entry(content: Float(content), trailing: Float(trailing), unit: unit, count: 1, fonts: fonts))
     }

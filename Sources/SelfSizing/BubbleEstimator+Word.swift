@@ -179,6 +179,9 @@ extension BubbleEstimator {
     let closingDots: Bool
     /// Whether each font's advances are summed for calibration (``read``'s `perFont`).
     let calibrating: Bool
+    /// Whether a line's end is shaped on its own (the browser profile): a long word broken
+    /// between two kerned characters ends without their pair's change.
+    let reshapesLineEnds: Bool
     /// Where the word's characters end (all but the last: the word's end), kept for a word
     /// long enough to be broken inside (the fonts' own, kept from text to text).
     let ends: UnsafeMutablePointer<CharacterEnds>
@@ -216,6 +219,7 @@ extension BubbleEstimator {
       self.size = size
       self.letterSpacing = letterSpacing
       closingDots = f.closingDots
+      reshapesLineEnds = f.browser
       self.calibrating = calibrating
       self.ends = ends
     }
@@ -229,7 +233,9 @@ extension BubbleEstimator {
         if width > longWord && characters > 1 {
           // (Out of line: few words are this long.)
           ends.pointee.finish(characters: characters, end: width)
-          out.word(width, trailing: spaces, ends: ends.pointee.list, fonts: fonts & tall)
+          out.word(
+            width, trailing: spaces, ends: ends.pointee.list, gains: ends.pointee.gains,
+            fonts: fonts & tall)
         } else {
           // (A word of ideographs breaks after whole ones, the halved punctuation aside; other
           // words after their mean advance.)
@@ -364,11 +370,13 @@ extension BubbleEstimator {
       } else {
         joining.reset()
       }
+      var paired = 0.0  // the pair's change, which the character before loses at a line's end
       if let rows = sh.pairRows {
         let k = kerningPairIndex(v, rows: rows, limit: sh.pairLimit)
         if k >= 0 && pairFont == fi {
           let change = Double(sh.pairValues[pairIndex &* sh.pairCount &+ k])
-          width += change * entries[fi].factor * size
+          paired = change * entries[fi].factor * size
+          width += paired
           if calibrating { perFont![fi] += change * size }
         }
         (pairFont, pairIndex) = k >= 0 ? (fi, k) : (-1, -1)
@@ -388,6 +396,7 @@ extension BubbleEstimator {
       }
       afterVirama = false
       ends.pointee.note(characters, end: width)
+      if paired != 0 && reshapesLineEnds { ends.pointee.note(characters, gain: -paired) }
       width += advance
       fonts |= LineRule.mask(font: fi)
       characters += 1

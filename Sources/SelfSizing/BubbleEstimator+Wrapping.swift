@@ -420,6 +420,20 @@ extension BubbleEstimator {
       return BrokenPart(end: 0, width: fill, repeats: Int(full))
     }
 
+    /// What a line that ends after the first `k` characters of the long word at `ends[i]` gains
+    /// (the gains follow its ends: their count, then character and gain for each).
+    private func gainAfter(character k: Int, ofWordAt i: Int) -> Double {
+      let n = Int(ends[i])
+      let at = i &+ n &+ 1
+      let m = Int(ends[at])
+      var j = 0
+      while j < m {
+        if Int(ends[at &+ 1 &+ 2 &* j]) == k &- 1 { return Double(ends[at &+ 2 &+ 2 &* j]) }
+        j &+= 1
+      }
+      return 0
+    }
+
     /// ``brokenLine(segment:limit:base:resume:)`` of a long word whose character ends start at
     /// `ends[i]`: as the engine breaks it, at least one character, then as many as fit
     /// (`resume`: the character the line starts with).
@@ -440,10 +454,17 @@ extension BubbleEstimator {
       }
       var k = from &+ 1
       while k < n && Double(ends[i &+ k &+ 1]) - start <= limit { k &+= 1 }
+      // The line's end shaped on its own: without its last character's pair with the next;
+      // when that no longer fits, the break before (the engine's rule, PreparedText).
+      var gain = gainAfter(character: k, ofWordAt: i)
+      while gain > 0 && Double(ends[i &+ k]) - start + gain > limit && k > from &+ 1 {
+        k &-= 1
+        gain = gainAfter(character: k, ofWordAt: i)
+      }
       let end = Double(ends[i &+ k])
       base = wordStart + end
       resume = k
-      return BrokenPart(end: 0, width: end - start, repeats: 1)
+      return BrokenPart(end: 0, width: end - start + gain, repeats: 1)
     }
   }
 }

@@ -26,6 +26,21 @@ final class EstimatorRuleTests: XCTestCase {
     }
   }
 
+  /// A long word that overflow-wrap breaks between two kerned characters ends without their
+  /// pair's change, and where that no longer fits, one character earlier: the engine's rule
+  /// (`PreparedText.lineEndGain`), so the estimated lines end where measured ones do.
+  func testALongWordBrokenInsideAKernedPairEndsAsTheEngineEndsIt() throws {
+    var s = try style(["Inter-Regular.otf", "NanumGothic.ttf"], size: 16)
+    s.overflowWrap = .anywhere
+    let text = "f609967210e43a2f962b4d4acbb789a1a76da6d7d5007afb8b7059ec9def03cd"
+    for w in stride(from: 120.0, through: 260, by: 0.5) {
+      let measured = try CellSizer.shared.layOut(text, s, width: w)
+      let estimated = BubbleEstimator().estimateText(text, style: s, width: w)
+      XCTAssertEqual(estimated.lines, measured.lineCount, "lines at \(w)")
+      XCTAssertEqual(estimated.widest, measured.widest, accuracy: 0.05, "widest at \(w)")
+    }
+  }
+
   /// Each line is as tall as the fonts on it: one Devanagari word raises only its own line.
   func testEachLineIsAsTallAsTheFontsOnIt() throws {
     let s = try style(["Inter-Regular.otf", "NotoSansDevanagari-Regular.ttf"])

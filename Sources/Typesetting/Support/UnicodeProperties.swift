@@ -21,10 +21,11 @@ package enum UnicodeProperties {
   /// Whether `c` has a script of its own (not Common or Inherited) other than `other`'s, which
   /// has one too: a mark that starts a script run of its own after its base.
   package static func hasOtherScript(_ c: UInt32, than other: UInt32) -> Bool {
-    let s = galley_script(c)
-    guard s > Script.inherited.rawValue else { return false }
-    let t = galley_script(other)
-    return t > Script.inherited.rawValue && t != s
+    // (The script table itemization reads: a lookup, not a call into ICU.)
+    let s = ScriptTable.script(of: c)
+    guard !HarfBuzzShaper.isCommonOrInherited(s) else { return false }
+    let t = ScriptTable.script(of: other)
+    return !HarfBuzzShaper.isCommonOrInherited(t) && t != s
   }
 
   /// Default_Ignorable_Code_Point: drawn as nothing (joiners, variation selectors, …).
