@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 @testable import Typesetting
@@ -86,5 +87,41 @@ final class SystemFallbackTests: XCTestCase {
       try layout("p\u{036B}\u{0489}", ["DejaVuSans.ttf"]).widest, 102.734375, accuracy: 1.0 / 64)
     XCTAssertEqual(try layout("e \u{0306}\u{20DD}\u{0351}t", ["DejaVuSans.ttf"]).widest, 128.859375,
       accuracy: 1.0 / 64)
+  }
+
+  /// Threads that meet a library's directory for the first time at once find what one thread
+  /// finds (the directory is read once, under the fallback's lock).
+  func testThreadsFallBackAsOneThreadDoes() throws {
+    let texts = ["x\u{0364}", "\u{AC00}\u{B098}", "\u{6F22}\u{5B57}", "\u{05D0}", "a\u{0300}b", "\u{1F600}"]
+    @Sendable func widths(_ library: FontLibrary, _ indices: [Int]) throws -> [Double] {
+      let style = TextStyle(fonts: try library.stack(["DejaVuSans.ttf"]), size: 17)
+      return try indices.map {
+        try Typesetter(cacheCapacity: 0).prepare(texts[$0], style: style).layout(width: 300).widest
+      }
+    }
+    let alone = try widths(FontLibrary(directory: Fixtures.fontsDir), Array(texts.indices))
+    let shared = FontLibrary(directory: Fixtures.fontsDir)
+    final class Failures: @unchecked Sendable {
+      let lock = NSLock()
+      var list: [String] = []
+      func add(_ s: String) {
+        lock.lock()
+        list.append(s)
+        lock.unlock()
+      }
+    }
+    let failures = Failures()
+    DispatchQueue.concurrentPerform(iterations: 12) { i in
+      let order = (0..<texts.count).map { ($0 + i) % texts.count }
+      do {
+        let got = try widths(shared, order)
+        for (k, t) in order.enumerated() where got[k] != alone[t] {
+          failures.add("thread \(i): \(texts[t].debugDescription) \(got[k]) vs \(alone[t])")
+        }
+      } catch {
+        failures.add("thread \(i): \(error)")
+      }
+    }
+    XCTAssertEqual(failures.list, [])
   }
 }
