@@ -190,7 +190,8 @@ public final class Typesetter: @unchecked Sendable {
     if items.hasUncovered,
       let wider = style.fonts.withSystemFallback(
         for: source.processed.scalars,
-        bounds: Itemization.fontClusters(source.processed.scalars, bounds: source.fontClusterStart),
+        bounds: Itemization.fontClusters(
+          source.processed.scalars, bounds: source.fontClusterStart, scripts: items.scripts),
         language: style.language)
     {
       items.giveBack(to: scratch)

@@ -116,35 +116,15 @@ extension PreparedText {
     guard Int(graphemeStart[k]) == c &+ 1,
       graphemeFlags[g] & GraphemeFlag.reportWhitespace == 0
     else { return 0 }
-    // The run of `c` (in logical order, covering every code point), then its glyph.
-    let found = runs.withUnsafeBufferPointer { runs -> (run: ShapedRun, glyph: Int)? in
-      var lo = 0
-      var hi = runs.count
-      while lo < hi {
-        let mid = (lo &+ hi) / 2
-        if Int(runs[mid].end) <= c { lo = mid &+ 1 } else { hi = mid }
-      }
-      guard lo < runs.count, runs[lo].level & 1 == 0 else { return nil }
-      let run = runs[lo]
-      return glyphs.withUnsafeBufferPointer { glyphs in
-        // (Left to right: the glyphs in cluster order.)
-        var a = Int(run.glyphStart)
-        var b = Int(run.glyphEnd)
-        while a < b {
-          let mid = (a &+ b) / 2
-          if Int(glyphs[mid].cluster) < c { a = mid &+ 1 } else { b = mid }
-        }
-        guard a &+ 1 < Int(run.glyphEnd), Int(glyphs[a].cluster) == c,
-          Int(glyphs[a &+ 1].cluster) != c
-        else { return nil }
-        return (run, a)
-      }
-    }
-    guard let found, halved.isEmpty || !PunctuationTrim.isHalved(c, in: halved) else { return 0 }
-    let font = style.fonts.fonts[Int(found.run.font)]
+    // The run of `c`, then its glyph, with a glyph after it in the run.
+    let run = runs[runIndex(containing: c)]
+    guard run.level & 1 == 0, let a = PunctuationTrim.firstGlyphIndex(of: c, in: run, glyphs),
+      a &+ 1 < Int(run.glyphEnd), Int(glyphs[a &+ 1].cluster) != c,
+      halved.isEmpty || !PunctuationTrim.isHalved(c, in: halved)
+    else { return 0 }
+    let font = style.fonts.fonts[Int(run.font)]
     guard font.bitmapStrikePPEM == nil else { return 0 }
     return LineEndKerning.gain(
-      glyphs[found.glyph], of: scalars[c], face: font.hbFont,
-      units: style.size / Double(font.unitsPerEm))
+      glyphs[a], of: scalars[c], face: font.hbFont, units: style.size / Double(font.unitsPerEm))
   }
 }

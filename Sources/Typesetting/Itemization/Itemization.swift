@@ -150,8 +150,7 @@ struct Itemization {
     var covered = true
     var from = range.lowerBound
     while from < range.upperBound {
-      var to = from + 1
-      while to < range.upperBound && scripts[to] == scripts[from] { to += 1 }
+      let to = pieceEnd(from: from, before: range.upperBound, scripts)
       let choice = FontSelection.choice(
         for: UnsafeBufferPointer(rebasing: text[from..<to]), in: fonts, table: table)
       covered = covered && choice.covered
@@ -163,48 +162,40 @@ struct Itemization {
     return covered
   }
 
-  /// The font clusters of `scalars` between grapheme `bounds` (whole Unicode clusters): each
-  /// cut where the resolved script changes, as ``fallback(_:bounds:scripts:fonts:scalarFont:)``
-  /// takes them; for system fallback, which must look at the same clusters.
-  static func fontClusters(_ scalars: [UInt32], bounds: [Int32]) -> [Int32] {
-    var scripts = [hb_script_t](repeating: HB_SCRIPT_COMMON, count: scalars.count)
-    resolveScripts(scalars, into: &scripts)
+  /// Where the script piece of a cluster that starts at `from` ends (before `end`): where the
+  /// resolved script changes.
+  private static func pieceEnd(from: Int, before end: Int, _ scripts: [hb_script_t]) -> Int {
+    var to = from + 1
+    while to < end && scripts[to] == scripts[from] { to += 1 }
+    return to
+  }
+
+  /// The clusters font fallback takes fonts for, between the whole Unicode clusters `bounds`
+  /// of `scalars`, whose resolved `scripts` cut them into pieces, as
+  /// ``fallback(_:bounds:continuations:scripts:fonts:graphemeFont:graphemeFlags:scalarFont:)``
+  /// does: for system fallback, which must look at the same clusters.
+  static func fontClusters(_ scalars: [UInt32], bounds: [Int32], scripts: [hb_script_t])
+    -> [Int32]
+  {
     var out: [Int32] = []
     out.reserveCapacity(bounds.count)
     for g in 0..<(bounds.count - 1) {
       let b = Int(bounds[g + 1])
       var from = Int(bounds[g])
-      out.append(Int32(from))
       while from < b {
-        var to = from + 1
-        while to < b && scripts[to] == scripts[from] { to += 1 }
-        if to < b { out.append(Int32(to)) }
-        from = to
+        out.append(Int32(from))
+        from = pieceEnd(from: from, before: b, scripts)
       }
     }
     out.append(bounds.last ?? 0)
     return out
   }
 
-  /// Each grapheme's font (its first code point's) and flags.
-  private static func graphemes(
-    _ scalars: [UInt32], bounds: [Int32], scalarFont: [UInt8], graphemeFont: inout [UInt8],
-    graphemeFlags: inout [UInt8]
-  ) {
-    scalars.withUnsafeBufferPointer { text in
-      graphemeFont.withUnsafeMutableBufferPointer { gFont in
-        graphemeFlags.withUnsafeMutableBufferPointer { gFlags in
-          CharacterTable.withLookup { table in
-            for g in 0..<gFont.count {
-              let a = Int(bounds[g])
-              gFont[g] = scalarFont[a]
-              gFlags[g] = Itemization.flags(
-                of: UnsafeBufferPointer(rebasing: text[a..<Int(bounds[g + 1])]), table: table)
-            }
-          }
-        }
-      }
-    }
+  /// ``fontClusters(_:bounds:scripts:)`` with the scripts resolved here (a text not itemized).
+  static func fontClusters(_ scalars: [UInt32], bounds: [Int32]) -> [Int32] {
+    var scripts = [hb_script_t](repeating: HB_SCRIPT_COMMON, count: scalars.count)
+    resolveScripts(scalars, into: &scripts)
+    return fontClusters(scalars, bounds: bounds, scripts: scripts)
   }
 
   /// Each code point's script; common and inherited ones take the last real script before them

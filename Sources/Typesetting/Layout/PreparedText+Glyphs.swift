@@ -233,13 +233,15 @@ extension PreparedText {
 
   /// The shaped run that holds processed code point `c`.
   func runIndex(containing c: Int) -> Int {
-    var lo = 0
-    var hi = runs.count
-    while hi - lo > 1 {
-      let mid = (lo + hi) / 2
-      if Int(runs[mid].start) <= c { lo = mid } else { hi = mid }
+    runs.withUnsafeBufferPointer { runs in
+      var lo = 0
+      var hi = runs.count
+      while hi - lo > 1 {
+        let mid = (lo &+ hi) / 2
+        if Int(runs[mid].start) <= c { lo = mid } else { hi = mid }
+      }
+      return lo
     }
-    return lo
   }
 
   /// The grapheme that holds processed code point `c`.

@@ -157,16 +157,18 @@ package enum PunctuationTrim {
   /// The index of ``firstGlyph(of:in:_:)``.
   static func firstGlyphIndex(of c: Int, in run: ShapedRun, _ glyphs: [ShapedGlyph]) -> Int? {
     let rightToLeft = run.level & 1 == 1
-    var lo = Int(run.glyphStart)
-    var hi = Int(run.glyphEnd)
-    // The first glyph whose cluster is not before `c` in the run's order.
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      let cluster = Int(glyphs[mid].cluster)
-      if rightToLeft ? cluster > c : cluster < c { lo = mid + 1 } else { hi = mid }
+    return glyphs.withUnsafeBufferPointer { glyphs in
+      var lo = Int(run.glyphStart)
+      var hi = Int(run.glyphEnd)
+      // The first glyph whose cluster is not before `c` in the run's order.
+      while lo < hi {
+        let mid = (lo &+ hi) / 2
+        let cluster = Int(glyphs[mid].cluster)
+        if rightToLeft ? cluster > c : cluster < c { lo = mid &+ 1 } else { hi = mid }
+      }
+      guard lo < Int(run.glyphEnd), Int(glyphs[lo].cluster) == c else { return nil }
+      return lo
     }
-    guard lo < Int(run.glyphEnd), Int(glyphs[lo].cluster) == c else { return nil }
-    return lo
   }
 
   /// Whether code point `c` is in `halved` (text order: a binary search, so that looking at
