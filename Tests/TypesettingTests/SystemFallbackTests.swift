@@ -57,6 +57,16 @@ final class SystemFallbackTests: XCTestCase {
     XCTAssertEqual(p.style.fonts.fonts.map(\.name), ["DejaVuSans.ttf", "Inter-Regular.otf"])
   }
 
+  /// A character counts as missing from the stack whichever piece of its cluster it is in:
+  /// U+2DE0 (a Cyrillic mark, which only Noto Sans has) on a Latin "a" of DejaVu Sans.
+  func testAMissingCharacterInALaterScriptPieceCounts() throws {
+    var style = TextStyle(fonts: try Fixtures.library.stack(["DejaVuSans.ttf"]), size: 100)
+    style.language = "en"
+    let p = try Typesetter(cacheCapacity: 0).prepare("a\u{2DE0} b", style: style)
+    XCTAssertEqual(p.style.fonts.fonts.map(\.name), ["DejaVuSans.ttf", "NotoSans-Regular.ttf"])
+    XCTAssertEqual(p.missingCharacters, ["\u{2DE0}"])
+  }
+
   /// A stack whose primary font was loaded on its own, not by a library, has nothing to fall
   /// back to: the missing-glyph box.
   func testAStackWithoutALibraryKeepsTheBox() throws {

@@ -199,17 +199,17 @@ public final class PreparedText: @unchecked Sendable {
     }
     let stack = style.fonts
     if stack.fonts.count > stack.askedCount {
+      // (The runs, not the graphemes: a cluster's later script piece has a font of its own.)
       let asked = stack.fonts[..<stack.askedCount]
-      for g in 0..<graphemeCount where Int(graphemeFont[g]) >= stack.askedCount {
-        for k in Int(graphemeStart[g])..<Int(graphemeStart[g + 1])
-        where !asked.contains(where: { $0.covers(scalars[k]) }) {
+      for run in runs where Int(run.font) >= stack.askedCount {
+        for k in Int(run.start)..<Int(run.end) where !asked.contains(where: { $0.covers(scalars[k]) }) {
           places.append(k)
         }
       }
       places.sort()
     }
     var out: [Unicode.Scalar] = []
-    for k in places {
+    for (i, k) in places.enumerated() where i == 0 || places[i - 1] != k {
       guard let c = Unicode.Scalar(scalars[k]) else { continue }
       if UnicodeProperties.generalCategory(c.value) == .control { continue }
       if FontSelection.isIgnorable(c.value) { continue }
