@@ -134,6 +134,9 @@ final class DirectShaper {
     offsets.update(repeating: 0, count: n)
     let values = pairs + Self.pairSlots
     let placements = pairs + 2 * Self.pairSlots
+    // What the pair before each glyph did to its advance (a glyph whose advance comes out
+    // other than its own is kerned: bit 48).
+    var before: UInt32 = 0
     for k in 0..<(n - 1) {
       let key = 1 << 32 | (scratch[k] >> 16 & 0xFFFF_0000) | (scratch[k + 1] >> 32 & 0xFFFF)
       let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 52)
@@ -149,13 +152,14 @@ final class DirectShaper {
       }
       let value = values[slot]
       // Adjust the low 32 bits (the advances) in place.
+      let first = UInt32(truncatingIfNeeded: value >> 32)
       scratch[k] =
-        scratch[k] & ~0xFFFF_FFFF
-        | UInt64(
-          UInt32(truncatingIfNeeded: scratch[k]) &+ UInt32(truncatingIfNeeded: value >> 32))
+        scratch[k] & ~0xFFFF_FFFF | UInt64(UInt32(truncatingIfNeeded: scratch[k]) &+ first)
+        | (before &+ first != 0 ? Self.kernedBit : 0)
+      before = UInt32(truncatingIfNeeded: value)
       scratch[k + 1] =
         scratch[k + 1] & ~0xFFFF_FFFF
-        | UInt64(UInt32(truncatingIfNeeded: scratch[k + 1]) &+ UInt32(truncatingIfNeeded: value))
+        | UInt64(UInt32(truncatingIfNeeded: scratch[k + 1]) &+ before)
       let moved = Int32(truncatingIfNeeded: placements[slot])
       if moved != 0 {
         offsets[k] &+= moved
@@ -170,8 +174,12 @@ final class DirectShaper {
         shifted = true
       }
     }
+    if before != 0 { scratch[n - 1] |= Self.kernedBit }
     return shifted
   }
+
+  /// The bit of a packed glyph in `scratch` that says it is ``ShapedGlyph/kerned``.
+  private static let kernedBit: UInt64 = 1 << 48
 
   /// Adds the `n` glyphs' advances (points: font units times `scale`) to their characters and
   /// appends the glyphs. (Ligated: a ligature's advance goes to its first character, as
@@ -194,7 +202,7 @@ final class DirectShaper {
           to: ShapedGlyph(
             id: UInt32(truncatingIfNeeded: scratch[k] >> 32 & 0xFFFF), cluster: Int32(cluster),
             advance: advance, offsetX: shifted ? Float(Double(offsets[k]) * scale) : 0,
-            offsetY: 0))
+            offsetY: 0, kerned: scratch[k] & Self.kernedBit != 0))
       }
       glyphs.append(contentsOf: UnsafeBufferPointer(out))
       _ = out.deinitialize()

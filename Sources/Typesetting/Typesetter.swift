@@ -226,6 +226,9 @@ public final class Typesetter: @unchecked Sendable {
         source, items: items, segments: segments, shaped: shaped, fonts: style.fonts.fonts,
         size: style.size, hangs: endHangs, startGains: startGains)
       : []
+    if style.profile == .browser {
+      LineEndKerning.markKernedEnds(shaped, bounds: source.graphemeStart, flags: &items.graphemeFlags)
+    }
     shaped.giveBack(to: scratch)
     items.giveBack(to: scratch)
     let constants = styleConstants(style, worker: worker)

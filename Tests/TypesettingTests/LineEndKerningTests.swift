@@ -1,3 +1,4 @@
+import CHarfBuzz
 import GalleyRecords
 import XCTest
 
@@ -70,6 +71,27 @@ final class LineEndKerningTests: XCTestCase {
     XCTAssertEqual(layout.lines.map(\.start), [0, 39, 78])
     XCTAssertEqual(layout.lines.map(\.width), [313.078125, 312.765625, 142.25])
     XCTAssertEqual(try prepared.measure(width: c.width).lines, 3)
+  }
+
+  /// A glyph is kerned when a pair made its advance other than its own, as HarfBuzz shapes
+  /// it: "ジ" before "ャ" in Noto Sans CJK JP is 950 units of its own 1,000, "T" before "o" in
+  /// Inter is narrower than its own; the glyphs after them and an unkerned pair are not.
+  func testKernedGlyphsAreThoseAPairAdjusted() throws {
+    func kerned(_ text: String, _ font: String, _ script: hb_script_t) throws -> [Bool] {
+      let shaper = HarfBuzzShaper()
+      let scalars = text.unicodeScalars.map(\.value)
+      var advances = [Double](repeating: 0, count: scalars.count)
+      shaper.shape(
+        scalars,
+        run: ShapingRun(
+          start: 0, end: scalars.count, font: try Fixtures.library.font(named: font), rtl: false,
+          script: script),
+        size: 16, language: nil, features: [], into: &advances)
+      return shaper.glyphs.map(\.kerned)
+    }
+    XCTAssertEqual(try kerned("ジャム", "NotoSansCJK-Regular.ttc", HB_SCRIPT_KATAKANA), [true, false, false])
+    XCTAssertEqual(try kerned("To", "Inter-Regular.otf", HB_SCRIPT_LATIN), [true, false])
+    XCTAssertEqual(try kerned("ab", "Inter-Regular.otf", HB_SCRIPT_LATIN), [false, false])
   }
 
   /// Case `id` of the conformance file `file`, prepared as measuring reads it.

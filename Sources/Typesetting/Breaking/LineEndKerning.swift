@@ -85,13 +85,45 @@ enum LineEndKerning {
     return out
   }
 
+  /// Marks each grapheme of one code point whose glyph in a left-to-right run is
+  /// ``ShapedGlyph/kerned`` (``PreparedText/GraphemeFlag/kernedEnd``): the only places where a
+  /// line that ends inside a word may gain (``PreparedText/lineEndGain(before:)``), so that a
+  /// break elsewhere costs one look.
+  static func markKernedEnds(_ shaped: ShapedText, bounds: [Int32], flags: inout [UInt8]) {
+    let runs = shaped.runs
+    shaped.glyphs.withUnsafeBufferPointer { glyphs in
+      bounds.withUnsafeBufferPointer { bounds in
+        flags.withUnsafeMutableBufferPointer { flags in
+          // The grapheme at or after the glyph's code point, walked to from the last one's
+          // (clusters go forward in a left-to-right run, but for a reordering shaper's few
+          // steps back).
+          let graphemes = flags.count
+          var g = 0
+          for run in runs where run.level & 1 == 0 {
+            for a in Int(run.glyphStart)..<Int(run.glyphEnd) where glyphs[a].kerned {
+              let c = glyphs[a].cluster
+              while g > 0 && bounds[g &- 1] >= c { g &-= 1 }
+              while g < graphemes && bounds[g] < c { g &+= 1 }
+              if g < graphemes && bounds[g] == c && bounds[g &+ 1] == c &+ 1 {
+                flags[g] |= PreparedText.GraphemeFlag.kernedEnd
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
   /// What a line whose last glyph is `glyph`, the one of `scalar` in a left-to-right run of
   /// `face` with a glyph after it, gains when its end is shaped on its own: its own advance
-  /// less its advance in the paragraph; 0 when that is nothing or the glyph is not the
-  /// character's own (a substitution, a ligature).
+  /// less its advance in the paragraph; 0 when the glyph is not ``ShapedGlyph/kerned`` (no
+  /// pair made its advance: shaping leaves the break safe, and Chromium keeps the
+  /// paragraph's glyphs), when that is nothing or when the glyph is not the character's own
+  /// (a substitution, a ligature).
   static func gain(_ glyph: ShapedGlyph, of scalar: UInt32, face: OpaquePointer, units: Double)
     -> Double
   {
+    guard glyph.kerned else { return 0 }
     let delta = Font.ownAdvance(of: glyph.id, in: face, pointsPerUnit: units) - glyph.advance
     guard abs(delta) > 1e-9 else { return 0 }
     var nominal: hb_codepoint_t = 0
@@ -110,12 +142,11 @@ extension PreparedText {
   /// profile only; 0 where the rule does not apply (a cluster of several code points, white
   /// space, right to left, a bitmap font, a mark set half-width).
   func lineEndGain(before k: Int) -> Double {
-    guard reshapesLineEnds, k > 0, k < graphemeAdvance.count else { return 0 }
-    let g = k - 1
-    let c = Int(graphemeStart[g])
-    guard Int(graphemeStart[k]) == c &+ 1,
-      graphemeFlags[g] & GraphemeFlag.reportWhitespace == 0
+    guard k > 0, k < graphemeAdvance.count,
+      graphemeFlags[k &- 1] & (GraphemeFlag.kernedEnd | GraphemeFlag.reportWhitespace)
+        == GraphemeFlag.kernedEnd
     else { return 0 }
+    let c = Int(graphemeStart[k &- 1])
     // The run of `c`, then its glyph, with a glyph after it in the run.
     let run = runs[runIndex(containing: c)]
     guard run.level & 1 == 0, let a = PunctuationTrim.firstGlyphIndex(of: c, in: run, glyphs),

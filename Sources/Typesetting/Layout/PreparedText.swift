@@ -75,8 +75,6 @@ public final class PreparedText: @unchecked Sendable {
   let runs: [ShapedRun]
   /// The code points text-spacing-trim set half-width, in text order (mostly none).
   let halved: [Int]
-  /// Whether a line's end is shaped on its own (the browser profile: ``lineEndGain(before:)``).
-  let reshapesLineEnds: Bool
   /// The ellipsis of truncation and the hyphen shown at a soft hyphen, as shaped for the style.
   let ellipsis: ShapedSnippet
   let hyphen: ShapedSnippet
@@ -119,7 +117,6 @@ public final class PreparedText: @unchecked Sendable {
     self.glyphs = shaped.glyphs
     self.runs = shaped.runs
     self.halved = shaped.halved
-    reshapesLineEnds = style.profile == .browser
     self.ellipsis = k.ellipsis
     self.hyphen = k.hyphen
     self.paragraphLevel = items.paragraphLevel
@@ -230,6 +227,10 @@ public final class PreparedText: @unchecked Sendable {
     static let softHyphen: UInt8 = 16
     /// The rest of a Unicode grapheme cluster, split off so that a line may start with it.
     static let continuation: UInt8 = 32
+    /// A code point of its own whose glyph is ``ShapedGlyph/kerned`` (browser profile): a line
+    /// that ends after it inside a word is shaped on its own there
+    /// (``PreparedText/lineEndGain(before:)``).
+    static let kernedEnd: UInt8 = 64
   }
 
   enum SegmentFlag {

@@ -193,10 +193,23 @@ extension PreparedText {
       }
       return (k, w)
     }
-    // A break inside the word: the line's end shaped on its own may be wider or narrower than
-    // in the paragraph; when it no longer fits, the break before is taken.
+    if k < t && k > from && graphemeFlags[k &- 1] & GraphemeFlag.kernedEnd != 0 {
+      return kernedEnd(segment: s, from: from, end: k, t: t, advance: w, limit: limit, collapses)
+    }
+    return widthInside(segment: s, from: from, end: k, t: t, advance: w, gain: 0, collapses)
+  }
+
+  /// ``breakInside(segment:resume:limit:collapses:nonNegative:)``'s part `[from, end)` when
+  /// its last glyph is kerned with the next (``lineEndGain(before:)``): the line's end shaped
+  /// on its own may be wider or narrower than in the paragraph; when it no longer fits, the
+  /// break before is taken.
+  @inline(never)
+  private func kernedEnd(
+    segment s: Int, from: Int, end k: Int, t: Int, advance w: Double, limit: Double,
+    _ collapses: Bool
+  ) -> (from: Int, end: Int, advance: Double, width: Double, isRest: Bool) {
     var (end, advance) = (k, w)
-    var gain = k < t && k > from ? lineEndGain(before: k) : 0
+    var gain = lineEndGain(before: k)
     while gain > 0 && advance + gain > limit && end - 1 > from {
       end -= 1
       advance = graphemeAdvance[from..<end].reduce(0, +)

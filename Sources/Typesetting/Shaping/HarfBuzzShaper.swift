@@ -236,7 +236,11 @@ package final class HarfBuzzShaper: ShapingEngine {
             at: k, to: HarfBuzzShaper.glyph(infos[k], positions[k], advance: advance, unit: unit))
         }
       } else {
+        let face = font.hbFont
+        // Whether HarfBuzz marks glyphs k - 1, k and k + 1 unsafe to break.
+        var unsafe = (false, count > 0 && HarfBuzzShaper.isUnsafe(infos), false)
         for k in 0..<Int(count) {
+          unsafe.2 = k + 1 < Int(count) && HarfBuzzShaper.isUnsafe(infos + k + 1)
           let cluster = Int(infos[k].cluster)
           var advance = Double(positions[k].x_advance) * unit
           // A combining mark the font lacks takes no room (a browser falls back for it and
@@ -247,7 +251,12 @@ package final class HarfBuzzShaper: ShapingEngine {
             advances[cluster - offset] += advance
           }
           out.initializeElement(
-            at: k, to: HarfBuzzShaper.glyph(infos[k], positions[k], advance: advance, unit: unit))
+            at: k,
+            to: HarfBuzzShaper.glyph(
+              infos[k], positions[k], advance: advance, unit: unit,
+              kerned: (unsafe.0 || unsafe.1 || unsafe.2)
+                && positions[k].x_advance != hb_font_get_glyph_h_advance(face, infos[k].codepoint)))
+          unsafe = (unsafe.1, unsafe.2, false)
         }
       }
       glyphs.append(contentsOf: UnsafeBufferPointer(out))
@@ -257,12 +266,20 @@ package final class HarfBuzzShaper: ShapingEngine {
 
   /// A HarfBuzz glyph as the shaping stage keeps it (`unit`: points per font unit).
   package static func glyph(
-    _ info: hb_glyph_info_t, _ position: hb_glyph_position_t, advance: Double, unit: Double
+    _ info: hb_glyph_info_t, _ position: hb_glyph_position_t, advance: Double, unit: Double,
+    kerned: Bool = false
   ) -> ShapedGlyph {
     ShapedGlyph(
       id: info.codepoint, cluster: Int32(bitPattern: info.cluster), advance: advance,
       offsetX: Float(Double(position.x_offset) * unit),
-      offsetY: Float(Double(position.y_offset) * unit))
+      offsetY: Float(Double(position.y_offset) * unit), kerned: kerned)
+  }
+
+  /// Whether HarfBuzz marks a glyph unsafe to break: a glyph set with an advance other than
+  /// its own, in a pair where it or a neighbour is so marked (HarfBuzz marks the pair's later
+  /// glyph), is ``ShapedGlyph/kerned``.
+  static func isUnsafe(_ info: UnsafeMutablePointer<hb_glyph_info_t>) -> Bool {
+    hb_glyph_info_get_glyph_flags(info).rawValue & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0
   }
 
   /// A HarfBuzz language (interned: equal tags give the same pointer) as a number for keys.

@@ -1,8 +1,8 @@
 /// One glyph as shaping placed it: the output of the shaping stage that measuring sums and
 /// drawing positions, so that a picture shows the very glyphs that were measured.
 package struct ShapedGlyph: Sendable, Equatable {
-  /// Glyph id in the run's font.
-  package var id: UInt32
+  /// The glyph id in the low 16 bits (OpenType's glyph ids are 16-bit), ``kerned`` above.
+  @usableFromInline var bits: UInt32
   /// The processed code point the glyph comes from (HarfBuzz's cluster at character level).
   package var cluster: Int32
   /// Advance in points, exactly as measuring added it to the cluster's code point.
@@ -11,10 +11,19 @@ package struct ShapedGlyph: Sendable, Equatable {
   package var offsetX: Float
   package var offsetY: Float
 
+  /// Glyph id in the run's font.
+  @inlinable package var id: UInt32 { bits & 0xFFFF }
+
+  /// Whether the glyph's advance is not its own but holds a pair adjustment with a neighbour
+  /// (kerning: HarfBuzz marks the pair unsafe to break): a line that ends after it is shaped
+  /// again there (``LineEndKerning``).
+  @inlinable package var kerned: Bool { bits & 0x1_0000 != 0 }
+
   @inlinable package init(
-    id: UInt32, cluster: Int32, advance: Double, offsetX: Float, offsetY: Float
+    id: UInt32, cluster: Int32, advance: Double, offsetX: Float, offsetY: Float,
+    kerned: Bool = false
   ) {
-    self.id = id
+    self.bits = id & 0xFFFF | (kerned ? 0x1_0000 : 0)
     self.cluster = cluster
     self.advance = advance
     self.offsetX = offsetX
