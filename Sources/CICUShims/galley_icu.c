@@ -236,3 +236,20 @@ const char *galley_iso_language(int32_t index) {
   }
   return NULL;
 }
+
+int32_t galley_paired_bracket_type(uint32_t codepoint) {
+  return u_getIntPropertyValue((UChar32)codepoint, UCHAR_BIDI_PAIRED_BRACKET_TYPE);
+}
+
+uint32_t galley_paired_bracket(uint32_t codepoint) {
+  return (uint32_t)u_getBidiPairedBracket((UChar32)codepoint);
+}
+
+int32_t galley_is_east_asian(uint32_t codepoint) {
+  int32_t w = u_getIntPropertyValue((UChar32)codepoint, UCHAR_EAST_ASIAN_WIDTH);
+  return (w == U_EA_WIDE || w == U_EA_FULLWIDTH || w == U_EA_HALFWIDTH) ? 1 : 0;
+}
+
+int32_t galley_script_code(const char *name) {
+  return u_getPropertyValueEnum(UCHAR_SCRIPT, name);
+}

@@ -1,3 +1,4 @@
+import CHarfBuzz
 import Foundation
 import Typesetting
 
@@ -271,6 +272,24 @@ extension BubbleEstimator {
 
     deinit { entries.deallocate() }
 
+    /// The advance in em of `v` in font `i` in a run of `script`, when `v` is a character the
+    /// font forms by language (``LanguageAdvances``) and the font has it.
+    func localized(_ v: UInt32, font i: Int, script: hb_script_t) -> Double? {
+      let slot = LanguageAdvances.slot(v)
+      guard slot >= 0, fonts[i].glyph(for: v) != nil else { return nil }
+      let key = UInt64(script.rawValue) << 8 | UInt64(i)
+      for known in scriptLocalized where known.key == key { return Double(known.advances[slot]) }
+      let advances =
+        fonts[i].languageAdvances(language: language, script: script, tables: all[i]).advances
+      if scriptLocalized.count >= 32 { scriptLocalized.removeFirst() }
+      scriptLocalized.append((key, advances))
+      return Double(advances[slot])
+    }
+
+    /// ``localized(_:font:script:)``'s answers per script and font (a thread's fonts: no lock;
+    /// a text has few scripts).
+    private var scriptLocalized: [(key: UInt64, advances: SIMD16<Float>)] = []
+
     /// Whether these are the fonts of `style` (texts in a row mostly share them, and a
     /// bubble's name and timestamp its text's).
     func serve(_ style: TextStyle, factors: [String: Double]) -> Bool {
@@ -486,6 +505,8 @@ extension BubbleEstimator {
     var classifier = Classifier()
     let scalars = BubbleEstimator.scalars(text)
     let opportunities = BubbleEstimator.opportunities(scalars, style, locale: f.breakLocale)
+    // (Script runs only where a character may begin one of its own: few texts.)
+    let runScripts = LanguageAdvances.splitsRuns(scalars) ? ScriptRuns.scripts(of: scalars) : nil
     var index = -1
     let count = scalars.count
     while index &+ 1 < count {
@@ -512,6 +533,7 @@ extension BubbleEstimator {
       {
         c = .other
       }
+      if let runScripts { reading.runScript = runScripts[index] }
       reading.character(
         v, c, keycap: keycap,
         presentation: w >= 0xFE0E ? BubbleEstimator.presentation(c, before: w) : 0,

@@ -1,3 +1,4 @@
+import CHarfBuzz
 import Typesetting
 
 extension BubbleEstimator {
@@ -26,6 +27,10 @@ extension BubbleEstimator {
     /// The last character marks may sit on: its font (-1: none), its advance in em, and its
     /// index in the text (``read`` sets it).
     var base = (font: -1, em: 0.0, index: 0)
+    /// The script run of the character read, when the text has a character that may begin one
+    /// of its own (``LanguageAdvances/runSplitting``): the characters a font forms by language
+    /// take its script's forms.
+    var runScript: hb_script_t? = nil
 
     init(
       _ f: Fonts, _ style: TextStyle, size: Double, tall: UInt16, calibrating: Bool,
@@ -140,6 +145,9 @@ extension BubbleEstimator {
       }
       var (fi, em) = BubbleEstimator.resolve(
         v == 0x09 ? 0x20 : v, presentation: presentation, f, entries)
+      if let runScript, let localized = f.localized(v == 0x09 ? 0x20 : v, font: fi, script: runScript) {
+        em = localized
+      }
       base = (c == .space ? -1 : fi, em, base.index)
       if baseless && c == .other && BubbleEstimator.isIndic(v)
         && UnicodeProperties.generalCategory(v) == .spacingMark

@@ -35,6 +35,16 @@ final class EstimatorWidthTests: XCTestCase {
     print("estimated / measured width − 1, one line, no calibration:\n" + table)
   }
 
+  /// A middle dot after Korean begins a script run of its own (its Script_Extensions do not
+  /// name Hangul), where Noto Sans CJK gives it and the space after it their default forms,
+  /// not the Korean ones: the estimate is Chromium's 111.953 px (faker-ko_KR-0018).
+  func testAMiddleDotAfterKoreanTakesTheFormsOfItsRun() throws {
+    var style = TextStyle(fonts: try Fixtures.library.stack(["NotoSansCJK-Regular.ttc"]), size: 17)
+    style.language = "ko"
+    let estimated = BubbleEstimator().block("박순자 · 주유원", style, width: 1e7).widest
+    XCTAssertEqual(estimated, 111.953125, accuracy: 0.05)
+  }
+
   /// Characters drawn with no advance are those the engine draws so (marks, characters that
   /// need no glyph), and the rest have width: a Hebrew maqaf is a visible hyphen, a soft hyphen
   /// inside a word and a combining mark of any script add nothing.

@@ -27,8 +27,8 @@ final class ConformanceTests: XCTestCase {
   /// ratchet: raise a floor as the engine improves, never lower it). The goal is 95 everywhere.
   static let startsFloor: [String: Double] = [
     "Arabic": 100, "Chinese": 100, "Cyrillic": 100, "Devanagari": 100, "Emoji": 97.8,
-    "Hangul": 99.9, "Hebrew": 100, "Japanese": 100, "Latin": 99.89, "Thai": 100, "edge": 99.66,
-    "faker": 99.9, "ko-mixed": 100, "ko-prose": 100, "none": 100, "product": 100,
+    "Hangul": 100, "Hebrew": 100, "Japanese": 100, "Latin": 99.89, "Thai": 100, "edge": 99.66,
+    "faker": 100, "ko-mixed": 100, "ko-prose": 100, "none": 100, "product": 100,
   ]
 
   /// Each case of `corpus` (`count` of them) laid out and compared with Chromium's `reference`:
@@ -83,10 +83,10 @@ final class ConformanceTests: XCTestCase {
     }
     // The goal is starts ≥ 99, lines ≥ 99.5, height ≥ 99, widest ≥ 98; each floor below is the
     // level reached so far (a ratchet: raise it as the engine improves, never lower it).
-    XCTAssertGreaterThanOrEqual(overall.pct(overall.starts), 99.9, summary)
+    XCTAssertGreaterThanOrEqual(overall.pct(overall.starts), 99.93, summary)
     XCTAssertGreaterThanOrEqual(overall.pct(overall.lines), 99.95, summary)
     XCTAssertEqual(overall.height, overall.n, summary)
-    XCTAssertGreaterThanOrEqual(overall.pct(overall.widest), 99.9, summary)
+    XCTAssertEqual(overall.widest, overall.n, summary)
     XCTAssertEqual(
       Set(groups.keys), Set(ConformanceTests.startsFloor.keys), "a group without a floor, or gone")
     for (k, s) in groups {
@@ -113,6 +113,6 @@ final class ConformanceTests: XCTestCase {
     XCTAssertEqual(overall.height, overall.n, summary)
     XCTAssertGreaterThanOrEqual(
       overall.pct(overall.starts), 99.95, summary + "\n" + failures.joined(separator: "\n"))
-    XCTAssertGreaterThanOrEqual(overall.pct(overall.widest), 99.77, summary)
+    XCTAssertGreaterThanOrEqual(overall.pct(overall.widest), 99.85, summary)
   }
 }

@@ -82,6 +82,18 @@ const char *galley_icu_version(void);
 /// The Unicode version ICU implements, as "15.0" etc. (static storage).
 const char *galley_unicode_version(void);
 
+/// The Bidi_Paired_Bracket_Type of a code point: 0 none, 1 open, 2 close.
+int32_t galley_paired_bracket_type(uint32_t codepoint);
+
+/// The Bidi_Paired_Bracket of a code point (itself when it has none).
+uint32_t galley_paired_bracket(uint32_t codepoint);
+
+/// Whether a code point's East_Asian_Width is wide, fullwidth or halfwidth.
+int32_t galley_is_east_asian(uint32_t codepoint);
+
+/// ICU's script code (UScriptCode) of an ISO 15924 short name, -1 when ICU has none.
+int32_t galley_script_code(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

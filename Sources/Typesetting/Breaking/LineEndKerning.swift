@@ -94,21 +94,28 @@ enum LineEndKerning {
     shaped.glyphs.withUnsafeBufferPointer { glyphs in
       bounds.withUnsafeBufferPointer { bounds in
         flags.withUnsafeMutableBufferPointer { flags in
-          // The grapheme at or after the glyph's code point, walked to from the last one's
-          // (clusters go forward in a left-to-right run, but for a reordering shaper's few
-          // steps back).
-          let graphemes = flags.count
-          var g = 0
-          for run in runs where run.level & 1 == 0 {
-            for a in Int(run.glyphStart)..<Int(run.glyphEnd) where glyphs[a].kerned {
-              let c = glyphs[a].cluster
-              while g > 0 && bounds[g &- 1] >= c { g &-= 1 }
-              while g < graphemes && bounds[g] < c { g &+= 1 }
-              if g < graphemes && bounds[g] == c && bounds[g &+ 1] == c &+ 1 {
-                flags[g] |= PreparedText.GraphemeFlag.kernedEnd
-              }
-            }
-          }
+          markKernedEnds(runs, glyphs, bounds, flags)
+        }
+      }
+    }
+  }
+
+  /// ``markKernedEnds(_:bounds:flags:)`` over memory lent to it.
+  private static func markKernedEnds(
+    _ runs: [ShapedRun], _ glyphs: UnsafeBufferPointer<ShapedGlyph>,
+    _ bounds: UnsafeBufferPointer<Int32>, _ flags: UnsafeMutableBufferPointer<UInt8>
+  ) {
+    // The grapheme at or after the glyph's code point, walked to from the last one's (clusters
+    // go forward in a left-to-right run, but for a reordering shaper's few steps back).
+    let graphemes = flags.count
+    var g = 0
+    for run in runs where run.level & 1 == 0 {
+      for a in Int(run.glyphStart)..<Int(run.glyphEnd) where glyphs[a].kerned {
+        let c = glyphs[a].cluster
+        while g > 0 && bounds[g &- 1] >= c { g &-= 1 }
+        while g < graphemes && bounds[g] < c { g &+= 1 }
+        if g < graphemes && bounds[g] == c && bounds[g &+ 1] == c &+ 1 {
+          flags[g] |= PreparedText.GraphemeFlag.kernedEnd
         }
       }
     }

@@ -28,22 +28,24 @@ package final class SampleShaper {
   /// The advance in em of the glyphs that came from `text[clusters]` (all of `text` by
   /// default).
   package func advance(
-    _ text: [UInt32], of clusters: Range<Int>? = nil, rtl: Bool? = nil, language: String = ""
+    _ text: [UInt32], of clusters: Range<Int>? = nil, rtl: Bool? = nil, language: String = "",
+    script: hb_script_t? = nil
   ) -> Float {
     let range = clusters ?? 0..<text.count
-    let units = shape(text, rtl: rtl, language: language).reduce(Int32(0)) {
+    let units = shape(text, rtl: rtl, language: language, script: script).reduce(Int32(0)) {
       range.contains($1.cluster) ? $0 + $1.units : $0
     }
     return Float(units) / upem
   }
 
   /// The glyphs' clusters and advances in font units.
-  private func shape(_ text: [UInt32], rtl: Bool?, language: String) -> [(
-    cluster: Int, units: Int32
-  )] {
+  private func shape(_ text: [UInt32], rtl: Bool?, language: String, script: hb_script_t? = nil)
+    -> [(cluster: Int, units: Int32)]
+  {
     hb_buffer_clear_contents(buffer)
     hb_buffer_add_utf32(buffer, text, Int32(text.count), 0, Int32(text.count))
     if let rtl { hb_buffer_set_direction(buffer, rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR) }
+    if let script { hb_buffer_set_script(buffer, script) }
     if !language.isEmpty {
       language.withCString { hb_buffer_set_language(buffer, hb_language_from_string($0, -1)) }
     }

@@ -198,33 +198,12 @@ struct Itemization {
     return fontClusters(scalars, bounds: bounds, scripts: scripts)
   }
 
-  /// Each code point's script; common and inherited ones take the last real script before them
-  /// (or the first after them, at the start).
+  /// Each code point's script: the script of its run, by Chromium's rule (``ScriptRuns``).
   static func resolveScripts(_ scalars: [UInt32], into scripts: inout [hb_script_t]) {
     scalars.withUnsafeBufferPointer { text in
       scripts.withUnsafeMutableBufferPointer { scripts in
-        ScriptTable.withLookup { resolveScripts(text, into: scripts, table: $0) }
+        ScriptTable.withLookup { ScriptRuns.resolve(text, into: scripts, table: $0) }
       }
-    }
-  }
-
-  /// ``resolveScripts(_:into:)`` over memory lent to it.
-  private static func resolveScripts(
-    _ text: UnsafeBufferPointer<UInt32>, into scripts: UnsafeMutableBufferPointer<hb_script_t>,
-    table: ScriptTable.Lookup
-  ) {
-    var lastReal: hb_script_t? = nil
-    for i in 0..<text.count {
-      let s = table.script(of: text[i])
-      if HarfBuzzShaper.isCommonOrInherited(s) {
-        scripts[i] = lastReal ?? HB_SCRIPT_COMMON
-        continue
-      }
-      scripts[i] = s
-      if lastReal == nil {
-        for k in 0..<i { scripts[k] = s }
-      }
-      lastReal = s
     }
   }
 

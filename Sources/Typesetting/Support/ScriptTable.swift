@@ -41,6 +41,9 @@ enum ScriptTable {
     }
   }
 
+  /// The scripts the table's bytes index.
+  static var scripts: [hb_script_t] { table.scripts }
+
   /// Calls `body` with the table.
   static func withLookup<R>(_ body: (Lookup) -> R) -> R {
     let t = table
