@@ -27,6 +27,22 @@ final class PreparationWorker {
     self.shaper = shaper
   }
 
+  /// The glyphs of `text` shaped on its own as one left-to-right run of `font` and `script`
+  /// in the style's size and features (for a line's end shaped again: ``LineEndKerning``).
+  func shapeAlone(
+    _ text: [UInt32], font: Font, script: hb_script_t, style: TextStyle, language: hb_language_t?
+  ) -> [ShapedGlyph] {
+    let kept = shaper.glyphs.count
+    var advances = [Double](repeating: 0, count: text.count)
+    shaper.shape(
+      text, run: ShapingRun(start: 0, end: text.count, font: font, rtl: false, script: script),
+      size: style.size, language: language, features: HarfBuzzShaper.features(style.features),
+      into: &advances)
+    let glyphs = Array(shaper.glyphs[kept...])
+    shaper.glyphs.removeSubrange(kept...)
+    return glyphs
+  }
+
   /// The language facts of `language`, worked out once per language met in a row (most texts
   /// of a batch share one).
   func languageInfo(_ language: String) -> LanguageInfo {

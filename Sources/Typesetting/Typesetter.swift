@@ -224,7 +224,12 @@ public final class Typesetter: @unchecked Sendable {
       style.profile == .browser
       ? LineEndKerning.adjustments(
         source, items: items, segments: segments, shaped: shaped, fonts: style.fonts.fonts,
-        size: style.size, hangs: endHangs, startGains: startGains)
+        size: style.size, hangs: endHangs, startGains: startGains,
+        reshape: { from, end, font, script in
+          worker.shapeAlone(
+            Array(source.processed.scalars[from..<end]), font: style.fonts.fonts[font],
+            script: script, style: style, language: language.harfBuzz)
+        })
       : []
     if style.profile == .browser {
       LineEndKerning.markKernedEnds(shaped, bounds: source.graphemeStart, flags: &items.graphemeFlags)

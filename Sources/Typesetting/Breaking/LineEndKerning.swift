@@ -24,7 +24,7 @@ enum LineEndKerning {
   /// anything; the last segment never does: the text ends there).
   static func adjustments(
     _ source: SourceText, items: Itemization, segments: Segmentation, shaped: ShapedText,
-    fonts: [Font], size: Double, hangs: [Double], startGains: [Double]
+    fonts: [Font], size: Double, hangs: [Double], startGains: [Double], reshape: Reshape
   ) -> [Double] {
     let ends = segments.end
     let n = ends.count
@@ -77,8 +77,15 @@ enum LineEndKerning {
       while a < glyphEnd && Int(glyphs[a].cluster) < c { a += 1 }
       guard a + 1 < glyphEnd, Int(glyphs[a].cluster) == c, Int(glyphs[a + 1].cluster) != c
       else { continue }
-      let delta = gain(glyphs[a], of: source.processed.scalars[c], face: face, units: units)
-      guard delta != 0, !shaped.isHalved(c) else { continue }
+      var delta = gain(glyphs[a], of: source.processed.scalars[c], face: face, units: units)
+      if delta == nil {
+        // A glyph a lookup chose: the end of the line shaped again, from the segment before.
+        let before = s == 0 ? 0 : Int(bounds[s == 1 ? 0 : Int(ends[s - 2])])
+        delta = reshapedGain(
+          glyphs[a], at: c, from: max(before, Int(runs[r].start)), font: Int(runs[r].font),
+          script: items.scripts[c], reshape)
+      }
+      guard let delta, delta != 0, !shaped.isHalved(c) else { continue }
       if out.isEmpty { out = [Double](repeating: 0, count: n) }
       out[s] = delta
     }
@@ -125,19 +132,37 @@ enum LineEndKerning {
   /// `face` with a glyph after it, gains when its end is shaped on its own: its own advance
   /// less its advance in the paragraph; 0 when the glyph is not ``ShapedGlyph/kerned`` (no
   /// pair made its advance: shaping leaves the break safe, and Chromium keeps the
-  /// paragraph's glyphs), when that is nothing or when the glyph is not the character's own
-  /// (a substitution, a ligature).
+  /// paragraph's glyphs) or when that is nothing; nil when the glyph is not the character's
+  /// own (a lookup chose it, and may choose another at the line's end: only shaping the end
+  /// again tells).
   static func gain(_ glyph: ShapedGlyph, of scalar: UInt32, face: OpaquePointer, units: Double)
-    -> Double
+    -> Double?
   {
     guard glyph.kerned else { return 0 }
     let delta = Font.ownAdvance(of: glyph.id, in: face, pointsPerUnit: units) - glyph.advance
     guard abs(delta) > 1e-9 else { return 0 }
     var nominal: hb_codepoint_t = 0
     guard hb_font_get_nominal_glyph(face, scalar, &nominal) != 0, nominal == glyph.id else {
-      return 0
+      return nil
     }
     return delta
+  }
+
+  /// Shapes code points `[from, end)` of the text on their own in font `font` of the stack
+  /// and `script` (the style's size, language and features; left to right) and gives their
+  /// glyphs, clusters counted from `from`.
+  typealias Reshape = (_ from: Int, _ end: Int, _ font: Int, _ script: hb_script_t) -> [ShapedGlyph]
+
+  /// What a line gains that ends after code point `c` (its glyph `glyph`, one a lookup chose)
+  /// when its end, from `from`, is shaped on its own (Chromium shapes from the last safe
+  /// break; the segment before is taken as enough): the advance `c`'s glyphs then have less
+  /// the paragraph's.
+  static func reshapedGain(
+    _ glyph: ShapedGlyph, at c: Int, from: Int, font: Int, script: hb_script_t, _ reshape: Reshape
+  ) -> Double? {
+    let alone = reshape(from, c + 1, font, script).filter { Int($0.cluster) == c - from }
+    guard !alone.isEmpty else { return nil }
+    return alone.reduce(0) { $0 + $1.advance } - glyph.advance
   }
 }
 
@@ -162,7 +187,9 @@ extension PreparedText {
     else { return 0 }
     let font = style.fonts.fonts[Int(run.font)]
     guard font.bitmapStrikePPEM == nil else { return 0 }
+    // (A glyph a lookup chose keeps its advance: layout shapes nothing.)
     return LineEndKerning.gain(
       glyphs[a], of: scalars[c], face: font.hbFont, units: style.size / Double(font.unitsPerEm))
+      ?? 0
   }
 }
