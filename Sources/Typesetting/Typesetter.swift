@@ -220,6 +220,9 @@ public final class Typesetter: @unchecked Sendable {
       : []
     // (Chromium's line breaker shapes a line's end again; TextKit's lines keep the paragraph's
     // glyphs.)
+    if style.profile == .browser {
+      LineEndKerning.markKernedEnds(shaped, bounds: source.graphemeStart, flags: &items.graphemeFlags)
+    }
     let endAdjustments =
       style.profile == .browser
       ? LineEndKerning.adjustments(
@@ -231,9 +234,6 @@ public final class Typesetter: @unchecked Sendable {
             script: script, style: style, language: language.harfBuzz)
         })
       : []
-    if style.profile == .browser {
-      LineEndKerning.markKernedEnds(shaped, bounds: source.graphemeStart, flags: &items.graphemeFlags)
-    }
     shaped.giveBack(to: scratch)
     items.giveBack(to: scratch)
     let constants = styleConstants(style, worker: worker)

@@ -32,16 +32,8 @@ enum LineEndKerning {
     let skip =
       PreparedText.SegmentFlag.forcedBreak | PreparedText.SegmentFlag.softHyphen
       | PreparedText.SegmentFlag.hasTab
-    let whiteSpace = PreparedText.GraphemeFlag.reportWhitespace
+    let kerned = PreparedText.GraphemeFlag.kernedEnd | PreparedText.GraphemeFlag.reportWhitespace
     var out: [Double] = []
-    var r = -1  // the run of the code point looked at (code points only go forward)
-    var runEnd = 0  // where run `r` ends (0 before the first)
-    var face: OpaquePointer? = nil  // run r's HarfBuzz font (nil: right to left or a bitmap)
-    var units = 0.0  // points per font unit in run r
-    var a = 0  // a glyph of run r at or before the code point's
-    var glyphEnd = 0
-    let runs = shaped.runs
-    let glyphs = shaped.glyphs
     let bounds = source.graphemeStart
     let advance = segments.graphemeAdvance
     let flags = segments.flags
@@ -52,37 +44,26 @@ enum LineEndKerning {
       guard flags[s] & skip == 0, trailing[s] == 0, hangs.isEmpty || hangs[s] == 0,
         startGains.isEmpty || startGains[s + 1] == 0
       else { continue }
-      // The last grapheme that takes room (a zero width space after it hangs), not white
-      // space (so the line's visible content ends with it).
+      // The last grapheme that takes room (a zero width space after it hangs): a code point
+      // of its own whose glyph is kerned, not white space (so the line's visible content ends
+      // with it).
       let start = s == 0 ? 0 : Int(ends[s - 1])
       var g = Int(ends[s]) - 1
       while g >= start && advance[g] == 0 { g -= 1 }
-      guard g >= start, bounds[g + 1] == bounds[g] &+ 1,
-        graphemeFlags[g] & whiteSpace == 0
+      guard g >= start, graphemeFlags[g] & kerned == PreparedText.GraphemeFlag.kernedEnd,
+        let end = endGlyph(of: Int(bounds[g]), shaped.runs, shaped.glyphs, fonts: fonts)
       else { continue }
       let c = Int(bounds[g])
-      if c >= runEnd {
-        repeat { r += 1 } while r + 1 < runs.count && Int(runs[r].end) <= c
-        let run = runs[r]
-        runEnd = Int(run.end)
-        a = Int(run.glyphStart)
-        glyphEnd = Int(run.glyphEnd)
-        let font = fonts[Int(run.font)]
-        face = run.level & 1 == 0 && font.bitmapStrikePPEM == nil ? font.hbFont : nil
-        units = size / Double(font.unitsPerEm)
-      }
-      guard let face else { continue }
-      // The run's glyphs go in cluster order (left to right): the one of `c`, alone, with a
-      // glyph after it (no pair without one).
-      while a < glyphEnd && Int(glyphs[a].cluster) < c { a += 1 }
-      guard a + 1 < glyphEnd, Int(glyphs[a].cluster) == c, Int(glyphs[a + 1].cluster) != c
-      else { continue }
-      var delta = gain(glyphs[a], of: source.processed.scalars[c], face: face, units: units)
+      let run = shaped.runs[end.run]
+      let font = fonts[Int(run.font)]
+      var delta = gain(
+        shaped.glyphs[end.glyph], of: source.processed.scalars[c], face: font.hbFont,
+        units: size / Double(font.unitsPerEm))
       if delta == nil {
         // A glyph a lookup chose: the end of the line shaped again, from the segment before.
         let before = s == 0 ? 0 : Int(bounds[s == 1 ? 0 : Int(ends[s - 2])])
         delta = reshapedGain(
-          glyphs[a], at: c, from: max(before, Int(runs[r].start)), font: Int(runs[r].font),
+          shaped.glyphs[end.glyph], at: c, from: max(before, Int(run.start)), font: Int(run.font),
           script: items.scripts[c], reshape)
       }
       guard let delta, delta != 0, !shaped.isHalved(c) else { continue }
@@ -90,6 +71,21 @@ enum LineEndKerning {
       out[s] = delta
     }
     return out
+  }
+
+  /// The run of code point `c` and its glyph there, when a line that ends after `c` may gain:
+  /// the run is left to right and not of a bitmap font, and the glyph is `c`'s alone, with a
+  /// glyph after it (no pair without one).
+  static func endGlyph(
+    of c: Int, _ runs: [ShapedRun], _ glyphs: [ShapedGlyph], fonts: [Font]
+  ) -> (run: Int, glyph: Int)? {
+    let r = ShapedRun.index(containing: c, in: runs)
+    let run = runs[r]
+    guard run.level & 1 == 0, fonts[Int(run.font)].bitmapStrikePPEM == nil,
+      let a = PunctuationTrim.firstGlyphIndex(of: c, in: run, glyphs),
+      a &+ 1 < Int(run.glyphEnd), Int(glyphs[a &+ 1].cluster) != c
+    else { return nil }
+    return (r, a)
   }
 
   /// Marks each grapheme of one code point whose glyph in a left-to-right run is
@@ -179,17 +175,14 @@ extension PreparedText {
         == GraphemeFlag.kernedEnd
     else { return 0 }
     let c = Int(graphemeStart[k &- 1])
-    // The run of `c`, then its glyph, with a glyph after it in the run.
-    let run = runs[runIndex(containing: c)]
-    guard run.level & 1 == 0, let a = PunctuationTrim.firstGlyphIndex(of: c, in: run, glyphs),
-      a &+ 1 < Int(run.glyphEnd), Int(glyphs[a &+ 1].cluster) != c,
+    let fonts = style.fonts.fonts
+    guard let end = LineEndKerning.endGlyph(of: c, runs, glyphs, fonts: fonts),
       halved.isEmpty || !PunctuationTrim.isHalved(c, in: halved)
     else { return 0 }
-    let font = style.fonts.fonts[Int(run.font)]
-    guard font.bitmapStrikePPEM == nil else { return 0 }
+    let font = fonts[Int(runs[end.run].font)]
     // (A glyph a lookup chose keeps its advance: layout shapes nothing.)
     return LineEndKerning.gain(
-      glyphs[a], of: scalars[c], face: font.hbFont, units: style.size / Double(font.unitsPerEm))
-      ?? 0
+      glyphs[end.glyph], of: scalars[c], face: font.hbFont,
+      units: style.size / Double(font.unitsPerEm)) ?? 0
   }
 }

@@ -232,17 +232,7 @@ extension PreparedText {
   }
 
   /// The shaped run that holds processed code point `c`.
-  func runIndex(containing c: Int) -> Int {
-    runs.withUnsafeBufferPointer { runs in
-      var lo = 0
-      var hi = runs.count
-      while hi - lo > 1 {
-        let mid = (lo &+ hi) / 2
-        if Int(runs[mid].start) <= c { lo = mid } else { hi = mid }
-      }
-      return lo
-    }
-  }
+  func runIndex(containing c: Int) -> Int { ShapedRun.index(containing: c, in: runs) }
 
   /// The grapheme that holds processed code point `c`.
   func grapheme(containing c: Int) -> Int {

@@ -46,6 +46,21 @@ struct ShapedRun: Sendable, Equatable {
   var level: UInt8
 }
 
+extension ShapedRun {
+  /// The run of `runs` (logical order, covering every code point) that holds code point `c`.
+  static func index(containing c: Int, in runs: [ShapedRun]) -> Int {
+    runs.withUnsafeBufferPointer { runs in
+      var lo = 0
+      var hi = runs.count
+      while hi - lo > 1 {
+        let mid = (lo &+ hi) / 2
+        if Int(runs[mid].start) <= c { lo = mid } else { hi = mid }
+      }
+      return lo
+    }
+  }
+}
+
 /// A short string shaped once per style (the ellipsis of truncation, the hyphen shown at a
 /// soft hyphen): its font in the stack and its glyphs.
 struct ShapedSnippet: Sendable, Equatable {
