@@ -105,9 +105,6 @@ package enum ScriptRuns {
     /// 0 none, 1 opening, 2 closing (Bidi_Paired_Bracket_Type).
     var bracket: UInt8
 
-    static let common = Entry(script: HB_SCRIPT_COMMON, many: nil, bracket: 0)
-    static let inherited = Entry(script: HB_SCRIPT_INHERITED, many: nil, bracket: 0)
-
     init(script: hb_script_t, many: [hb_script_t]?, bracket: UInt8) {
       self.script = script
       self.many = many
@@ -179,6 +176,8 @@ package enum ScriptRuns {
       var priority = first
       var hasPriority = set.contains(priority)
       if rest.isEmpty { return hasPriority }
+      // (Nothing to drop: the run's scripts stay as they are, with no array made.)
+      if hasPriority && rest.allSatisfy(set.contains) { return true }
       var others = set[...]
       if !hasPriority {
         priority = set[0]
