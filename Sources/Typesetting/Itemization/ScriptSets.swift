@@ -108,8 +108,24 @@ enum ScriptSets {
       .sorted { icuCode($0) < icuCode($1) }
   }
 
-  /// ICU's script code of `s` (scripts newer than the system's ICU after all others).
+  /// ICU's script code of `s` (scripts newer than the system's ICU after all others): of the
+  /// scripts the sets name, looked up once.
   static func icuCode(_ s: hb_script_t) -> Int32 {
+    codes[s.rawValue] ?? lookUpCode(s)
+  }
+
+  private static let codes: [UInt32: Int32] = {
+    var codes: [UInt32: Int32] = [:]
+    for set in ScriptExtensionsData.sets {
+      for code in set.split(separator: " ") {
+        let s = hb_script_from_string(String(code), -1)
+        if codes[s.rawValue] == nil { codes[s.rawValue] = lookUpCode(s) }
+      }
+    }
+    return codes
+  }()
+
+  private static func lookUpCode(_ s: hb_script_t) -> Int32 {
     let tag = hb_script_to_iso15924_tag(s)
     let name = String(
       decoding: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: tag >> $0) }, as: UTF8.self)
