@@ -45,7 +45,7 @@ struct Itemization {
     scripts = Scratch.take(&scratch.scripts, count: scalars.count, value: HB_SCRIPT_COMMON)
     Itemization.resolveScripts(scalars, into: &scripts)
     hasUncovered = Itemization.fallback(
-      scalars, bounds: source.graphemeStart, continuations: source.continuations,
+      scalars, bounds: source.graphemeStart, clusters: source.fontClusterStart,
       scripts: scripts, fonts: fonts, graphemeFont: &graphemeFont, graphemeFlags: &graphemeFlags,
       scalarFont: &scalarFont)
     for g in source.continuations {
@@ -66,14 +66,15 @@ struct Itemization {
   }
 
   /// Font fallback and grapheme flags, grapheme by grapheme; whether some grapheme has
-  /// characters no font of `fonts` has. Fonts are chosen for whole Unicode clusters (the
-  /// browser profile splits some for line breaking, its `continuations`, not for fonts), and a
+  /// characters no font of `fonts` has. Fonts are chosen for whole Unicode clusters, `clusters`
+  /// (``SourceText/fontClusterStart``: the browser profile splits some for line breaking, not
+  /// for fonts), and a
   /// cluster whose characters' resolved `scripts` differ (a Latin letter with a Cyrillic mark)
   /// takes a font per script piece: Chromium segments text into script runs before it chooses
   /// fonts (`RunSegmenter`), and the runs split there (``runs(_:fonts:levels:scripts:)``). A
   /// grapheme's font is its first code point's.
   private static func fallback(
-    _ scalars: [UInt32], bounds: [Int32], continuations: [Int32], scripts: [hb_script_t],
+    _ scalars: [UInt32], bounds: [Int32], clusters: [Int32], scripts: [hb_script_t],
     fonts: [Font], graphemeFont: inout [UInt8], graphemeFlags: inout [UInt8],
     scalarFont: inout [UInt8]
   ) -> Bool {
@@ -84,7 +85,7 @@ struct Itemization {
           graphemeFlags.withUnsafeMutableBufferPointer { gFlags in
             scalarFont.withUnsafeMutableBufferPointer { scalarFont in
               fallback(
-                text, bounds, continuations, scripts, fonts, gFont, gFlags, scalarFont)
+                text, bounds, clusters, scripts, fonts, gFont, gFlags, scalarFont)
             }
           }
         }
@@ -92,27 +93,24 @@ struct Itemization {
     }
   }
 
-  /// ``fallback(_:bounds:continuations:scripts:fonts:graphemeFont:graphemeFlags:scalarFont:)``
+  /// ``fallback(_:bounds:clusters:scripts:fonts:graphemeFont:graphemeFlags:scalarFont:)``
   /// over memory lent to it.
   private static func fallback(
     _ text: UnsafeBufferPointer<UInt32>, _ bounds: UnsafeBufferPointer<Int32>,
-    _ continuations: [Int32], _ scripts: [hb_script_t], _ fonts: [Font],
+    _ clusters: [Int32], _ scripts: [hb_script_t], _ fonts: [Font],
     _ gFont: UnsafeMutableBufferPointer<UInt8>, _ gFlags: UnsafeMutableBufferPointer<UInt8>,
     _ scalarFont: UnsafeMutableBufferPointer<UInt8>
   ) -> Bool {
     CharacterTable.withLookup { table in
       var uncovered = false
-      var next = 0  // the first continuation not before the grapheme looked at
+      var c = 0  // the whole cluster that starts at grapheme `g`
       var g = 0
       while g < gFont.count {
         let a = Int(bounds[g])
+        c += 1
+        let b = Int(clusters[c])
         var h = g + 1  // one past the graphemes of the cluster
-        while next < continuations.count && Int(continuations[next]) < h { next += 1 }
-        while next < continuations.count && Int(continuations[next]) == h {
-          h += 1
-          next += 1
-        }
-        let b = Int(bounds[h])
+        while Int(bounds[h]) < b { h += 1 }
         if b - a == 1 {
           // Most clusters: one code point.
           let choice = FontSelection.choice(
@@ -172,7 +170,7 @@ struct Itemization {
 
   /// The clusters font fallback takes fonts for, between the whole Unicode clusters `bounds`
   /// of `scalars`, whose resolved `scripts` cut them into pieces, as
-  /// ``fallback(_:bounds:continuations:scripts:fonts:graphemeFont:graphemeFlags:scalarFont:)``
+  /// ``fallback(_:bounds:clusters:scripts:fonts:graphemeFont:graphemeFlags:scalarFont:)``
   /// does: for system fallback, which must look at the same clusters.
   static func fontClusters(_ scalars: [UInt32], bounds: [Int32], scripts: [hb_script_t])
     -> [Int32]
