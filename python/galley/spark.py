@@ -224,7 +224,11 @@ def _unpacked(archive: str) -> Path:
 
 def _engine(fonts_dir: Optional[str], library: Optional[str], shipped: Optional[str]) -> Any:
     """This Python worker's engine for a job's fonts, made on its first batch and kept while
-    the worker lives (Spark reuses workers across tasks and jobs): fonts load once."""
+    the worker lives (Spark reuses workers across tasks and jobs): fonts load once, and the
+    shipment is read (its digest) once, not on every batch."""
+    memo = (fonts_dir, library, shipped)
+    if memo in _WORKER_ENGINES:
+        return _WORKER_ENGINES[memo]
     if shipped is not None:
         from pyspark import SparkFiles  # only on executors that got the shipment
 
@@ -238,10 +242,14 @@ def _engine(fonts_dir: Optional[str], library: Optional[str], shipped: Optional[
         import galley
 
         _ENGINES[key] = galley.Engine(fonts_dir=fonts_dir)
+    _WORKER_ENGINES[memo] = _ENGINES[key]
     return _ENGINES[key]
 
 
 _ENGINES: Dict[tuple, Any] = {}
+#: The engine for each job's arguments (the UDF's own), once found: later batches skip the
+#: shipment's digest and the environment.
+_WORKER_ENGINES: Dict[tuple, Any] = {}
 
 
 def _sized(records: Any, columns: List[tuple], engine: Any, template: Optional[str] = None) -> Any:
