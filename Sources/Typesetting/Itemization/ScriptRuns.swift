@@ -53,11 +53,16 @@ package enum ScriptRuns {
     var state = State()
     var runStart = 0
     var inheritedNext = false  // the code point was lent to the one before (an inherited mark)
-    var aheadKind = text.count > 0 ? kind(text[0]) : 0
-    for i in 0..<text.count {
+    var i = 0
+    while i < text.count {
+      if !inheritedNext && state.rest.isEmpty {
+        i = plainStretchEnd(from: i, text, kinds: kinds, plain: plain, first: &state.first)
+        if i == text.count { break }
+      }
+      defer { i += 1 }
       let c = text[i]
-      let k = aheadKind
-      aheadKind = i + 1 < text.count ? kind(text[i + 1]) : 0
+      let k = kind(c)
+      let aheadKind = i + 1 < text.count ? kind(text[i + 1]) : 0
       if inheritedNext {
         inheritedNext = false
         continue
@@ -95,6 +100,36 @@ package enum ScriptRuns {
     }
     let script = state.resolved
     for k in runStart..<text.count { scripts[k] = script }
+  }
+
+  /// Where the rule first needs more than the run's one script, `first`, from code point
+  /// `start` on: the code points before it and the one after each are of one script with no
+  /// bracket, and each is Common or Inherited, or of `first`, or gives a run of Common its
+  /// script (what ``State/mergeOne(_:)`` does for them, without the state). Most text is such
+  /// stretches.
+  private static func plainStretchEnd(
+    from start: Int, _ text: UnsafeBufferPointer<UInt32>, kinds: UnsafeBufferPointer<UInt16>,
+    plain: UnsafeBufferPointer<hb_script_t>, first: inout hb_script_t
+  ) -> Int {
+    let n = text.count
+    var i = start
+    guard i < n else { return n }
+    var k = text[i] < 0x10000 ? kinds[Int(text[i])] : ScriptSets.beyond
+    var run = first
+    defer { first = run }
+    while k < ScriptSets.special {
+      let ahead = i &+ 1 < n ? (text[i &+ 1] < 0x10000 ? kinds[Int(text[i &+ 1])] : ScriptSets.beyond) : 0
+      if ahead >= ScriptSets.special { return i }
+      let s = plain[Int(k)]
+      if s != run && !ScriptSets.isCommonOrInherited(s) {
+        guard ScriptSets.isCommonOrInherited(run) else { return i }
+        run = s
+      }
+      i &+= 1
+      if i == n { return n }
+      k = ahead
+    }
+    return i
   }
 
   /// What the rule reads of one code point: its scripts in priority order (`many`, or when
