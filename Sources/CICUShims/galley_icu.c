@@ -241,6 +241,28 @@ int32_t galley_paired_bracket_type(uint32_t codepoint) {
   return u_getIntPropertyValue((UChar32)codepoint, UCHAR_BIDI_PAIRED_BRACKET_TYPE);
 }
 
+int32_t galley_paired_bracket_ranges(uint32_t *out, int32_t capacity) {
+  UErrorCode status = U_ZERO_ERROR;
+  const UCPMap *map = u_getIntPropertyMap(UCHAR_BIDI_PAIRED_BRACKET_TYPE, &status);
+  if (U_FAILURE(status)) return -1;
+  int32_t n = 0;
+  UChar32 start = 0;
+  uint32_t value = 0;
+  UChar32 end;
+  while ((end = ucpmap_getRange(map, start, UCPMAP_RANGE_NORMAL, 0, NULL, NULL, &value)) >= 0) {
+    if (value != 0) {
+      if (n + 3 <= capacity) {
+        out[n] = (uint32_t)start;
+        out[n + 1] = (uint32_t)end;
+        out[n + 2] = value;
+      }
+      n += 3;
+    }
+    start = end + 1;
+  }
+  return n;
+}
+
 uint32_t galley_paired_bracket(uint32_t codepoint) {
   return (uint32_t)u_getBidiPairedBracket((UChar32)codepoint);
 }

@@ -10,7 +10,7 @@ import CICUShims
 /// Basic Multilingual Plane with extensions or a paired bracket are listed once in a table.
 enum ScriptSets {
   /// A code point with extensions, several scripts or a bracket type.
-  struct Special: Equatable {
+  struct Special: Hashable {
     var scripts: [hb_script_t]
     /// 0 none, 1 opening, 2 closing.
     var bracket: UInt8
@@ -22,35 +22,62 @@ enum ScriptSets {
   static let special: UInt16 = 0x8000
   static let beyond: UInt16 = 0xFFFF
 
-  /// Per BMP code point, what ``ScriptRuns`` reads of it (see ``special``).
+  /// Per BMP code point, what ``ScriptRuns`` reads of it (see ``special``). Made once a
+  /// process, from the ranges of the few code points that are special: ScriptTable's bytes
+  /// for all the others.
   static let table: (kinds: [UInt16], scripts: [hb_script_t], entries: [Special]) = {
-    var kinds = [UInt16](repeating: 0, count: 0x10000)
-    var entries: [Special] = []
-    var extended = [Bool](repeating: false, count: 0x10000)
-    let ranges = ScriptExtensionsData.ranges
-    for r in stride(from: 0, to: ranges.count, by: 3) where ranges[r] < 0x10000 {
-      for c in Int(ranges[r])...Int(min(ranges[r + 1], 0xFFFF)) { extended[c] = true }
-    }
     // A code point of one script takes ScriptTable's index of it (katakana read as hiragana).
     let plain = ScriptTable.scripts.map { $0 == HB_SCRIPT_KATAKANA ? HB_SCRIPT_HIRAGANA : $0 }
+    var bracket = [UInt8](repeating: 0, count: 0x10000)
+    var special: [Int] = []
+    let brackets = pairedBracketRanges()
+    for r in stride(from: 0, to: brackets.count, by: 3) where brackets[r] < 0x10000 {
+      for c in Int(brackets[r])...Int(min(brackets[r + 1], 0xFFFF)) {
+        bracket[c] = UInt8(clamping: brackets[r + 2])
+        special.append(c)
+      }
+    }
+    let ranges = ScriptExtensionsData.ranges
+    for r in stride(from: 0, to: ranges.count, by: 3) where ranges[r] < 0x10000 {
+      special.append(contentsOf: Int(ranges[r])...Int(min(ranges[r + 1], 0xFFFF)))
+    }
+    var entries: [Special] = []
+    var known: [Special: UInt16] = [:]
+    var kinds: [UInt16] = []
     ScriptTable.withLookup { lookup in
-      for c in 0..<0x10000 {
-        let bracket = UInt8(clamping: galley_paired_bracket_type(UInt32(c)))
-        if bracket == 0 && !extended[c] {
-          kinds[c] = UInt16(lookup.index[c])
-          continue
-        }
-        let entry = Special(scripts: scripts(of: UInt32(c), table: lookup), bracket: bracket)
-        if let k = entries.firstIndex(of: entry) {
-          kinds[c] = special + UInt16(k)
+      kinds = lookup.index.map { UInt16($0) }
+      // (In code point order, each once: an entry's index is its first code point's order.)
+      for c in Set(special).sorted() {
+        let entry = Special(scripts: scripts(of: UInt32(c), table: lookup), bracket: bracket[c])
+        if let k = known[entry] {
+          kinds[c] = ScriptSets.special + k
         } else {
-          kinds[c] = special + UInt16(entries.count)
+          known[entry] = UInt16(entries.count)
+          kinds[c] = ScriptSets.special + UInt16(entries.count)
           entries.append(entry)
         }
       }
     }
     return (kinds, plain, entries)
   }()
+
+  /// ICU's paired-bracket ranges (``galley_paired_bracket_ranges``), or, where its ICU has no
+  /// such map, every BMP code point's type asked one by one.
+  private static func pairedBracketRanges() -> [UInt32] {
+    var out = [UInt32](repeating: 0, count: 512)
+    var n = galley_paired_bracket_ranges(&out, Int32(out.count))
+    if n > out.count {
+      out = [UInt32](repeating: 0, count: Int(n))
+      n = galley_paired_bracket_ranges(&out, Int32(out.count))
+    }
+    if n >= 0 { return Array(out.prefix(Int(n))) }
+    var all: [UInt32] = []
+    for c in UInt32(0)..<0x10000 {
+      let t = galley_paired_bracket_type(c)
+      if t != 0 { all += [c, c, UInt32(t)] }
+    }
+    return all
+  }
 
   /// The scripts of `c` in order of preference.
   static func scripts(of c: UInt32, table: ScriptTable.Lookup) -> [hb_script_t] {
@@ -103,9 +130,15 @@ enum ScriptSets {
   }
 
   /// ``ScriptExtensionsData/sets`` as HarfBuzz scripts in ICU's order.
-  private static let sets: [[hb_script_t]] = ScriptExtensionsData.sets.map { codes in
-    codes.split(separator: " ").map { hb_script_from_string(String($0), -1) }
-      .sorted { icuCode($0) < icuCode($1) }
+  private static let sets: [[hb_script_t]] = named.map { set in
+    set.map { ($0, icuCode($0)) }.sorted { $0.1 < $1.1 }.map { $0.0 }
+  }
+
+  /// ``ScriptExtensionsData/sets`` as HarfBuzz scripts, as listed.
+  private static let named: [[hb_script_t]] = ScriptExtensionsData.sets.map { codes in
+    codes.utf8.split(separator: UInt8(ascii: " ")).map { code in
+      hb_script_from_iso15924_tag(code.reduce(0) { $0 << 8 | hb_tag_t($1) })
+    }
   }
 
   /// ICU's script code of `s` (scripts newer than the system's ICU after all others): of the
@@ -116,20 +149,20 @@ enum ScriptSets {
 
   private static let codes: [UInt32: Int32] = {
     var codes: [UInt32: Int32] = [:]
-    for set in ScriptExtensionsData.sets {
-      for code in set.split(separator: " ") {
-        let s = hb_script_from_string(String(code), -1)
-        if codes[s.rawValue] == nil { codes[s.rawValue] = lookUpCode(s) }
-      }
+    for set in named {
+      for s in set where codes[s.rawValue] == nil { codes[s.rawValue] = lookUpCode(s) }
     }
     return codes
   }()
 
   private static func lookUpCode(_ s: hb_script_t) -> Int32 {
     let tag = hb_script_to_iso15924_tag(s)
-    let name = String(
-      decoding: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: tag >> $0) }, as: UTF8.self)
-    let code = galley_script_code(name)
+    // (The four letters and a NUL, on the stack.)
+    let code = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 5) { name in
+      for k in 0..<4 { name[k] = CChar(truncatingIfNeeded: tag >> (24 - 8 * k)) }
+      name[4] = 0
+      return galley_script_code(name.baseAddress!)
+    }
     return code >= 0 ? code : 10_000 + Int32(bitPattern: tag >> 8 & 0xFFFF)
   }
 
