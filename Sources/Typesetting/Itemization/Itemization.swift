@@ -107,38 +107,57 @@ struct Itemization {
       var g = 0
       while g < gFont.count {
         let a = Int(bounds[g])
+        let b = Int(bounds[g + 1])
         c += 1
-        let b = Int(clusters[c])
-        var h = g + 1  // one past the graphemes of the cluster
-        while Int(bounds[h]) < b { h += 1 }
-        if b - a == 1 {
-          // Most clusters: one code point.
-          let choice = FontSelection.choice(
-            for: UnsafeBufferPointer(rebasing: text[a..<b]), in: fonts, table: table)
+        let one = UnsafeBufferPointer(rebasing: text[a..<b])
+        if b - a == 1 && Int(clusters[c]) == b {
+          // Most graphemes: one code point, a whole cluster.
+          let choice = FontSelection.choice(for: one, in: fonts, table: table)
           uncovered = uncovered || !choice.covered
           let f = UInt8(min(choice.font, 255))
           gFont[g] = f
           scalarFont[a] = f
-        } else {
-          uncovered =
-            !Itemization.fonts(
-              of: a..<b, graphemes: g..<h, text, bounds, scripts, fonts, table, gFont, scalarFont)
-            || uncovered
+          gFlags[g] = Itemization.flags(of: one, table: table)
+          g += 1
+          continue
         }
-        for x in g..<h {
-          gFlags[x] = Itemization.flags(
-            of: UnsafeBufferPointer(rebasing: text[Int(bounds[x])..<Int(bounds[x + 1])]),
-            table: table)
-        }
+        let h = Itemization.cluster(
+          from: g, ending: Int(clusters[c]), text, bounds, scripts, fonts, table, gFont, gFlags,
+          scalarFont, uncovered: &uncovered)
         g = h
       }
       return uncovered
     }
   }
 
+  /// Fonts and flags of the whole cluster of several code points that starts at grapheme `g`
+  /// and ends at code point `end` (one grapheme, or graphemes the browser profile split);
+  /// returns the grapheme after it.
+  @inline(never)
+  private static func cluster(
+    from g: Int, ending end: Int, _ text: UnsafeBufferPointer<UInt32>,
+    _ bounds: UnsafeBufferPointer<Int32>, _ scripts: [hb_script_t], _ fonts: [Font],
+    _ table: CharacterTable.Lookup, _ gFont: UnsafeMutableBufferPointer<UInt8>,
+    _ gFlags: UnsafeMutableBufferPointer<UInt8>, _ scalarFont: UnsafeMutableBufferPointer<UInt8>,
+    uncovered: inout Bool
+  ) -> Int {
+    let a = Int(bounds[g])
+    var h = g + 1  // one past the graphemes of the cluster
+    while Int(bounds[h]) < end { h += 1 }
+    uncovered =
+      !Itemization.fonts(
+        of: a..<end, graphemes: g..<h, text, bounds, scripts, fonts, table, gFont, scalarFont)
+      || uncovered
+    for x in g..<h {
+      gFlags[x] = Itemization.flags(
+        of: UnsafeBufferPointer(rebasing: text[Int(bounds[x])..<Int(bounds[x + 1])]),
+        table: table)
+    }
+    return h
+  }
+
   /// The fonts of a cluster of several code points, code points `range`, graphemes `graphemes`:
   /// a font per script piece; whether every piece's font has it all.
-  @inline(never)
   private static func fonts(
     of range: Range<Int>, graphemes: Range<Int>, _ text: UnsafeBufferPointer<UInt32>,
     _ bounds: UnsafeBufferPointer<Int32>, _ scripts: [hb_script_t], _ fonts: [Font],
