@@ -246,11 +246,12 @@ extension BubbleEstimator {
       let localized: SIMD16<Float>
     }
 
-    init(_ style: TextStyle, factors: [String: Double]) {
+    /// (`breakLocale`: the locale of the style's language when known already.)
+    init(_ style: TextStyle, factors: [String: Double], breakLocale: String? = nil) {
       fonts = style.fonts.fonts
       self.factors = factors
       language = style.language
-      breakLocale = BreakOpportunities.locale(forLanguage: style.language)
+      self.breakLocale = breakLocale ?? BreakOpportunities.locale(forLanguage: style.language)
       browser = style.profile == .browser
       all = fonts.map { $0.estimationTables() }
       entries = .allocate(capacity: fonts.count)
@@ -480,7 +481,10 @@ extension BubbleEstimator {
 
     mutating func of(_ style: TextStyle, factors: [String: Double]) -> Fonts {
       for f in list where f.serve(style, factors: factors) { return f }
-      let f = Fonts(style, factors: factors)
+      // (The line-breaking locale of a language is worked out from its tag: once per
+      // language among the recent fonts.)
+      let locale = list.first { $0.language == style.language }?.breakLocale
+      let f = Fonts(style, factors: factors, breakLocale: locale)
       if list.count == 8 { list.removeFirst() }
       list.append(f)
       return f
