@@ -441,7 +441,10 @@ extension BubbleEstimator {
   /// The fonts of the last few styles read (a bubble's text, name and timestamp, and the
   /// bubbles after it, mostly share them).
   struct RecentFonts {
+    /// Oldest first, at most ``kept`` (an archive of many languages and stacks goes round
+    /// a few dozen: a set made again costs thousands of instructions, a look past one a few).
     private var list: [Fonts] = []
+    static let kept = 32
     /// Where the characters of the word being read end (memory kept for the next text).
     let ends = CharacterEnds.Owner()
 
@@ -472,7 +475,8 @@ extension BubbleEstimator {
 
     /// The line-box rule of `style`, whose fonts are `fonts`.
     mutating func lineRule(_ style: TextStyle, fonts: Fonts) -> LineRule {
-      for r in rules where r.fonts === fonts && r.rule.serves(style) { return r.rule }
+      // (Newest first: texts in a row mostly share their style.)
+      for r in rules.reversed() where r.fonts === fonts && r.rule.serves(style) { return r.rule }
       let r = LineRule(style)
       if rules.count == 8 { rules.removeFirst() }
       rules.append((fonts, r))
@@ -480,12 +484,12 @@ extension BubbleEstimator {
     }
 
     mutating func of(_ style: TextStyle, factors: [String: Double]) -> Fonts {
-      for f in list where f.serve(style, factors: factors) { return f }
+      for f in list.reversed() where f.serve(style, factors: factors) { return f }
       // (The line-breaking locale of a language is worked out from its tag: once per
       // language among the recent fonts.)
       let locale = list.first { $0.language == style.language }?.breakLocale
       let f = Fonts(style, factors: factors, breakLocale: locale)
-      if list.count == 8 { list.removeFirst() }
+      if list.count == RecentFonts.kept { list.removeFirst() }
       list.append(f)
       return f
     }
