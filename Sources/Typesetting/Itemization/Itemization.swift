@@ -109,11 +109,11 @@ struct Itemization {
         let a = Int(bounds[g])
         let b = Int(bounds[g + 1])
         c += 1
-        let one = UnsafeBufferPointer(rebasing: text[a..<b])
         if b - a == 1 && Int(clusters[c]) == b {
           // Most graphemes: one code point, a whole cluster.
+          let one = UnsafeBufferPointer(start: text.baseAddress! + a, count: 1)
           let choice = FontSelection.choice(for: one, in: fonts, table: table)
-          uncovered = uncovered || !choice.covered
+          if !choice.covered { uncovered = true }
           let f = UInt8(min(choice.font, 255))
           gFont[g] = f
           scalarFont[a] = f
