@@ -220,11 +220,13 @@ public final class Typesetter: @unchecked Sendable {
       : []
     // (Chromium's line breaker shapes a line's end again; TextKit's lines keep the paragraph's
     // glyphs.)
-    if style.profile == .browser {
-      LineEndKerning.markKernedEnds(shaped, bounds: source.graphemeStart, flags: &items.graphemeFlags)
-    }
-    let endAdjustments =
+    // (Only a grapheme marked kerned may gain: a text with none has no adjustments.)
+    let kernedEnds =
       style.profile == .browser
+      && LineEndKerning.markKernedEnds(
+        shaped, bounds: source.graphemeStart, flags: &items.graphemeFlags)
+    let endAdjustments =
+      kernedEnds
       ? LineEndKerning.adjustments(
         source, items: items, segments: segments, shaped: shaped, fonts: style.fonts.fonts,
         size: style.size, hangs: endHangs, startGains: startGains,

@@ -91,10 +91,10 @@ enum LineEndKerning {
   /// Marks each grapheme of one code point whose glyph in a left-to-right run is
   /// ``ShapedGlyph/kerned`` (``PreparedText/GraphemeFlag/kernedEnd``): the only places where a
   /// line that ends inside a word may gain (``PreparedText/lineEndGain(before:)``), so that a
-  /// break elsewhere costs one look.
-  static func markKernedEnds(_ shaped: ShapedText, bounds: [Int32], flags: inout [UInt8]) {
+  /// break elsewhere costs one look. Whether it marked any (none: no line end gains).
+  static func markKernedEnds(_ shaped: ShapedText, bounds: [Int32], flags: inout [UInt8]) -> Bool {
     let runs = shaped.runs
-    shaped.glyphs.withUnsafeBufferPointer { glyphs in
+    return shaped.glyphs.withUnsafeBufferPointer { glyphs in
       bounds.withUnsafeBufferPointer { bounds in
         flags.withUnsafeMutableBufferPointer { flags in
           markKernedEnds(runs, glyphs, bounds, flags)
@@ -107,7 +107,8 @@ enum LineEndKerning {
   private static func markKernedEnds(
     _ runs: [ShapedRun], _ glyphs: UnsafeBufferPointer<ShapedGlyph>,
     _ bounds: UnsafeBufferPointer<Int32>, _ flags: UnsafeMutableBufferPointer<UInt8>
-  ) {
+  ) -> Bool {
+    var marked = false
     // The grapheme at or after the glyph's code point, walked to from the last one's (clusters
     // go forward in a left-to-right run, but for a reordering shaper's few steps back).
     let graphemes = flags.count
@@ -119,9 +120,11 @@ enum LineEndKerning {
         while g < graphemes && bounds[g] < c { g &+= 1 }
         if g < graphemes && bounds[g] == c && bounds[g &+ 1] == c &+ 1 {
           flags[g] |= PreparedText.GraphemeFlag.kernedEnd
+          marked = true
         }
       }
     }
+    return marked
   }
 
   /// What a line whose last glyph is `glyph`, the one of `scalar` in a left-to-right run of
