@@ -1,4 +1,5 @@
 import CHarfBuzz
+import CICUShims
 import XCTest
 
 @testable import Typesetting
@@ -48,5 +49,17 @@ final class ScriptRunsTests: XCTestCase {
   func testAnInheritedMarkLendsItsExtensionsToACommonBase() {
     XCTAssertEqual(scripts("5\u{301}"), ["Cher", "Cher"])
     XCTAssertEqual(scripts("5\u{301}x"), ["Latn", "Latn", "Latn"])
+  }
+
+  /// The brackets the rule reads are ICU's, found among opening and closing punctuation only:
+  /// the same as asking every code point of the plane (and the pairs ASCII has among them).
+  func testThePairedBracketsAreEveryCodePointWithABracketType() {
+    var all: [UInt32] = []
+    for c in UInt32(0)..<0x10000 {
+      let type = galley_paired_bracket_type(c)
+      if type != 0 { all += [c, UInt32(type)] }
+    }
+    XCTAssertEqual(ScriptSets.pairedBrackets(), all)
+    XCTAssertEqual(Array(all.prefix(4)), [0x28, 1, 0x29, 2])
   }
 }

@@ -85,10 +85,10 @@ const char *galley_unicode_version(void);
 /// The Bidi_Paired_Bracket_Type of a code point: 0 none, 1 open, 2 close.
 int32_t galley_paired_bracket_type(uint32_t codepoint);
 
-/// The code points that have a Bidi_Paired_Bracket_Type, as ranges of one type: first, last,
-/// type (1 open, 2 close) for each, written while `capacity` (in values) allows; returns how many
-/// values all the ranges take (-1 when ICU has no such map).
-int32_t galley_paired_bracket_ranges(uint32_t *out, int32_t capacity);
+/// The code points of the Basic Multilingual Plane that have a Bidi_Paired_Bracket_Type: code
+/// point, type (1 open, 2 close) for each, written while `capacity` (in values) allows;
+/// returns how many values they all take.
+int32_t galley_paired_brackets(uint32_t *out, int32_t capacity);
 
 /// The Bidi_Paired_Bracket of a code point (itself when it has none).
 uint32_t galley_paired_bracket(uint32_t codepoint);

@@ -30,12 +30,10 @@ enum ScriptSets {
     let plain = ScriptTable.scripts.map { $0 == HB_SCRIPT_KATAKANA ? HB_SCRIPT_HIRAGANA : $0 }
     var bracket = [UInt8](repeating: 0, count: 0x10000)
     var special: [Int] = []
-    let brackets = pairedBracketRanges()
-    for r in stride(from: 0, to: brackets.count, by: 3) where brackets[r] < 0x10000 {
-      for c in Int(brackets[r])...Int(min(brackets[r + 1], 0xFFFF)) {
-        bracket[c] = UInt8(clamping: brackets[r + 2])
-        special.append(c)
-      }
+    let brackets = pairedBrackets()
+    for r in stride(from: 0, to: brackets.count, by: 2) {
+      bracket[Int(brackets[r])] = UInt8(clamping: brackets[r + 1])
+      special.append(Int(brackets[r]))
     }
     let ranges = ScriptExtensionsData.ranges
     for r in stride(from: 0, to: ranges.count, by: 3) where ranges[r] < 0x10000 {
@@ -61,22 +59,16 @@ enum ScriptSets {
     return (kinds, plain, entries)
   }()
 
-  /// ICU's paired-bracket ranges (``galley_paired_bracket_ranges``), or, where its ICU has no
-  /// such map, every BMP code point's type asked one by one.
-  private static func pairedBracketRanges() -> [UInt32] {
+  /// ICU's paired brackets of the BMP, each code point then its type
+  /// (``galley_paired_brackets``).
+  static func pairedBrackets() -> [UInt32] {
     var out = [UInt32](repeating: 0, count: 512)
-    var n = galley_paired_bracket_ranges(&out, Int32(out.count))
+    let n = galley_paired_brackets(&out, Int32(out.count))
     if n > out.count {
       out = [UInt32](repeating: 0, count: Int(n))
-      n = galley_paired_bracket_ranges(&out, Int32(out.count))
+      _ = galley_paired_brackets(&out, Int32(out.count))
     }
-    if n >= 0 { return Array(out.prefix(Int(n))) }
-    var all: [UInt32] = []
-    for c in UInt32(0)..<0x10000 {
-      let t = galley_paired_bracket_type(c)
-      if t != 0 { all += [c, c, UInt32(t)] }
-    }
-    return all
+    return Array(out.prefix(Int(n)))
   }
 
   /// The scripts of `c` in order of preference.
