@@ -248,9 +248,9 @@ public final class Typesetter: @unchecked Sendable {
   /// The constants of `style`: from the worker's memo when it met the style, else from the
   /// typesetter's (under its lock), else worked out.
   func styleConstants(_ style: TextStyle, worker: PreparationWorker) -> StyleConstants {
+    // The worker's previous text most often had the same: no key made, no hashing, no lock.
+    if let last = worker.lastStyleConstants, last.0.isKey(of: style) { return last.1 }
     let key = StyleConstants.Key(style)
-    // The worker's previous text most often had the same: no hashing, no lock.
-    if let (last, k) = worker.lastStyleConstants, last == key { return k }
     // Then the styles this worker met before (no lock: a lock shared by threads that prepare
     // text at once bounces between their cores), then those of the whole typesetter.
     let k: StyleConstants

@@ -25,6 +25,12 @@ struct StyleConstants {
       language = style.language
       features = style.features
     }
+
+    /// Whether this is `style`'s key (``init(_:)``'s, compared without making it).
+    func isKey(of style: TextStyle) -> Bool {
+      size == style.size && profile == style.profile && fonts == style.fonts
+        && language == style.language && features == style.features
+    }
   }
 
   /// The constants of `style`, worked out with `engine`.
