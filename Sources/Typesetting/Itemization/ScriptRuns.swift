@@ -40,7 +40,7 @@ package enum ScriptRuns {
     kinds: UnsafeBufferPointer<UInt16>, plain: UnsafeBufferPointer<hb_script_t>,
     entries: UnsafeBufferPointer<ScriptSets.Special>, lookup: ScriptTable.Lookup
   ) {
-    func kind(_ c: UInt32) -> UInt16 { c < 0x10000 ? kinds[Int(c)] : ScriptSets.beyond }
+    func kind(_ c: UInt32) -> UInt16 { ScriptRuns.kind(c, kinds) }
     func entry(_ c: UInt32, _ k: UInt16) -> Entry {
       if k < ScriptSets.special { return Entry(script: plain[Int(k)], many: nil, bracket: 0) }
       if k == ScriptSets.beyond {
@@ -56,7 +56,7 @@ package enum ScriptRuns {
     var i = 0
     while i < text.count {
       if !inheritedNext && state.rest.isEmpty {
-        i = plainStretchEnd(from: i, text, kinds: kinds, plain: plain, first: &state.first)
+        i = plainStretchEnd(from: i, text, kinds: kinds, plain: plain, state: &state)
         if i == text.count { break }
       }
       defer { i += 1 }
@@ -102,28 +102,29 @@ package enum ScriptRuns {
     for k in runStart..<text.count { scripts[k] = script }
   }
 
-  /// Where the rule first needs more than the run's one script, `first`, from code point
-  /// `start` on: the code points before it and the one after each are of one script with no
-  /// bracket, and each is Common or Inherited, or of `first`, or gives a run of Common its
-  /// script (what ``State/mergeOne(_:)`` does for them, without the state). Most text is such
-  /// stretches.
+  /// What ``ScriptSets/table`` says of `c` (``ScriptSets/beyond`` past the BMP).
+  private static func kind(_ c: UInt32, _ kinds: UnsafeBufferPointer<UInt16>) -> UInt16 {
+    c < 0x10000 ? kinds[Int(c)] : ScriptSets.beyond
+  }
+
+  /// Where the rule first needs more than a run of one script, from code point `start` on:
+  /// the code points before it and the one after each are of one script with no bracket, and
+  /// each goes on with the run (``State/mergeOne(_:)``, asked only of a script other than the
+  /// run's that is neither Common nor Inherited). Most text is such stretches.
   private static func plainStretchEnd(
     from start: Int, _ text: UnsafeBufferPointer<UInt32>, kinds: UnsafeBufferPointer<UInt16>,
-    plain: UnsafeBufferPointer<hb_script_t>, first: inout hb_script_t
+    plain: UnsafeBufferPointer<hb_script_t>, state: inout State
   ) -> Int {
     let n = text.count
     var i = start
     guard i < n else { return n }
-    var k = text[i] < 0x10000 ? kinds[Int(text[i])] : ScriptSets.beyond
-    var run = first
-    defer { first = run }
+    var k = kind(text[i], kinds)
     while k < ScriptSets.special {
-      let ahead = i &+ 1 < n ? (text[i &+ 1] < 0x10000 ? kinds[Int(text[i &+ 1])] : ScriptSets.beyond) : 0
+      let ahead = i &+ 1 < n ? kind(text[i &+ 1], kinds) : 0
       if ahead >= ScriptSets.special { return i }
       let s = plain[Int(k)]
-      if s != run && !ScriptSets.isCommonOrInherited(s) {
-        guard ScriptSets.isCommonOrInherited(run) else { return i }
-        run = s
+      if s != state.first && !ScriptSets.isCommonOrInherited(s) && !state.mergeOne(s) {
+        return i
       }
       i &+= 1
       if i == n { return n }
