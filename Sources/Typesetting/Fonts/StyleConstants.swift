@@ -11,6 +11,7 @@ struct StyleConstants {
   var hyphen = ShapedSnippet()
 
   /// What the constants of a style depend on (not its wrapping, line height or truncation).
+  /// (``isKey(of:)`` compares the same fields with a style: a field added here goes there too.)
   struct Key: Hashable {
     var fonts: FontStack
     var size: Double
