@@ -177,7 +177,9 @@ public final class Typesetter: @unchecked Sendable {
   }
 
   /// The stages, in order: source text → itemization → shaping → break opportunities and
-  /// segments → ``PreparedText``. Each stage reads what the ones before it made.
+  /// segments → ``PreparedText``. Each stage reads what the ones before it made, borrowed (an
+  /// initializer's arguments are otherwise its own: the style and the stages' arrays copied,
+  /// and retained, at every call).
   func build(_ text: String, style asked: TextStyle, worker: PreparationWorker) throws
     -> PreparedText
   {

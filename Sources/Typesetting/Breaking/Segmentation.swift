@@ -14,8 +14,8 @@ struct Segmentation {
 
   /// - Parameter opportunities: per processed code point, whether a line may break before it.
   init(
-    _ source: SourceText, items: Itemization, shaped: ShapedText, letterSpacing: Double,
-    opportunities: [Bool]
+    _ source: borrowing SourceText, items: borrowing Itemization, shaped: borrowing ShapedText,
+    letterSpacing: Double, opportunities: [Bool]
   ) {
     let advance = Segmentation.graphemeAdvances(
       bounds: source.graphemeStart, advances: shaped.advances, flags: items.graphemeFlags,

@@ -35,7 +35,7 @@ struct Itemization {
   /// Whether some grapheme has characters its font lacks (no font of the stack has them all).
   var hasUncovered = false
 
-  init(_ source: SourceText, style: TextStyle, scratch: Scratch) {
+  init(_ source: borrowing SourceText, style: borrowing TextStyle, scratch: Scratch) {
     let scalars = source.processed.scalars
     let fonts = style.fonts.fonts
     let gCount = source.graphemeStart.count - 1

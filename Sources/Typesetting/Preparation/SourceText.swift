@@ -34,7 +34,7 @@ struct SourceText {
   }
 
   /// - Throws: ``TypesettingError/textTooLong(_:)`` past ``Typesetter/maximumTextBytes``.
-  init(_ text: String, style: TextStyle) throws {
+  init(_ text: borrowing String, style: borrowing TextStyle) throws {
     guard text.utf8.count <= Typesetter.maximumTextBytes else {
       throw TypesettingError.textTooLong(text.utf8.count)
     }

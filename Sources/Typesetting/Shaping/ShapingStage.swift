@@ -20,8 +20,8 @@ struct ShapedText {
   func isHalved(_ c: Int) -> Bool { PunctuationTrim.isHalved(c, in: halved) }
 
   init(
-    _ source: SourceText, items: Itemization, style: TextStyle, language: hb_language_t?,
-    engine: some ShapingEngine, scratch: Scratch
+    _ source: borrowing SourceText, items: borrowing Itemization, style: borrowing TextStyle,
+    language: hb_language_t?, engine: some ShapingEngine, scratch: Scratch
   ) {
     let scalars = source.processed.scalars
     let fonts = style.fonts.fonts
