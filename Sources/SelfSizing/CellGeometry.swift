@@ -76,23 +76,26 @@ package enum CellLimits {
   static let aspectRatios: ClosedRange<Double> = 1e-3...1e3
 
   /// Checks a length: finite, > 0 (or ≥ 0 when `zeroAllowed`), at most the longest length.
-  package static func length(_ value: Double, _ field: String, zeroAllowed: Bool = false) throws {
+  /// (The field's name is made only for the error: a valid cell, the usual one, makes none.)
+  package static func length(
+    _ value: Double, _ field: @autoclosure () -> String, zeroAllowed: Bool = false
+  ) throws {
     guard value.isFinite, zeroAllowed ? value >= 0 : value > 0 else {
       throw CellError.invalidValue(
-        field, "must be a number \(zeroAllowed ? ">=" : ">") 0 (got \(value))")
+        field(), "must be a number \(zeroAllowed ? ">=" : ">") 0 (got \(value))")
     }
     guard value <= TextStyle.maximumLength else {
       throw CellError.invalidValue(
-        field, "must be at most \(Int(TextStyle.maximumLength)) (got \(value))")
+        field(), "must be at most \(Int(TextStyle.maximumLength)) (got \(value))")
     }
   }
 
   /// Checks each inset of a padding (`padding.top`, …).
   static func padding(_ p: Padding, _ field: String) throws {
-    let edges = [("top", p.top), ("leading", p.leading), ("bottom", p.bottom), ("trailing", p.trailing)]
-    for (edge, v) in edges {
-      try length(v, "\(field).\(edge)", zeroAllowed: true)
-    }
+    try length(p.top, "\(field).top", zeroAllowed: true)
+    try length(p.leading, "\(field).leading", zeroAllowed: true)
+    try length(p.bottom, "\(field).bottom", zeroAllowed: true)
+    try length(p.trailing, "\(field).trailing", zeroAllowed: true)
   }
 
   /// Checks a display scale.
