@@ -257,6 +257,7 @@ def _sized(records: Any, columns: List[tuple], engine: Any, template: Optional[s
     frame of the result columns, row for row. The records go to the library as the text they
     are in the batch, and its JSON Lines come back through PyArrow's reader: no row becomes a
     Python object."""
+    import ctypes
     import io
 
     import pandas as pd
@@ -265,11 +266,13 @@ def _sized(records: Any, columns: List[tuple], engine: Any, template: Optional[s
     import pyarrow.json as pj
 
     records = pa.array(records, type=pa.string()) if not isinstance(records, pa.Array) else records
-    # (The values lie end to end in the data buffer, between the first and the last offset.)
+    # (The values lie end to end in the data buffer, between the first and the last offset:
+    # the library reads them there.)
     _, offsets, data = records.buffers()
     offsets = memoryview(offsets).cast("i")
     start, end = offsets[records.offset], offsets[records.offset + len(records)]
-    out = engine._measure_bytes(data[start:end].to_pybytes(), template).encode("utf-8")
+    at = ctypes.c_char_p(data.address + start) if end > start else b""
+    out = engine._measure_raw(at, end - start, template)
     types = {"int": pa.int32(), "double": pa.float64(), "boolean": pa.bool_(), "string": pa.string()}
     parse = pj.ParseOptions(
         explicit_schema=pa.schema([(name, types[kind]) for name, kind in columns]),
@@ -279,13 +282,15 @@ def _sized(records: Any, columns: List[tuple], engine: Any, template: Optional[s
         read_options=pj.ReadOptions(use_threads=False, block_size=len(out) + 1))
     if results.num_rows != len(records):  # (never: one result per record)
         raise RuntimeError(f"galley: {results.num_rows} results for {len(records)} records")
-    measured = pc.is_null(results.column("error").combine_chunks())
+    errors = results.column("error").combine_chunks()
+    measured = pc.is_null(errors)
     frame = {}
     for name, _ in columns:
         value = results.column(name).combine_chunks()
         if name == "truncated":  # (written only when true)
             value = pc.fill_null(value, False)
-        if name not in ("error", "id"):  # (an error record's row has only its error and id)
+        # (An error record's row has only its error and id.)
+        if name not in ("error", "id") and errors.null_count < len(errors):
             value = pc.if_else(measured, value, pa.nulls(len(value), value.type))
         frame[name] = pd.Series(value, dtype=pd.ArrowDtype(value.type))
     return pd.DataFrame(frame)
