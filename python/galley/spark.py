@@ -274,12 +274,14 @@ def _sized(records: Any, columns: List[tuple], engine: Any, template: Optional[s
     at = ctypes.c_char_p(data.address + start) if end > start else b""
     out = engine._measure_raw(at, end - start, template)
     types = {"int": pa.int32(), "double": pa.float64(), "boolean": pa.bool_(), "string": pa.string()}
-    parse = pj.ParseOptions(
-        explicit_schema=pa.schema([(name, types[kind]) for name, kind in columns]),
-        unexpected_field_behavior="ignore")
-    results = pj.read_json(
-        io.BytesIO(out), parse_options=parse,
-        read_options=pj.ReadOptions(use_threads=False, block_size=len(out) + 1))
+    schema = pa.schema([(name, types[kind]) for name, kind in columns])
+    if not out:  # (no records: PyArrow's reader takes no empty text)
+        results = schema.empty_table()
+    else:
+        results = pj.read_json(
+            io.BytesIO(out),
+            parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore"),
+            read_options=pj.ReadOptions(use_threads=False, block_size=len(out) + 1))
     if results.num_rows != len(records):  # (never: one result per record)
         raise RuntimeError(f"galley: {results.num_rows} results for {len(records)} records")
     errors = results.column("error").combine_chunks()

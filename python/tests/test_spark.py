@@ -235,5 +235,35 @@ class ShipmentTests(unittest.TestCase):
         self.assertEqual(engines[0].measure({"id": "a", "text": "hi", "width": 100})["lines"], 1)
 
 
+class BatchTests(unittest.TestCase):
+    def test_a_batch_is_read_where_arrow_keeps_it(self):
+        # (Spark's batch is a slice of the array its values lie in: the library reads them in
+        # place, from the slice's first offset, and an error row keeps only its error.)
+        import pyarrow as pa
+
+        from galley import spark as gs
+
+        engine = galley.Engine()
+        records = [
+            json.dumps({"id": f"b{i}", "template": "bubble", "text": "hello " * (i + 1),
+                        "containerWidth": 200}) + "\n"
+            for i in range(6)]
+        records[3] = '{"id": "bad", "template": "bubble", "text": 5, "containerWidth": 200}\n'
+        for first, count in ((2, 3), (0, 2), (4, 0)):
+            rows = gs._sized(pa.array(records, type=pa.string()).slice(first, count),
+                             gs.CELL_COLUMNS, engine).to_dict("records")
+            expected = [json.loads(line) for line in
+                        engine.measure_jsonl("".join(records[first:first + count])).splitlines()]
+            self.assertEqual(len(rows), count)
+            for row, want in zip(rows, expected):
+                for name, _ in gs.CELL_COLUMNS:
+                    if name == "truncated":
+                        self.assertEqual(row[name], want.get(name, False) if "error" not in want else None)
+                    elif name in want:
+                        self.assertEqual(row[name], want[name])
+                    else:
+                        self.assertTrue(row[name] is None or row[name] != row[name], (name, row))
+
+
 if __name__ == "__main__":
     unittest.main()
