@@ -137,18 +137,32 @@ def _string_numbers(data_type: Any) -> List[str]:
     return sorted(found)
 
 
-def _records(df: Any, template: Optional[str]) -> Any:
+def _record_fields(df: Any, fields: Optional[List[str]]) -> List[str]:
+    """The columns a row's record is written from: ``fields`` (each a column of ``df``: checked
+    on the driver, before any job), else every column."""
+    if fields is None:
+        return list(df.columns)
+    missing = [name for name in fields if name not in df.columns]
+    if missing or not fields:
+        raise ValueError(
+            f"fields must name columns of the DataFrame; not there: {missing} (columns: {df.columns})")
+    return list(fields)
+
+
+def _records(df: Any, template: Optional[str], fields: Optional[List[str]] = None) -> Any:
     """The column of each row's JSON record, ending in a newline, written by Spark itself
     (``to_json``: null columns left out, dates and other values JSON cannot hold as their
-    text, so the reader names the field): a batch's values are then a JSON Lines text as
-    they lie in memory. The template column is filled in where a row has none; numeric fields
-    that are strings in the schema are written as numbers where they hold a JSON number."""
+    text, so the reader names the field) from ``fields`` (all columns when None): a batch's
+    values are then a JSON Lines text as they lie in memory. The template column is filled in
+    where a row has none; numeric fields that are strings in the schema are written as numbers
+    where they hold a JSON number."""
     from pyspark.sql import functions as F
 
-    columns = [F.col(f"`{name}`") for name in df.columns]
+    names = _record_fields(df, fields)
+    columns = [F.col(f"`{name}`") for name in names]
     if template is not None:
-        if "template" in df.columns:
-            columns[df.columns.index("template")] = F.coalesce(
+        if "template" in names:
+            columns[names.index("template")] = F.coalesce(
                 F.col("template"), F.lit(template)).alias("template")
         else:
             columns.append(F.lit(template).alias("template"))
@@ -300,13 +314,17 @@ def _sized(records: Any, columns: List[tuple], engine: Any, template: Optional[s
 
 def measure(
     df: Any, fonts_dir: Optional[str] = None, template: Optional[str] = None,
-    ship: bool = True, ship_library: bool = False,
+    ship: bool = True, ship_library: bool = False, fields: Optional[List[str]] = None,
 ) -> Any:
     """``df`` with the result columns added: text cases (``TEXT_COLUMNS``), or cells
-    (``CELL_COLUMNS``) when ``template`` is given or ``df`` has a ``template`` column, each row's
-    results beside it. Spark writes each row as its JSON record; the records travel to Python in
-    Arrow batches (a vectorised UDF), where one engine per Python worker measures a batch in one
-    call; the other columns never leave the JVM.
+    (``CELL_COLUMNS``) when ``template`` is given or the records have a ``template`` field, each
+    row's results beside it. Spark writes each row as its JSON record; the records travel to
+    Python in Arrow batches (a vectorised UDF), where one engine per Python worker measures a
+    batch in one call; the columns themselves never leave the JVM.
+
+    A record is written from every column, or from the columns ``fields`` names: the others (a
+    conversation's id, a date) are then kept beside the results without being read, where
+    among the record's fields they would be unknown fields, an error for every row.
 
     An input column that has a result column's name (a product card's ``width``, say) is read as
     a field and replaced by the result's value. Needs PyArrow and pandas on the driver and the
@@ -319,9 +337,9 @@ def measure(
     ``GALLEY_LIBRARY`` (or the driver's library path) themselves. (``ship_library`` is the
     older name of ``ship``.)
     """
-    result_columns = CELL_COLUMNS if template is not None or "template" in df.columns else TEXT_COLUMNS
-    return _with_results(df, _records(df, template), result_columns, fonts_dir,
-                         ship or ship_library, template=None)
+    cells = template is not None or "template" in _record_fields(df, fields)
+    return _with_results(df, _records(df, template, fields), CELL_COLUMNS if cells else TEXT_COLUMNS,
+                         fonts_dir, ship or ship_library, template=None)
 
 
 def measure_json(

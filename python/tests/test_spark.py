@@ -189,6 +189,29 @@ class SparkTests(unittest.TestCase):
         with self.assertRaises(ValueError):
             gs.measure_json(cases, template="card")
 
+    def test_columns_that_are_no_field_are_kept_beside_the_results(self):
+        from pyspark.sql import functions as F
+
+        from galley import spark as gs
+
+        records = [{"id": f"k{i}", "template": "bubble", "text": "hello " * (i + 1),
+                    "containerWidth": 240} for i in range(30)]
+        path, df = self.frame(records, "kept.jsonl")
+        expected = {r["id"]: r for r in cli(path)}
+        df = df.withColumn("conversation", F.concat(F.lit("c"), F.col("id")))
+        # (Written into the records, the column is an unknown field of every one.)
+        self.assertEqual([r.error for r in gs.measure(df).select("error").distinct().collect()],
+                         ['unknown field "conversation"'])
+        rows = gs.measure(df, fields=["id", "template", "text", "containerWidth"]).collect()
+        self.assertEqual(sorted(row.id for row in rows), sorted(expected))
+        for row in rows:
+            want = expected[row.id]
+            self.assertEqual(row.conversation, "c" + row.id)
+            self.assertEqual((row.width, row.height, row.lines, row.error),
+                             (want["width"], want["height"], want["lines"], None))
+        with self.assertRaisesRegex(ValueError, "txt"):
+            gs.measure(df, fields=["id", "txt"])
+
     def test_missing_fonts_fail_on_the_driver_before_any_job(self):
         from galley import spark as gs
 
