@@ -142,10 +142,11 @@ def _record_fields(df: Any, fields: Optional[List[str]]) -> List[str]:
     on the driver, before any job), else every column."""
     if fields is None:
         return list(df.columns)
+    if not fields:
+        raise ValueError("fields names no column: a record needs at least one field")
     missing = [name for name in fields if name not in df.columns]
-    if missing or not fields:
-        raise ValueError(
-            f"fields must name columns of the DataFrame; not there: {missing} (columns: {df.columns})")
+    if missing:
+        raise ValueError(f"fields that are no column of the DataFrame: {missing} (columns: {df.columns})")
     return list(fields)
 
 
