@@ -353,11 +353,11 @@ def measure_json(
     every result field (null where the record's kind has none). ``template``: records that name
     no template are cells of this one (``galley measure --template``).
 
-    The records go to the library as they are: no schema, no column types to infer, and Spark
-    neither parses nor writes JSON, so this is the quickest way from an archive of JSON Lines
-    to its sizes. A null value is an error row; line breaks inside a value (JSON allows them
-    only between tokens) are read as spaces, so each row stays one record. Shipping as in
-    ``measure``.
+    The records go to the library as they are: no schema to give or infer, and Spark neither
+    parses nor writes JSON (not quicker for that: each value is copied to end it with a line
+    break, and kept beside the results). A null value is an error row; line breaks inside a
+    value (JSON allows them only between tokens) are read as spaces, so each row stays one
+    record. Shipping as in ``measure``.
     """
     from pyspark.sql import functions as F
 
