@@ -128,6 +128,34 @@ final class ConcurrencyTests: XCTestCase {
     }
   }
 
+  /// A shaper finds its last style's constants by comparing the style with the last key
+  /// (``StyleConstants/Key/isKey(of:)``), not by making a key: the comparison answers as equal
+  /// keys do, for styles that differ in each field a key holds and in fields it does not.
+  func testTheLastStyleIsFoundAsItsKeyWouldFindIt() throws {
+    let base = TextStyle(fonts: try Fixtures.library.stack(["DejaVuSans.ttf"]), size: 17)
+    var styles = [base]
+    func variant(_ change: (inout TextStyle) -> Void) {
+      var s = base
+      change(&s)
+      styles.append(s)
+    }
+    variant { $0.fonts = (try? Fixtures.library.stack(["NotoSans-Regular.ttf"])) ?? $0.fonts }
+    variant { $0.size = 18 }
+    variant { $0.profile = .apple }
+    variant { $0.language = "ja" }
+    variant { $0.features = [FeatureTag(validating: "liga")!: 0] }
+    variant { $0.whiteSpace = .normal }
+    variant { $0.lineHeight = .points(30) }
+    variant { $0.maxLines = 2 }
+    XCTAssertEqual(Set(styles.map(StyleConstants.Key.init)).count, 6)
+    for a in styles {
+      for b in styles {
+        XCTAssertEqual(
+          StyleConstants.Key(a).isKey(of: b), StyleConstants.Key(a) == StyleConstants.Key(b))
+      }
+    }
+  }
+
   func testTaskGroupGivesIdenticalBytes() async throws {
     let cases = ConcurrencyTests.corpus
     let serial = cases.map {
