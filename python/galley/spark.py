@@ -150,16 +150,15 @@ def _record_fields(df: Any, fields: Optional[List[str]]) -> List[str]:
     return list(fields)
 
 
-def _records(df: Any, template: Optional[str], fields: Optional[List[str]] = None) -> Any:
+def _records(df: Any, template: Optional[str], names: List[str]) -> Any:
     """The column of each row's JSON record, ending in a newline, written by Spark itself
     (``to_json``: null columns left out, dates and other values JSON cannot hold as their
-    text, so the reader names the field) from ``fields`` (all columns when None): a batch's
-    values are then a JSON Lines text as they lie in memory. The template column is filled in
+    text, so the reader names the field) from the columns ``names``: a batch's values are then
+    a JSON Lines text as they lie in memory. The template column is filled in
     where a row has none; numeric fields that are strings in the schema are written as numbers
     where they hold a JSON number."""
     from pyspark.sql import functions as F
 
-    names = _record_fields(df, fields)
     columns = [F.col(f"`{name}`") for name in names]
     if template is not None:
         if "template" in names:
@@ -338,8 +337,9 @@ def measure(
     ``GALLEY_LIBRARY`` (or the driver's library path) themselves. (``ship_library`` is the
     older name of ``ship``.)
     """
-    cells = template is not None or "template" in _record_fields(df, fields)
-    return _with_results(df, _records(df, template, fields), CELL_COLUMNS if cells else TEXT_COLUMNS,
+    names = _record_fields(df, fields)
+    cells = template is not None or "template" in names
+    return _with_results(df, _records(df, template, names), CELL_COLUMNS if cells else TEXT_COLUMNS,
                          fonts_dir, ship or ship_library, template=None)
 
 
