@@ -54,6 +54,26 @@ char *galley_measure_jsonl(galley_engine *engine, const char *jsonl, size_t leng
 char *galley_measure_jsonl_template(galley_engine *engine, const char *jsonl, size_t length,
                                     const char *template_name, size_t *out_length);
 
+/* The Arrow C data interface's structs (arrow.apache.org/docs/format/CDataInterface.html). */
+struct ArrowSchema;
+struct ArrowArray;
+
+/* Records from an Arrow array, measured as galley_measure_jsonl_template measures lines: each
+ * row of a struct array (a record batch, as PyArrow and Spark export one) is the record of its
+ * fields, written as Spark's to_json writes it (a null field left out, lists as arrays, maps of
+ * string keys as objects); each value of a string array is one JSON record as it stands (a null
+ * one: the record `null`). Fields of types JSON has no value for (dates, binary, dictionaries)
+ * are refused. numeric_fields: NULL, or names separated by commas of string fields written as
+ * the number they hold when they hold a JSON number. Error records give row k the line
+ * first_line + k. Takes the schema and the array: both are released (as an Arrow consumer
+ * releases what it was given), whatever the outcome. Returns result lines as
+ * galley_measure_jsonl; NULL (and *out_length 0) for a NULL argument, an unknown template or
+ * an array that cannot be read as records, with *error (if error is not NULL) saying why. */
+char *galley_measure_arrow(galley_engine *engine, struct ArrowSchema *schema,
+                           struct ArrowArray *array, const char *template_name,
+                           const char *numeric_fields, int64_t first_line, size_t *out_length,
+                           char **error);
+
 /* Frees what this library returned. */
 void galley_free(void *pointer);
 

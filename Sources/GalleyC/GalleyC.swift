@@ -118,6 +118,64 @@ public func galley_measure_jsonl_template(
   return out.withBytes { mallocString($0, length: outLength) }
 }
 
+@_cdecl("galley_measure_arrow")
+public func galley_measure_arrow(
+  _ engine: OpaquePointer?, _ schema: UnsafeMutableRawPointer?, _ array: UnsafeMutableRawPointer?,
+  _ templateName: UnsafePointer<CChar>?, _ numericFields: UnsafePointer<CChar>?,
+  _ firstLine: Int64, _ outLength: UnsafeMutablePointer<Int>?,
+  _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> UnsafeMutablePointer<CChar>? {
+  defer {
+    ArrowRecords.release(array, isSchema: false)
+    ArrowRecords.release(schema, isSchema: true)
+  }
+  outLength?.pointee = 0
+  func failure(_ message: String) -> UnsafeMutablePointer<CChar>? {
+    error?.pointee = mallocString(message)
+    return nil
+  }
+  guard let engine, let schema, let array else {
+    return failure(engine == nil ? "the engine is NULL" : "the Arrow schema or array is NULL")
+  }
+  var template: CellTemplate? = nil
+  if let templateName {
+    let name = String(cString: templateName)
+    guard let t = CellTemplate(rawValue: name) else { return failure("unknown template \"\(name)\"") }
+    template = t
+  }
+  let numeric = numericFields.map {
+    Set(String(cString: $0).split(separator: ",").map(String.init))
+  }
+  let records: ArrowRecords
+  do {
+    records = try ArrowRecords(schema: schema, array: array, numericStrings: numeric ?? [])
+  } catch {
+    return failure(error.description)
+  }
+  let e = Unmanaged<Engine>.fromOpaque(UnsafeRawPointer(engine)).takeUnretainedValue()
+  var record = JSONWriter()
+  var out = JSONWriter()
+  for row in 0..<records.count {
+    record.removeAll()
+    records.write(row, into: &record)
+    let line = Int(firstLine) + row
+    record.withBytes { bytes in
+      // (A record longer than a line may be is cut as the line reader cuts one.)
+      if bytes.count > LineReader.maximumLineBytes {
+        out.raw(
+          RecordMeasuring.cutRecord(
+            bytes.prefix(LineReader.keptOfCutLine), line: line, length: bytes.count))
+      } else {
+        _ = RecordMeasuring.measure(
+          bytes, line: line, library: e.library, typesetter: e.typesetter, sizer: e.sizer,
+          template: template, warn: writeToStandardError, into: &out)
+      }
+    }
+    out.raw(UInt8(ascii: "\n"))
+  }
+  return out.withBytes { mallocString($0, length: outLength) }
+}
+
 @_cdecl("galley_free")
 public func galley_free(_ pointer: UnsafeMutableRawPointer?) { free(pointer) }
 

@@ -27,60 +27,73 @@ package struct JSONWriter {
   }
   package mutating func raw(_ b: UInt8) { buffer.append(b) }
 
+  /// Appends bytes that are already JSON, from memory.
+  package mutating func raw(bytes: UnsafeBufferPointer<UInt8>) { buffer.append(bytes) }
+
+  /// How many bytes are written.
+  package var count: Int { buffer.written.count }
+
+  /// Forgets what is written, keeping the memory (a writer used again for each record).
+  package mutating func removeAll() { buffer.removeAll() }
+
   package mutating func string(_ s: String) {
     var s = s
-    s.withUTF8 { u in
-      buffer.append(UInt8(ascii: "\""))
-      var runStart = 0
-      var k = 0
-      let n = u.count
-      // Eight bytes at a time while none needs a look (a quote, a backslash, a control
-      // character, or 0xE2, the first byte of U+2028 and U+2029).
-      if let base = u.baseAddress {
-        while k + 8 <= n {
-          let w = UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self)
-          if JSONReader.hasSpecialByte(w) || ByteWord.has(0xE2, in: w) { break }
-          k += 8
-        }
+    s.withUTF8 { string(utf8: $0) }
+  }
+
+  /// A string from its UTF-8 bytes, escaped as ``string(_:)`` escapes (bytes that are not
+  /// UTF-8 are copied as they are: a reader then says so).
+  package mutating func string(utf8 u: UnsafeBufferPointer<UInt8>) {
+    buffer.append(UInt8(ascii: "\""))
+    var runStart = 0
+    var k = 0
+    let n = u.count
+    // Eight bytes at a time while none needs a look (a quote, a backslash, a control
+    // character, or 0xE2, the first byte of U+2028 and U+2029).
+    if let base = u.baseAddress {
+      while k + 8 <= n {
+        let w = UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self)
+        if JSONReader.hasSpecialByte(w) || ByteWord.has(0xE2, in: w) { break }
+        k += 8
       }
-      while k < n {
-        let b = u[k]
-        var escape: StaticString? = nil
-        var length = 1
-        switch b {
-        case UInt8(ascii: "\""): escape = "\\\""
-        case UInt8(ascii: "\\"): escape = "\\\\"
-        case 0x0A: escape = "\\n"
-        case 0x0D: escape = "\\r"
-        case 0x09: escape = "\\t"
-        case 0xE2 where k + 2 < n && u[k + 1] == 0x80 && (u[k + 2] == 0xA8 || u[k + 2] == 0xA9):
-          // U+2028 and U+2029: valid JSON, but line ends to JavaScript and some readers.
-          escape = u[k + 2] == 0xA8 ? "\\u2028" : "\\u2029"
-          length = 3
-        default:
-          if b < 0x20 {
-            buffer.append(UnsafeBufferPointer(rebasing: u[runStart..<k]))
-            let hex: StaticString = "0123456789abcdef"
-            raw("\\u00" as StaticString)
-            buffer.append(hex.utf8Start[Int(b >> 4)])
-            buffer.append(hex.utf8Start[Int(b & 15)])
-            k += 1
-            runStart = k
-            continue
-          }
-        }
-        if let escape {
-          buffer.append(UnsafeBufferPointer(rebasing: u[runStart..<k]))
-          raw(escape)
-          k += length
-          runStart = k
-        } else {
-          k += 1
-        }
-      }
-      buffer.append(UnsafeBufferPointer(rebasing: u[runStart..<n]))
-      buffer.append(UInt8(ascii: "\""))
     }
+    while k < n {
+      let b = u[k]
+      var escape: StaticString? = nil
+      var length = 1
+      switch b {
+      case UInt8(ascii: "\""): escape = "\\\""
+      case UInt8(ascii: "\\"): escape = "\\\\"
+      case 0x0A: escape = "\\n"
+      case 0x0D: escape = "\\r"
+      case 0x09: escape = "\\t"
+      case 0xE2 where k + 2 < n && u[k + 1] == 0x80 && (u[k + 2] == 0xA8 || u[k + 2] == 0xA9):
+        // U+2028 and U+2029: valid JSON, but line ends to JavaScript and some readers.
+        escape = u[k + 2] == 0xA8 ? "\\u2028" : "\\u2029"
+        length = 3
+      default:
+        if b < 0x20 {
+          buffer.append(UnsafeBufferPointer(rebasing: u[runStart..<k]))
+          let hex: StaticString = "0123456789abcdef"
+          raw("\\u00" as StaticString)
+          buffer.append(hex.utf8Start[Int(b >> 4)])
+          buffer.append(hex.utf8Start[Int(b & 15)])
+          k += 1
+          runStart = k
+          continue
+        }
+      }
+      if let escape {
+        buffer.append(UnsafeBufferPointer(rebasing: u[runStart..<k]))
+        raw(escape)
+        k += length
+        runStart = k
+      } else {
+        k += 1
+      }
+    }
+    buffer.append(UnsafeBufferPointer(rebasing: u[runStart..<n]))
+    buffer.append(UInt8(ascii: "\""))
   }
 
   /// A finite number (whole numbers without a decimal point, others to 9 decimals). Records
@@ -298,6 +311,8 @@ final class ByteBuffer {
     }
     count += n
   }
+
+  func removeAll() { count = 0 }
 
   private func grow(to needed: Int) {
     var c = capacity * 2

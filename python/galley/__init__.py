@@ -84,6 +84,10 @@ def _library() -> ctypes.CDLL:
             ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
             ctypes.POINTER(ctypes.c_size_t)]
         lib.galley_measure_jsonl_template.restype = ctypes.c_void_p
+        lib.galley_measure_arrow.argtypes = [
+            ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p,
+            ctypes.c_int64, ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(ctypes.c_void_p)]
+        lib.galley_measure_arrow.restype = ctypes.c_void_p
         lib.galley_free.argtypes = [ctypes.c_void_p]
         lib.galley_version.restype = ctypes.c_char_p
         lib.galley_prepare.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
@@ -219,6 +223,35 @@ class Engine:
             ctypes.byref(length))
         if not out:
             raise GalleyError("galley_measure_jsonl returned nothing")
+        try:
+            return ctypes.string_at(out, length.value)
+        finally:
+            _library().galley_free(out)
+
+    def _measure_arrow(self, data: Any, template: Optional[str] = None,
+                       numeric_fields: Iterable[str] = (), first_line: int = 1) -> bytes:
+        """The library's JSON Lines for the rows of a PyArrow record batch or struct array (each
+        row the record of its fields, as Spark's ``to_json`` writes it) or the values of a
+        string array (each a JSON record), read where PyArrow keeps them: the Arrow C data
+        interface, no row a Python object. String fields named in ``numeric_fields`` are read
+        as the number they hold, when they hold one."""
+        if not self._handle:
+            raise GalleyError("this engine was closed")
+        _check_template(template)
+        # (ArrowArray and ArrowSchema: 80 and 72 bytes, which PyArrow fills and the library
+        # releases.)
+        array = ctypes.create_string_buffer(80)
+        schema = ctypes.create_string_buffer(72)
+        data._export_to_c(ctypes.addressof(array), ctypes.addressof(schema))
+        length = ctypes.c_size_t()
+        error = ctypes.c_void_p()
+        out = _library().galley_measure_arrow(
+            self._handle, ctypes.addressof(schema), ctypes.addressof(array),
+            template.encode() if template else None,
+            ",".join(numeric_fields).encode() or None, first_line, ctypes.byref(length),
+            ctypes.byref(error))
+        if not out:
+            raise GalleyError(_take_string(error.value) or "galley_measure_arrow returned nothing")
         try:
             return ctypes.string_at(out, length.value)
         finally:

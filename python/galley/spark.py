@@ -11,9 +11,10 @@ values are read as numbers. The output has every input column plus the result co
 keeps its row, with ``error`` set to the message ``galley measure`` writes for it. Nothing
 raises for bad data: a Spark task never fails on a record.
 
-Spark writes each row's record (``to_json``); the records go to Python in Arrow batches, where
-one engine per Python worker measures a batch in one call into the library and PyArrow reads
-its results: no row becomes a Python object, and the other columns stay in the JVM.
+The rows go to Python in Arrow batches (``mapInArrow``), where one engine per Python worker
+measures a batch in one call into the library: it reads each row's fields where Arrow keeps
+them and writes the row's record as Spark's ``to_json`` would, and PyArrow reads its results. No
+row becomes a Python object, and no JSON is written in the JVM.
 
 By default the driver ships the executors everything of Galley's (``measure(ship=True)``); see
 docs/SPARK.md. The driver checks the library and the fonts before any job (``galley.GalleyError``
@@ -150,29 +151,24 @@ def _record_fields(df: Any, fields: Optional[List[str]]) -> List[str]:
     return list(fields)
 
 
-def _records(df: Any, template: Optional[str], names: List[str]) -> Any:
-    """The column of each row's JSON record, ending in a newline, written by Spark itself
-    (``to_json``: null columns left out, dates and other values JSON cannot hold as their
-    text, so the reader names the field) from the columns ``names``: a batch's values are then
-    a JSON Lines text as they lie in memory. The template column is filled in
-    where a row has none; numeric fields that are strings in the schema are written as numbers
-    where they hold a JSON number."""
-    from pyspark.sql import functions as F
+def _readable(data_type: Any) -> Any:
+    """``data_type`` with the types the library does not read from Arrow (dates, timestamps,
+    binary and others JSON has no value for) made strings, at any depth, and map keys made
+    strings: a column of such a type is cast to it before it travels (a date becomes its text,
+    as ``to_json`` writes one)."""
+    from pyspark.sql import types
 
-    columns = [F.col(f"`{name}`") for name in names]
-    if template is not None:
-        if "template" in names:
-            columns[names.index("template")] = F.coalesce(
-                F.col("template"), F.lit(template)).alias("template")
-        else:
-            columns.append(F.lit(template).alias("template"))
-    record = F.to_json(F.struct(*columns))
-    strings = _string_numbers(df.schema)
-    if strings:
-        # (Inside a JSON string every quote is escaped: this matches fields, never text.)
-        number = r"(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)"
-        record = F.regexp_replace(record, '"(' + "|".join(strings) + ')":"' + number + '"', '"$1":$2')
-    return F.concat(record, F.lit("\n"))
+    if isinstance(data_type, types.StructType):
+        return types.StructType([types.StructField(f.name, _readable(f.dataType), f.nullable)
+                                 for f in data_type.fields])
+    if isinstance(data_type, types.ArrayType):
+        return types.ArrayType(_readable(data_type.elementType), data_type.containsNull)
+    if isinstance(data_type, types.MapType):
+        return types.MapType(types.StringType(), _readable(data_type.valueType),
+                             data_type.valueContainsNull)
+    read = (types.StringType, types.BooleanType, types.NullType, types.ByteType, types.ShortType,
+            types.IntegerType, types.LongType, types.FloatType, types.DoubleType, types.DecimalType)
+    return data_type if isinstance(data_type, read) else types.StringType()
 
 
 def _shipment(fonts_dir: Optional[str]) -> Path:
@@ -266,27 +262,19 @@ _ENGINES: Dict[tuple, Any] = {}
 _WORKER_ENGINES: Dict[tuple, Any] = {}
 
 
-def _sized(records: Any, columns: List[tuple], engine: Any, template: Optional[str] = None) -> Any:
-    """One Arrow batch of JSON records (each ending in a newline) → its results as a pandas
-    frame of the result columns, row for row. The records go to the library as the text they
-    are in the batch, and its JSON Lines come back through PyArrow's reader: no row becomes a
-    Python object."""
-    import ctypes
+def _sized(records: Any, columns: List[tuple], engine: Any, template: Optional[str] = None,
+           numeric: List[str] = ()) -> List[Any]:
+    """One Arrow array of records (a struct array, each row the record of its fields, or a
+    string array of JSON records) → its results, an array per result column, row for row. The
+    library reads the records where Arrow keeps them and its JSON Lines come back through
+    PyArrow's reader: no row becomes a Python object."""
     import io
 
-    import pandas as pd
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.json as pj
 
-    records = pa.array(records, type=pa.string()) if not isinstance(records, pa.Array) else records
-    # (The values lie end to end in the data buffer, between the first and the last offset:
-    # the library reads them there.)
-    _, offsets, data = records.buffers()
-    offsets = memoryview(offsets).cast("i")
-    start, end = offsets[records.offset], offsets[records.offset + len(records)]
-    at = ctypes.c_char_p(data.address + start) if end > start else b""
-    out = engine._measure_raw(at, end - start, template)
+    out = engine._measure_arrow(records, template, numeric)
     types = {"int": pa.int32(), "double": pa.float64(), "boolean": pa.bool_(), "string": pa.string()}
     schema = pa.schema([(name, types[kind]) for name, kind in columns])
     if not out:  # (no records: PyArrow's reader takes no empty text)
@@ -300,7 +288,7 @@ def _sized(records: Any, columns: List[tuple], engine: Any, template: Optional[s
         raise RuntimeError(f"galley: {results.num_rows} results for {len(records)} records")
     errors = results.column("error").combine_chunks()
     measured = pc.is_null(errors)
-    frame = {}
+    arrays = []
     for name, _ in columns:
         value = results.column(name).combine_chunks()
         if name == "truncated":  # (written only when true)
@@ -308,8 +296,8 @@ def _sized(records: Any, columns: List[tuple], engine: Any, template: Optional[s
         # (An error record's row has only its error and id.)
         if name not in ("error", "id") and errors.null_count < len(errors):
             value = pc.if_else(measured, value, pa.nulls(len(value), value.type))
-        frame[name] = pd.Series(value, dtype=pd.ArrowDtype(value.type))
-    return pd.DataFrame(frame)
+        arrays.append(value)
+    return arrays
 
 
 def measure(
@@ -318,13 +306,14 @@ def measure(
 ) -> Any:
     """``df`` with the result columns added: text cases (``TEXT_COLUMNS``), or cells
     (``CELL_COLUMNS``) when ``template`` is given or the records have a ``template`` field, each
-    row's results beside it. Spark writes each row as its JSON record; the records travel to
-    Python in Arrow batches (a vectorised UDF), where one engine per Python worker measures a
-    batch in one call; the columns themselves never leave the JVM.
+    row's results beside it. The rows travel to Python in Arrow batches, where one engine per
+    Python worker measures a batch in one call, reading each row's record from its columns (as
+    Spark's ``to_json`` would write it: a null column is a field left out).
 
-    A record is written from every column, or from the columns ``fields`` names: the others (a
+    A record is made of every column, or of the columns ``fields`` names: the others (a
     conversation's id, a date) are then kept beside the results without being read, where
-    among the record's fields they would be unknown fields, an error for every row.
+    among the record's fields they would be unknown fields, an error for every row. A column of
+    a type JSON has no value for (a date, a timestamp, binary) is read as its text.
 
     An input column that has a result column's name (a product card's ``width``, say) is read as
     a field and replaced by the result's value. Needs PyArrow and pandas on the driver and the
@@ -337,10 +326,15 @@ def measure(
     ``GALLEY_LIBRARY`` (or the driver's library path) themselves. (``ship_library`` is the
     older name of ``ship``.)
     """
+    from pyspark.sql import types
+
+    galley._check_template(template)
     names = _record_fields(df, fields)
     cells = template is not None or "template" in names
-    return _with_results(df, _records(df, template, names), CELL_COLUMNS if cells else TEXT_COLUMNS,
-                         fonts_dir, ship or ship_library, template=None)
+    types_of = {f.name: f.dataType for f in df.schema.fields}
+    numeric = _string_numbers(types.StructType([types.StructField(n, types_of[n]) for n in names]))
+    return _with_results(df, names, CELL_COLUMNS if cells else TEXT_COLUMNS, fonts_dir,
+                         ship or ship_library, template, numeric)
 
 
 def measure_json(
@@ -354,30 +348,27 @@ def measure_json(
     no template are cells of this one (``galley measure --template``).
 
     The records go to the library as they are: no schema to give or infer, and Spark neither
-    parses nor writes JSON (not quicker for that: each value is copied to end it with a line
-    break, and kept beside the results). A null value is an error row; line breaks inside a
-    value (JSON allows them only between tokens) are read as spaces, so each row stays one
-    record. Shipping as in ``measure``.
+    parses nor writes JSON. A value is one record whatever it holds (line breaks between its
+    tokens included); a null value is the record ``null``, an error row. Shipping as in
+    ``measure``.
     """
-    from pyspark.sql import functions as F
+    from pyspark.sql import types
 
     # (On the driver, before any job: a bad name fails here, not in every task.)
     galley._check_template(template)
-    if column not in df.columns:
+    kinds = {f.name: f.dataType for f in df.schema.fields}
+    if not isinstance(kinds.get(column), types.StringType):
         raise ValueError(f"measure_json needs a string column {column!r} (columns: {df.columns})")
-    records = F.concat(
-        F.translate(F.coalesce(F.col(f"`{column}`"), F.lit("null")), "\n\r", "  "), F.lit("\n"))
-    return _with_results(df, records, JSON_COLUMNS, fonts_dir, ship, template=template)
+    return _with_results(df, column, JSON_COLUMNS, fonts_dir, ship, template, [])
 
 
 def _with_results(
     df: Any, records: Any, result_columns: List[tuple], fonts_dir: Optional[str], ship: bool,
-    template: Optional[str],
+    template: Optional[str], numeric: List[str],
 ) -> Any:
-    """``df`` with ``result_columns`` measured from the record column expression ``records``
-    (each value one JSON record ending in a newline); an input column of a result's name is
-    replaced by it."""
-    import pandas as pd
+    """``df`` with ``result_columns`` measured from each row's record: the struct of the
+    columns ``records`` names (a list), or the JSON text in the column ``records`` names (a
+    string). An input column of a result's name is replaced by it."""
     from pyspark.sql import functions as F
     from pyspark.sql.types import (
         BooleanType, DoubleType, IntegerType, StringType, StructField, StructType)
@@ -386,7 +377,6 @@ def _with_results(
                    "string": StringType()}
     results = [name for name, _ in result_columns]
     kept = [f for f in df.schema.fields if f.name not in results]
-    results_type = StructType([StructField(name, spark_types[t], True) for name, t in result_columns])
     # On the driver, before any job: a library that cannot load or fonts that are not there
     # raise one GalleyError here, not a task failure (and its Java stack) on every executor.
     galley.Engine(fonts_dir=fonts_dir).close()
@@ -401,18 +391,37 @@ def _with_results(
     else:
         library = str(galley.library_path())
 
-    def sized(records: pd.Series) -> pd.DataFrame:
-        return _sized(records, result_columns, _engine(fonts_dir, library, shipped), template)
+    # What travels: the kept columns, then each record field the library reads that is not
+    # one of them as it is (a result's name, a type cast to one it reads), by position.
+    inputs = [F.col(f"`{f.name}`") for f in kept]
+    place = {f.name: k for k, f in enumerate(kept)}
+    kinds = {f.name: f.dataType for f in df.schema.fields}
+    names = records if isinstance(records, list) else [records]
+    sources = []
+    for name in names:
+        readable = _readable(kinds[name])
+        if name in place and readable == kinds[name]:
+            sources.append(place[name])
+        else:
+            sources.append(len(inputs))
+            inputs.append(F.col(f"`{name}`").cast(readable).alias(f"_galley_{len(inputs)}"))
+    as_text = not isinstance(records, list)
+    result_fields = [StructField(name, spark_types[t], True) for name, t in result_columns]
+    out_type = StructType(kept + result_fields)
+    out_names = [f.name for f in kept] + results
 
-    # (Spark reads the kind of UDF from its type hints, which this module keeps as text.)
-    sized.__annotations__ = {"records": pd.Series, "return": pd.DataFrame}
+    def sized(batches: Any) -> Any:
+        import pyarrow as pa
 
-    # A column expression, not a map over partitions: only the records travel to Python; the
-    # other columns stay where they are and the results join them row for row.
-    udf = F.pandas_udf(sized, results_type)
-    result = "_galley_result"
-    while result in df.columns:
-        result += "_"
-    return (df.select(*[F.col(f"`{f.name}`") for f in kept], udf(records).alias(result))
-            .select(*[F.col(f"`{f.name}`") for f in kept],
-                    *[F.col(f"`{result}`.`{name}`").alias(name) for name in results]))
+        engine = _engine(fonts_dir, library, shipped)
+        for batch in batches:
+            if as_text:
+                array = batch.column(sources[0])
+            else:
+                array = pa.StructArray.from_arrays([batch.column(k) for k in sources], names=names)
+            measured = _sized(array, result_columns, engine, template, numeric)
+            yield pa.RecordBatch.from_arrays(
+                [batch.column(k) for k in range(len(kept))] + measured, names=out_names)
+
+    # (The other columns travel beside the records and come back as they were.)
+    return df.select(*inputs).mapInArrow(sized, out_type)

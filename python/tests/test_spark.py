@@ -259,33 +259,49 @@ class ShipmentTests(unittest.TestCase):
 
 
 class BatchTests(unittest.TestCase):
+    def rows(self, arrays):
+        from galley import spark as gs
+
+        names = [name for name, _ in gs.CELL_COLUMNS]
+        return [dict(zip(names, values)) for values in zip(*[a.to_pylist() for a in arrays])]
+
+    def check(self, rows, expected):
+        from galley import spark as gs
+
+        self.assertEqual(len(rows), len(expected))
+        for row, want in zip(rows, expected):
+            for name, _ in gs.CELL_COLUMNS:
+                if name == "truncated":
+                    self.assertEqual(row[name], want.get(name, False) if "error" not in want else None)
+                elif name in want:
+                    self.assertEqual(row[name], want[name])
+                else:
+                    self.assertIsNone(row[name], (name, row))
+
     def test_a_batch_is_read_where_arrow_keeps_it(self):
-        # (Spark's batch is a slice of the array its values lie in: the library reads them in
-        # place, from the slice's first offset, and an error row keeps only its error.)
+        # (Spark's batch is a slice of the arrays its values lie in: the library reads them in
+        # place, from the slice's offset, and an error row keeps only its error.)
         import pyarrow as pa
 
         from galley import spark as gs
 
         engine = galley.Engine()
-        records = [
-            json.dumps({"id": f"b{i}", "template": "bubble", "text": "hello " * (i + 1),
-                        "containerWidth": 200}) + "\n"
-            for i in range(6)]
-        records[3] = '{"id": "bad", "template": "bubble", "text": 5, "containerWidth": 200}\n'
+        records = [{"id": f"b{i}", "template": "bubble", "text": "hello " * (i + 1),
+                    "containerWidth": 200 + i} for i in range(6)]
+        records[3] = {"id": "bad", "template": "bubble", "text": 5, "containerWidth": 200}
+        lines = [json.dumps(r) for r in records]
+        fields = pa.RecordBatch.from_pylist([dict(r, text=str(r["text"])) for r in records])
         for first, count in ((2, 3), (0, 2), (4, 0)):
-            rows = gs._sized(pa.array(records, type=pa.string()).slice(first, count),
-                             gs.CELL_COLUMNS, engine).to_dict("records")
             expected = [json.loads(line) for line in
-                        engine.measure_jsonl("".join(records[first:first + count])).splitlines()]
-            self.assertEqual(len(rows), count)
+                        engine.measure_jsonl("".join(l + "\n" for l in lines[first:first + count])).splitlines()]
+            self.check(self.rows(gs._sized(pa.array(lines).slice(first, count), gs.CELL_COLUMNS, engine)),
+                       expected)
+            # (The same rows as columns: the text of "bad" is a string there, so it measures.)
+            rows = self.rows(gs._sized(fields.slice(first, count), gs.CELL_COLUMNS, engine))
+            self.assertEqual([r["error"] for r in rows], [None] * count)
             for row, want in zip(rows, expected):
-                for name, _ in gs.CELL_COLUMNS:
-                    if name == "truncated":
-                        self.assertEqual(row[name], want.get(name, False) if "error" not in want else None)
-                    elif name in want:
-                        self.assertEqual(row[name], want[name])
-                    else:
-                        self.assertTrue(row[name] is None or row[name] != row[name], (name, row))
+                if "error" not in want:
+                    self.assertEqual((row["width"], row["height"]), (want["width"], want["height"]))
 
 
 if __name__ == "__main__":
