@@ -304,5 +304,134 @@ class BatchTests(unittest.TestCase):
                     self.assertEqual((row["width"], row["height"]), (want["width"], want["height"]))
 
 
+class ArrowRecordTests(unittest.TestCase):
+    """The library reads a batch's rows as records (galley_measure_arrow): each row gives what
+    the JSON record of its fields, written by hand here, gives."""
+
+    TEXT = "Affinity AVA office fjord " * 6
+
+    def expected(self, engine, records):
+        return engine.measure_jsonl("".join(json.dumps(r) + "\n" for r in records)).splitlines()
+
+    def test_every_type_a_record_holds(self):
+        import decimal
+
+        import pyarrow as pa
+
+        engine = galley.Engine()
+        batch = pa.RecordBatch.from_arrays([
+            pa.array(["a", "b", "c", "d"]),
+            pa.array([self.TEXT] * 4, pa.large_string()),
+            pa.array([decimal.Decimal("150.25"), decimal.Decimal("90.5"), decimal.Decimal("300"),
+                      decimal.Decimal("-1")], pa.decimal128(10, 2)),
+            pa.array([13.5, 17, None, 11.25], pa.float32()),
+            pa.array([2, None, 0, 1], pa.int8()),
+            pa.array([["Inter-Regular.otf"], None, ["NotoSansCJK-Regular.ttc#1", "Inter-Regular.otf"],
+                      []], pa.large_list(pa.string())),
+            pa.array([[("kern", 0)], [("liga", 0), ("kern", 1)], None, [("kern", 1)]],
+                     pa.map_(pa.string(), pa.int64())),
+            pa.array([{"lineHeight": "20.5", "note": {"deep": [1, None]}}, {"lineHeight": "normal"},
+                      None, {"lineHeight": None}],
+                     pa.struct([("lineHeight", pa.string()),
+                                ("note", pa.struct([("deep", pa.list_(pa.int64()))]))])),
+            pa.array([True, False, None, True]),
+        ], names=["id", "text", "width", "size", "maxLines", "fonts", "features", "tags", "approx"])
+        written = [
+            {"id": "a", "text": self.TEXT, "width": 150.25, "size": 13.5, "maxLines": 2,
+             "fonts": ["Inter-Regular.otf"], "features": {"kern": 0},
+             "tags": {"lineHeight": "20.5", "note": {"deep": [1, None]}}, "approx": True},
+            {"id": "b", "text": self.TEXT, "width": 90.5, "size": 17,
+             "features": {"liga": 0, "kern": 1}, "tags": {"lineHeight": "normal"}, "approx": False},
+            {"id": "c", "text": self.TEXT, "width": 300, "maxLines": 0,
+             "fonts": ["NotoSansCJK-Regular.ttc#1", "Inter-Regular.otf"]},
+            {"id": "d", "text": self.TEXT, "width": -1, "size": 11.25, "maxLines": 1, "fonts": [],
+             "features": {"kern": 1}, "tags": {}, "approx": True},
+        ]
+        want = self.expected(engine, written)
+        self.assertEqual(engine._measure_arrow(batch).decode().splitlines(), want)
+        # (The rows differ where a field was misread: the widths, sizes and limits matter.)
+        self.assertEqual(len(set(json.loads(w).get("height") for w in want[:3])), 3)
+        self.assertIn("error", json.loads(want[3]))
+        # A slice is read from its offset, in a struct array as in a batch.
+        self.assertEqual(engine._measure_arrow(batch.slice(1, 2), first_line=2).decode().splitlines(),
+                         self.expected(engine, written)[1:3])
+        struct = pa.StructArray.from_arrays(batch.columns, names=batch.schema.names).slice(2)
+        self.assertEqual(engine._measure_arrow(struct, first_line=3).decode().splitlines(),
+                         self.expected(engine, written)[2:])
+
+    def test_numbers_read_back_as_the_same_double(self):
+        import pyarrow as pa
+
+        engine = galley.Engine()
+        widths = [0.1, 1 / 3, 123.456789012345678, 1e-7 + 100, 2.0 ** -20 + 50, 1e20]
+        batch = pa.RecordBatch.from_pydict({"text": [self.TEXT] * len(widths), "width": widths})
+        self.assertEqual(engine._measure_arrow(batch).decode().splitlines(),
+                         self.expected(engine, [{"text": self.TEXT, "width": w} for w in widths]))
+        nan = pa.RecordBatch.from_pydict({"text": ["x", "x"], "width": [float("nan"), float("inf")]})
+        errors = [json.loads(l)["error"] for l in engine._measure_arrow(nan).decode().splitlines()]
+        self.assertEqual(errors, ['field "width" must be a number'] * 2)
+
+    def test_numeric_strings_of_named_fields(self):
+        import pyarrow as pa
+
+        engine = galley.Engine()
+        batch = pa.RecordBatch.from_pydict({
+            "text": [self.TEXT] * 4, "width": [120.0] * 4,
+            "lineHeight": ["20.5", "normal", "2e1", " 20"]})
+        out = [json.loads(l) for l in
+               engine._measure_arrow(batch, numeric_fields=["lineHeight"]).decode().splitlines()]
+        self.assertEqual(out[0]["height"], out[0]["lines"] * 20.5)
+        self.assertEqual(out[2]["height"], out[2]["lines"] * 20)
+        self.assertNotIn("error", out[1])
+        self.assertIn("lineHeight", out[3]["error"])  # (not a JSON number as it stands)
+        unnamed = [json.loads(l) for l in engine._measure_arrow(batch).decode().splitlines()]
+        self.assertIn("lineHeight", unnamed[0]["error"])
+
+    def test_json_records_as_they_are(self):
+        import pyarrow as pa
+
+        engine = galley.Engine()
+        values = ['{"id": "t", "text": "Hello world", "width": 120}', None, "not json",
+                  '{"id": "n",\n "text": "Hello world", "width": 120}']
+        out = [json.loads(l) for l in
+               engine._measure_arrow(pa.array(values), first_line=5).decode().splitlines()]
+        self.assertEqual([o.get("id") for o in out], ["t", None, None, "n"])
+        self.assertEqual([o.get("line") for o in out], [None, 6, 7, None])
+        self.assertIn("object", out[1]["error"])
+
+    def test_what_cannot_be_read_is_refused_and_released(self):
+        import gc
+
+        import pyarrow as pa
+
+        engine = galley.Engine()
+        before = pa.total_allocated_bytes()
+        for bad, why in [
+            (pa.RecordBatch.from_pydict({"text": ["x"], "sent": pa.array([1], pa.date32())}), '"sent"'),
+            (pa.RecordBatch.from_pydict({"text": pa.array(["x"]).dictionary_encode()}), "dictionary"),
+            (pa.array([1, 2]), "struct array"),
+        ]:
+            with self.assertRaisesRegex(galley.GalleyError, why):
+                engine._measure_arrow(bad)
+            del bad
+        batch = pa.RecordBatch.from_pydict({"text": [self.TEXT * 100] * 100, "width": [100.0] * 100})
+        engine._measure_arrow(batch)
+        del batch
+        gc.collect()
+        # (What PyArrow lent is released: nothing it allocated stays.)
+        self.assertEqual(pa.total_allocated_bytes(), before)
+        with self.assertRaisesRegex(ValueError, "template"):
+            engine._measure_arrow(pa.array(["{}"]), template="card")
+
+    def test_a_record_longer_than_a_line_is_cut_as_a_line(self):
+        import pyarrow as pa
+
+        engine = galley.Engine()
+        batch = pa.RecordBatch.from_pydict({"id": ["long"], "text": ["a" * (33 << 20)], "width": [1.0]})
+        out = json.loads(engine._measure_arrow(batch).decode())
+        self.assertEqual(out["id"], "long")
+        self.assertIn("longer than the limit", out["error"])
+
+
 if __name__ == "__main__":
     unittest.main()
