@@ -65,7 +65,7 @@ package struct ArrowRecordsError: Error, CustomStringConvertible {
 
 /// One array of an Arrow array's tree, with the buffers it is read from.
 private struct ArrowColumn {
-  enum Kind {
+  enum Kind: Equatable {
     case null, bool, float32, float64, string, list, structure, map
     case int(bytes: Int, signed: Bool)
     case decimal(scale: Int)
@@ -131,47 +131,16 @@ private struct ArrowColumn {
     }
     // (The null type has no buffers; every other type starts with its validity bitmap.)
     validity = format == "n" ? nil : buffer(0)?.assumingMemoryBound(to: UInt8.self)
-    var large = false
-    var numeric = false
-    var needed = 2
-    switch format {
-    case "n": kind = .null; needed = 0
-    case "b": kind = .bool
-    case "c", "C": kind = .int(bytes: 1, signed: format == "c")
-    case "s", "S": kind = .int(bytes: 2, signed: format == "s")
-    case "i", "I": kind = .int(bytes: 4, signed: format == "i")
-    case "l", "L": kind = .int(bytes: 8, signed: format == "l")
-    case "f": kind = .float32
-    case "g": kind = .float64
-    case "u", "U":
-      kind = .string
-      large = format == "U"
-      numeric = numericStrings.contains(name)
-      needed = 3
-    case "+l", "+L": kind = .list; large = format == "+L"
-    case "+s": kind = .structure; needed = 1
-    case "+m": kind = .map
-    default:
-      // Decimals: "d:precision,scale" of 128 bits ("…,128" or no width).
-      let parts = format.dropFirst(2).split(separator: ",")
-      if format.hasPrefix("d:"), parts.count == 2 || (parts.count == 3 && parts[2] == "128"),
-        let scale = Int(parts[1]), abs(scale) <= 76
-      {
-        kind = .decimal(scale: scale)
-      } else {
-        throw unsupported("Arrow type \"\(format)\" has no JSON value Galley reads")
-      }
+    guard let (kind, large, needed) = ArrowColumn.kind(of: format) else {
+      throw unsupported("Arrow type \"\(format)\" has no JSON value Galley reads")
     }
-    guard bufferCount >= needed, (1..<needed).allSatisfy({ buffer($0) != nil }) || length == 0
+    guard bufferCount >= needed, length == 0 || (1..<max(needed, 1)).allSatisfy({ buffer($0) != nil })
     else { throw unsupported("Arrow type \"\(format)\" without its buffers") }
+    self.kind = kind
     self.large = large
-    self.numeric = numeric
+    numeric = kind == .string && numericStrings.contains(name)
     values = buffer(1)
-    if case .string = kind {
-      data = buffer(2)?.assumingMemoryBound(to: UInt8.self)
-    } else {
-      data = nil
-    }
+    data = kind == .string ? buffer(2)?.assumingMemoryBound(to: UInt8.self) : nil
     // Children: a list's values, a struct's fields, a map's entries (a struct of key, value).
     let childCount = int(schema, 32)
     guard childCount == int(array, 32), childCount >= 0 else {
@@ -187,16 +156,49 @@ private struct ArrowColumn {
       children.append(
         try ArrowColumn(schema: s, array: a, numericStrings: numericStrings, path: here))
     }
+    if let why = ArrowColumn.misshapen(kind, children) { throw unsupported(why) }
+    self.children = children
+  }
+
+  /// The kind of column of Arrow format string `format`, whether its offsets are 64-bit, and
+  /// how many buffers it has; nil for a type JSON has no value for.
+  static func kind(of format: String) -> (Kind, large: Bool, buffers: Int)? {
+    switch format {
+    case "n": return (.null, false, 0)
+    case "b": return (.bool, false, 2)
+    case "c", "C": return (.int(bytes: 1, signed: format == "c"), false, 2)
+    case "s", "S": return (.int(bytes: 2, signed: format == "s"), false, 2)
+    case "i", "I": return (.int(bytes: 4, signed: format == "i"), false, 2)
+    case "l", "L": return (.int(bytes: 8, signed: format == "l"), false, 2)
+    case "f": return (.float32, false, 2)
+    case "g": return (.float64, false, 2)
+    case "u", "U": return (.string, format == "U", 3)
+    case "+l", "+L": return (.list, format == "+L", 2)
+    case "+s": return (.structure, false, 1)
+    case "+m": return (.map, false, 2)
+    default:
+      // Decimals: "d:precision,scale" of 128 bits ("…,128" or no width).
+      let parts = format.dropFirst(2).split(separator: ",")
+      guard format.hasPrefix("d:"), parts.count == 2 || (parts.count == 3 && parts[2] == "128"),
+        let scale = Int(parts[1]), abs(scale) <= 76
+      else { return nil }
+      return (.decimal(scale: scale), false, 2)
+    }
+  }
+
+  /// What is wrong with the children of a column of `kind`: a list has one, a map one struct
+  /// of a string key and a value.
+  static func misshapen(_ kind: Kind, _ children: [ArrowColumn]) -> String? {
     switch kind {
     case .list:
-      guard children.count == 1 else { throw unsupported("a list without one child") }
+      return children.count == 1 ? nil : "a list without one child"
     case .map:
-      guard children.count == 1, case .structure = children[0].kind,
-        children[0].children.count == 2, case .string = children[0].children[0].kind
-      else { throw unsupported("a map whose keys are not strings") }
-    default: break
+      guard children.count == 1, children[0].kind == .structure,
+        children[0].children.count == 2, children[0].children[0].kind == .string
+      else { return "a map whose keys are not strings" }
+      return nil
+    default: return nil
     }
-    self.children = children
   }
 
   /// Whether logical row `i` is null.

@@ -68,9 +68,10 @@ def main() -> None:
             ratios.append((end_to_end / cli, measuring / cli, as_they_are / cli))
     if ratios:
         middle = len(ratios) // 2
-        med = [sorted(r[k] for r in ratios)[middle] for k in range(3)]
-        print(f"median of rounds 2-{rounds}: end to end {med[0]:.2f}x, measuring {med[1]:.2f}x, "
-              f"JSON Lines as they are {med[2]:.2f}x the command line per core")
+        ordered = [sorted(r[k] for r in ratios) for k in range(3)]
+        shown = [f"{o[middle]:.2f}x ({o[0]:.2f}-{o[-1]:.2f})" for o in ordered]
+        print(f"median (range) of rounds 2-{rounds}: end to end {shown[0]}, measuring {shown[1]}, "
+              f"JSON Lines as they are {shown[2]} the command line per core")
     spark.stop()
 
 

@@ -308,7 +308,7 @@ class ArrowRecordTests(unittest.TestCase):
     """The library reads a batch's rows as records (galley_measure_arrow): each row gives what
     the JSON record of its fields, written by hand here, gives."""
 
-    TEXT = "Affinity AVA office fjord " * 6
+    TEXT = "Affinity\tAVA office fjord " * 6
 
     def expected(self, engine, records):
         return engine.measure_jsonl("".join(json.dumps(r) + "\n" for r in records)).splitlines()
@@ -335,17 +335,21 @@ class ArrowRecordTests(unittest.TestCase):
                      pa.struct([("lineHeight", pa.string()),
                                 ("note", pa.struct([("deep", pa.list_(pa.int64()))]))])),
             pa.array([True, False, None, True]),
-        ], names=["id", "text", "width", "size", "maxLines", "fonts", "features", "tags", "approx"])
+            pa.array([2, None, 16, 1], pa.uint16()),
+            pa.nulls(4),
+        ], names=["id", "text", "width", "size", "maxLines", "fonts", "features", "tags", "approx",
+                  "tabSize", "note"])
         written = [
             {"id": "a", "text": self.TEXT, "width": 150.25, "size": 13.5, "maxLines": 2,
              "fonts": ["Inter-Regular.otf"], "features": {"kern": 0},
-             "tags": {"lineHeight": "20.5", "note": {"deep": [1, None]}}, "approx": True},
+             "tags": {"lineHeight": "20.5", "note": {"deep": [1, None]}}, "approx": True,
+             "tabSize": 2},
             {"id": "b", "text": self.TEXT, "width": 90.5, "size": 17,
              "features": {"liga": 0, "kern": 1}, "tags": {"lineHeight": "normal"}, "approx": False},
             {"id": "c", "text": self.TEXT, "width": 300, "maxLines": 0,
-             "fonts": ["NotoSansCJK-Regular.ttc#1", "Inter-Regular.otf"]},
+             "fonts": ["NotoSansCJK-Regular.ttc#1", "Inter-Regular.otf"], "tabSize": 16},
             {"id": "d", "text": self.TEXT, "width": -1, "size": 11.25, "maxLines": 1, "fonts": [],
-             "features": {"kern": 1}, "tags": {}, "approx": True},
+             "features": {"kern": 1}, "tags": {}, "approx": True, "tabSize": 1},
         ]
         want = self.expected(engine, written)
         self.assertEqual(engine._measure_arrow(batch).decode().splitlines(), want)
