@@ -5,6 +5,67 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The Arrow C data interface's structs, as a producer other than PyArrow lays them out. */
+struct ArrowSchema {
+  const char *format, *name, *metadata;
+  int64_t flags, n_children;
+  struct ArrowSchema **children;
+  struct ArrowSchema *dictionary;
+  void (*release)(struct ArrowSchema *);
+  void *private_data;
+};
+struct ArrowArray {
+  int64_t length, null_count, offset, n_buffers, n_children;
+  const void **buffers;
+  struct ArrowArray **children;
+  struct ArrowArray *dictionary;
+  void (*release)(struct ArrowArray *);
+  void *private_data;
+};
+static int released = 0;
+static void release_schema(struct ArrowSchema *s) { released++; s->release = NULL; }
+static void release_array(struct ArrowArray *a) { released++; a->release = NULL; }
+
+/* Rows 1 and 2 of a struct array of id, text and width (a slice: offset 1) through
+ * galley_measure_arrow, then a column of a type it does not read: each released once. */
+static int measure_arrow(galley_engine *engine) {
+  int32_t id_offsets[] = {0, 1, 2, 3}, text_offsets[] = {0, 3, 28, 30};
+  double widths[] = {1, 40, 1000};
+  const void *id_buffers[] = {NULL, id_offsets, "zab"};
+  const void *text_buffers[] = {NULL, text_offsets, "zzzHello, wide world of texthi"};
+  const void *width_buffers[] = {NULL, widths};
+  const void *no_buffers[] = {NULL};
+  struct ArrowArray id = {3, 0, 0, 3, 0, id_buffers, NULL, NULL, NULL, NULL};
+  struct ArrowArray text = {3, 0, 0, 3, 0, text_buffers, NULL, NULL, NULL, NULL};
+  struct ArrowArray width = {3, 0, 0, 2, 0, width_buffers, NULL, NULL, NULL, NULL};
+  struct ArrowArray *columns[] = {&id, &text, &width};
+  struct ArrowArray rows = {2, 0, 1, 1, 3, no_buffers, columns, NULL, release_array, NULL};
+  struct ArrowSchema id_s = {"u", "id", NULL, 2, 0, NULL, NULL, NULL, NULL};
+  struct ArrowSchema text_s = {"u", "text", NULL, 2, 0, NULL, NULL, NULL, NULL};
+  struct ArrowSchema width_s = {"g", "width", NULL, 2, 0, NULL, NULL, NULL, NULL};
+  struct ArrowSchema *fields[] = {&id_s, &text_s, &width_s};
+  struct ArrowSchema schema = {"+s", "", NULL, 0, 3, fields, NULL, release_schema, NULL};
+  size_t length = 0;
+  char *error = NULL;
+  char *out = galley_measure_arrow(engine, &schema, &rows, NULL, NULL, 1, &length, &error);
+  if (!out || strstr(out, "\"z\"") || !strstr(out, "{\"id\": \"a\", \"lines\": ") ||
+      strstr(out, "{\"id\": \"a\", \"lines\": 1,") ||
+      !strstr(out, "{\"id\": \"b\", \"lines\": 1,") || length != strlen(out)) return 22;
+  galley_free(out);
+  if (released != 2 || rows.release || schema.release) return 23;
+  width_s.format = "tdD"; /* a date: refused, and released all the same */
+  rows.release = release_array;
+  schema.release = release_schema;
+  if (galley_measure_arrow(engine, &schema, &rows, NULL, NULL, 1, &length, &error) != NULL ||
+      !error || !strstr(error, "tdD") || length != 0 || released != 4) return 24;
+  galley_free(error);
+  error = NULL;
+  if (galley_measure_arrow(engine, NULL, NULL, NULL, NULL, 1, &length, &error) != NULL ||
+      !error) return 25;
+  galley_free(error);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) return 64;
   FILE *f = fopen(argv[1], "rb");
@@ -81,6 +142,8 @@ int main(int argc, char **argv) {
   galley_free(out);
   if (galley_measure_jsonl_template(engine, cells, strlen(cells), "card", &length) != NULL ||
       length != 0) return 21;
+  int arrow = measure_arrow(engine);
+  if (arrow != 0) return arrow;
   galley_engine_destroy(engine);
   free(input);
   return 0;
