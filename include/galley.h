@@ -63,7 +63,9 @@ struct ArrowArray;
  * fields, written as Spark's to_json writes it (a null field left out, lists as arrays, maps of
  * string keys as objects); each value of a string array is one JSON record as it stands (a null
  * one: the record `null`). Fields of types JSON has no value for (dates, binary, dictionaries)
- * are refused. numeric_fields: NULL, or names separated by commas of string fields written as
+ * are refused. Limits as galley_measure_jsonl's, a row's record (as JSON) at most 32 MiB: a longer
+ * one is an error record, found without writing it out (memory stays near the limit whatever a
+ * row holds). numeric_fields: NULL, or names separated by commas of string fields written as
  * the number they hold when they hold a JSON number. Error records give row k the line
  * first_line + k. Takes the schema and the array: both are released (as an Arrow consumer
  * releases what it was given), whatever the outcome. Returns result lines as

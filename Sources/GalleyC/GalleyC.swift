@@ -157,14 +157,14 @@ public func galley_measure_arrow(
   var out = JSONWriter()
   for row in 0..<records.count {
     record.removeAll()
-    records.write(row, into: &record)
+    let length = records.write(row, into: &record, limit: LineReader.maximumLineBytes)
     let line = Int(firstLine) + row
     record.withBytes { bytes in
       // (A record longer than a line may be is cut as the line reader cuts one.)
-      if bytes.count > LineReader.maximumLineBytes {
+      if length > LineReader.maximumLineBytes {
         out.raw(
           RecordMeasuring.cutRecord(
-            bytes.prefix(LineReader.keptOfCutLine), line: line, length: bytes.count))
+            bytes.prefix(LineReader.keptOfCutLine), line: line, length: length))
       } else {
         _ = RecordMeasuring.measure(
           bytes, line: line, library: e.library, typesetter: e.typesetter, sizer: e.sizer,

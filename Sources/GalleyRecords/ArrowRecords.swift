@@ -37,13 +37,25 @@ package struct ArrowRecords {
     count = root.length
   }
 
-  /// Appends row `row`'s record to `w`.
-  package func write(_ row: Int, into w: inout JSONWriter) {
-    if root.isNull(row) { return w.raw("null" as StaticString) }
-    if case .string = root.kind {
-      return root.withBytes(row) { w.raw(bytes: $0) }
+  /// Appends row `row`'s record to `w` and gives its length in bytes. A record longer than
+  /// `limit` is not all written: a string that would take it past the limit is only counted
+  /// (escaped a piece at a time), so that the memory a record takes stays near the limit
+  /// whatever a row holds.
+  package func write(_ row: Int, into w: inout JSONWriter, limit: Int = .max) -> Int {
+    let start = w.count
+    if root.isNull(row) {
+      w.raw("null" as StaticString)
+      return w.count - start
     }
-    root.write(row, into: &w)
+    if case .string = root.kind {
+      return root.withBytes(row) { bytes in
+        w.raw(bytes: UnsafeBufferPointer(rebasing: bytes.prefix(limit)))
+        return bytes.count
+      }
+    }
+    var past = Past(limit: start + limit)
+    root.write(row, into: &w, &past)
+    return w.count - start + past.counted
   }
 
   /// Releases an `ArrowSchema` or an `ArrowArray` as their producer asks (its `release`
@@ -61,6 +73,40 @@ package struct ArrowRecords {
 package struct ArrowRecordsError: Error, CustomStringConvertible {
   package let description: String
   init(_ description: String) { self.description = description }
+}
+
+/// What a record's strings past its length limit add to it: counted, not written.
+private struct Past {
+  let limit: Int
+  var counted = 0
+  /// Where a string counted is escaped, a piece at a time.
+  var scratch = JSONWriter()
+
+  init(limit: Int) { self.limit = limit }
+
+  /// Bytes escaped a piece at a time (pieces end on a character's boundary) never take more
+  /// than six times a piece.
+  static let piece = 1 << 20
+
+  /// Writes string `bytes` to `w`, or counts it when it could take `w` past the limit.
+  mutating func string(_ bytes: UnsafeBufferPointer<UInt8>, _ w: inout JSONWriter) {
+    // (An escape is at most six bytes a byte.)
+    guard counted > 0 || w.count + 6 * bytes.count + 2 > limit else {
+      return w.string(utf8: bytes)
+    }
+    var from = 0
+    counted += 2  // the quotes, once
+    repeat {
+      let end = min(bytes.count, from + Past.piece)
+      var to = end
+      while to < bytes.count && to > from && bytes[to] & 0xC0 == 0x80 { to -= 1 }
+      if to == from { to = end }  // (not UTF-8: any place will do)
+      scratch.removeAll()
+      scratch.string(utf8: UnsafeBufferPointer(rebasing: bytes[from..<to]))
+      counted += scratch.count - 2
+      from = to
+    } while from < bytes.count
+  }
 }
 
 /// One array of an Arrow array's tree, with the buffers it is read from.
@@ -227,8 +273,9 @@ private struct ArrowColumn {
     return body(UnsafeBufferPointer(start: data.map { $0 + r.lowerBound }, count: r.count))
   }
 
-  /// Appends the JSON value of logical row `i` (not null) to `w`.
-  func write(_ i: Int, into w: inout JSONWriter) {
+  /// Appends the JSON value of logical row `i` (not null) to `w` (its strings past the
+  /// record's limit counted in `past`).
+  func write(_ i: Int, into w: inout JSONWriter, _ past: inout Past) {
     let p = i + offset
     switch kind {
     case .null: w.raw("null" as StaticString)
@@ -254,13 +301,13 @@ private struct ArrowColumn {
       w.raw(ArrowColumn.decimal(Int128(high) << 64 | Int128(low), scale: scale))
     case .string:
       withBytes(i) { bytes in
-        if numeric && ArrowColumn.isNumber(bytes) { w.raw(bytes: bytes) } else { w.string(utf8: bytes) }
+        if numeric && ArrowColumn.isNumber(bytes) { w.raw(bytes: bytes) } else { past.string(bytes, &w) }
       }
     case .list:
       w.raw("[" as StaticString)
       for (k, j) in bounds(i).enumerated() {
         if k > 0 { w.raw("," as StaticString) }
-        children[0].writeOrNull(j, into: &w)
+        children[0].writeOrNull(j, into: &w, &past)
       }
       w.raw("]" as StaticString)
     case .structure:
@@ -271,7 +318,7 @@ private struct ArrowColumn {
         if !first { w.raw("," as StaticString) }
         first = false
         field.key.withUnsafeBufferPointer { w.raw(bytes: $0) }
-        field.write(p, into: &w)
+        field.write(p, into: &w, &past)
       }
       w.raw("}" as StaticString)
     case .map:
@@ -281,17 +328,17 @@ private struct ArrowColumn {
       for (k, j) in bounds(i).enumerated() {
         if k > 0 { w.raw("," as StaticString) }
         let e = j + entries.offset
-        keys.withBytes(e) { w.string(utf8: $0) }
+        keys.withBytes(e) { past.string($0, &w) }
         w.raw(":" as StaticString)
-        values.writeOrNull(e, into: &w)
+        values.writeOrNull(e, into: &w, &past)
       }
       w.raw("}" as StaticString)
     }
   }
 
   /// ``write(_:into:)``, or `null` for a null row (a list's element, a map's value).
-  func writeOrNull(_ i: Int, into w: inout JSONWriter) {
-    if isNull(i) { w.raw("null" as StaticString) } else { write(i, into: &w) }
+  func writeOrNull(_ i: Int, into w: inout JSONWriter, _ past: inout Past) {
+    if isNull(i) { w.raw("null" as StaticString) } else { write(i, into: &w, &past) }
   }
 
   /// A float in the shortest form that reads back as the same value; not a number and the

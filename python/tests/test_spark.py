@@ -428,6 +428,8 @@ class ArrowRecordTests(unittest.TestCase):
             engine._measure_arrow(pa.array(["{}"]), template="card")
 
     def test_a_record_longer_than_a_line_is_cut_as_a_line(self):
+        import resource
+
         import pyarrow as pa
 
         engine = galley.Engine()
@@ -435,6 +437,23 @@ class ArrowRecordTests(unittest.TestCase):
         out = json.loads(engine._measure_arrow(batch).decode())
         self.assertEqual(out["id"], "long")
         self.assertIn("longer than the limit", out["error"])
+        # A string of control characters, six bytes each once escaped: its record's length is
+        # counted to the byte, and the record is not written out to find it (written, it would
+        # take six times the row).
+        n = 40 << 20
+        batch = pa.RecordBatch.from_pydict({"id": ["ctl"], "text": ["\x01" * n], "width": [1.0]})
+        value = '{"id": "v", "text": "' + "a" * n + '", "width": 1}'
+        values = pa.array([value])
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        out = json.loads(engine._measure_arrow(batch).decode())
+        grown_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+        length = len('{"id":"ctl","text":"') + 6 * n + len('","width":1.0}')
+        self.assertEqual((out["id"], out["error"]), (
+            "ctl", f"record of {length} bytes is longer than the limit of {32 << 20} bytes"))
+        self.assertLess(grown_mib, 120)
+        out = json.loads(engine._measure_arrow(values).decode())
+        self.assertEqual(out["id"], "v")
+        self.assertIn(f"record of {len(value)} bytes", out["error"])
 
 
 if __name__ == "__main__":
