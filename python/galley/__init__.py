@@ -8,7 +8,8 @@ import os
 from pathlib import Path
 from typing import Any, Dict, Iterable, Iterator, List, Optional
 
-__all__ = ["Engine", "Prepared", "GalleyError", "fonts_path", "library_path", "version"]
+__all__ = ["Engine", "Prepared", "GalleyError", "RESULT_COLUMNS", "fonts_path", "library_path",
+           "version"]
 
 
 #: The cell templates a record may be measured as (docs/CELLS.md).
@@ -19,6 +20,60 @@ def _check_template(template: Optional[str]) -> None:
     """A ValueError for a template name that is not one of ``TEMPLATES`` (None is none)."""
     if template is not None and template not in TEMPLATES:
         raise ValueError(f"template must be one of {', '.join(TEMPLATES)} (got {template!r})")
+
+
+#: The result columns of ``Engine.measure_arrow`` (and of ``galley.spark.measure_json``), with
+#: their Spark SQL types: the record's ``id`` and every result field of text cases and cells,
+#: null where a record's kind has none; ``error`` set for a record that cannot be measured.
+RESULT_COLUMNS = [
+    ("id", "string"), ("lines", "int"), ("height", "double"), ("widest", "double"),
+    ("width", "double"), ("textHeight", "double"), ("truncated", "boolean"),
+    ("missingGlyphs", "int"), ("error", "string"),
+]
+
+#: The fields of records and of their nested objects (styles, paddings, sizes) that hold
+#: numbers. An Arrow or Spark column has one type: a field that mixes "normal" and numbers (a
+#: style's ``lineHeight``) is a string column, and its values that are JSON numbers are read
+#: as those numbers.
+_NUMERIC_FIELDS = (
+    "size", "lineHeight", "letterSpacing", "lineSpacing", "minimumLineHeight",
+    "maximumLineHeight", "tabSize", "maxLines", "top", "leading", "bottom", "trailing", "width",
+    "height",
+)
+
+
+def _result_arrays(out: bytes, columns: List[tuple], count: int) -> List[Any]:
+    """The library's JSON Lines for `count` records → an Arrow array per result column of
+    `columns` (name, Spark SQL type), row for row, through PyArrow's JSON reader: an error
+    record's row has only its error and id; ``truncated`` is false where not written."""
+    import io
+
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.json as pj
+
+    types = {"int": pa.int32(), "double": pa.float64(), "boolean": pa.bool_(), "string": pa.string()}
+    schema = pa.schema([(name, types[kind]) for name, kind in columns])
+    if not out:  # (no records: PyArrow's reader takes no empty text)
+        results = schema.empty_table()
+    else:
+        results = pj.read_json(
+            io.BytesIO(out),
+            parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore"),
+            read_options=pj.ReadOptions(use_threads=False, block_size=len(out) + 1))
+    if results.num_rows != count:  # (never: one result per record)
+        raise RuntimeError(f"galley: {results.num_rows} results for {count} records")
+    errors = results.column("error").combine_chunks()
+    measured = pc.is_null(errors)
+    arrays = []
+    for name, _ in columns:
+        value = results.column(name).combine_chunks()
+        if name == "truncated":  # (written only when true)
+            value = pc.fill_null(value, False)
+        if name not in ("error", "id") and errors.null_count < len(errors):
+            value = pc.if_else(measured, value, pa.nulls(len(value), value.type))
+        arrays.append(value)
+    return arrays
 
 
 class GalleyError(Exception):
@@ -256,6 +311,37 @@ class Engine:
             return ctypes.string_at(out, length.value)
         finally:
             _library().galley_free(out)
+
+    def measure_arrow(self, data: Any, template: Optional[str] = None) -> Any:
+        """The results of the records in PyArrow data, row for row, as a ``pyarrow.Table`` of
+        ``RESULT_COLUMNS``: a table, record batch or struct array (each row the record of its
+        columns, a null one a field left out; nested structs, lists and maps of string keys as
+        JSON objects and arrays), or a string array (each value a JSON record). A Parquet
+        archive is measured as it is read (``pyarrow.parquet.read_table``), with no JSON in
+        between. ``template`` as in ``measure_jsonl``. A numeric field held as strings (a
+        ``lineHeight`` mixing "normal" and numbers) is read as a number where it holds one.
+        A column of a type JSON has no value for (a date, binary, a dictionary) raises
+        ``GalleyError``: cast it first. An error's ``line`` (in ``measure_jsonl``'s records)
+        counts rows from 1 across the whole table."""
+        import pyarrow as pa
+
+        if isinstance(data, pa.Table):
+            parts = data.to_batches()
+        elif isinstance(data, pa.ChunkedArray):
+            parts = data.chunks
+        else:
+            parts = [data]
+        columns = []
+        line = 1
+        for part in parts:
+            out = self._measure_arrow(part, template, _NUMERIC_FIELDS, first_line=line)
+            columns.append(_result_arrays(out, RESULT_COLUMNS, len(part)))
+            line += len(part)
+        names = [name for name, _ in RESULT_COLUMNS]
+        if not columns:  # (a table of no batches: no rows, the columns all the same)
+            columns.append(_result_arrays(b"", RESULT_COLUMNS, 0))
+        return pa.Table.from_batches(
+            [pa.RecordBatch.from_arrays(arrays, names=names) for arrays in columns])
 
     def measure_jsonl(self, jsonl: str, template: Optional[str] = None) -> str:
         """JSON Lines in, JSON Lines out: the bytes `galley measure` writes (with `template`,

@@ -53,12 +53,8 @@ CELL_COLUMNS = [
 
 
 #: The columns ``measure_json`` adds: the record's ``id`` and every result field of text cases
-#: and cells (those a record's kind does not have are null).
-JSON_COLUMNS = [
-    ("id", "string"), ("lines", "int"), ("height", "double"), ("widest", "double"),
-    ("width", "double"), ("textHeight", "double"), ("truncated", "boolean"),
-    ("missingGlyphs", "int"), ("error", "string"),
-]
+#: and cells (those a record's kind does not have are null): ``galley.RESULT_COLUMNS``.
+JSON_COLUMNS = galley.RESULT_COLUMNS
 
 
 #: The style fields (docs/CASE-FORMAT.md) with their Spark SQL types. ``lineHeight`` is
@@ -109,33 +105,6 @@ def schema(kind: str) -> Any:
     if hasattr(types.StructType, "fromDDL"):
         return types.StructType.fromDDL(ddl)
     return types._parse_datatype_string(ddl)
-
-
-#: The fields of records and of their nested objects (styles, paddings, sizes) that hold
-#: numbers. A Spark column has one type: a field that mixes "normal" and numbers (a style's
-#: ``lineHeight``) is a string column, and its numeric strings are read as their numbers.
-_NUMERIC_FIELDS = {
-    "size", "lineHeight", "letterSpacing", "lineSpacing", "minimumLineHeight",
-    "maximumLineHeight", "tabSize", "maxLines", "top", "leading", "bottom", "trailing", "width",
-    "height",
-}
-
-
-def _string_numbers(data_type: Any) -> List[str]:
-    """The numeric fields that are strings anywhere in a Spark type (structs, arrays, maps)."""
-    from pyspark.sql import types
-
-    found: set = set()
-    if isinstance(data_type, types.StructType):
-        for field in data_type.fields:
-            if field.name in _NUMERIC_FIELDS and isinstance(field.dataType, types.StringType):
-                found.add(field.name)
-            found.update(_string_numbers(field.dataType))
-    elif isinstance(data_type, types.ArrayType):
-        found.update(_string_numbers(data_type.elementType))
-    elif isinstance(data_type, types.MapType):
-        found.update(_string_numbers(data_type.valueType))
-    return sorted(found)
 
 
 def _record_fields(df: Any, fields: Optional[List[str]]) -> List[str]:
@@ -263,41 +232,13 @@ _WORKER_ENGINES: Dict[tuple, Any] = {}
 
 
 def _sized(records: Any, columns: List[tuple], engine: Any, template: Optional[str] = None,
-           numeric: List[str] = ()) -> List[Any]:
+           numeric: Any = ()) -> List[Any]:
     """One Arrow array of records (a struct array, each row the record of its fields, or a
     string array of JSON records) → its results, an array per result column, row for row. The
     library reads the records where Arrow keeps them and its JSON Lines come back through
     PyArrow's reader: no row becomes a Python object."""
-    import io
-
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.json as pj
-
     out = engine._measure_arrow(records, template, numeric)
-    types = {"int": pa.int32(), "double": pa.float64(), "boolean": pa.bool_(), "string": pa.string()}
-    schema = pa.schema([(name, types[kind]) for name, kind in columns])
-    if not out:  # (no records: PyArrow's reader takes no empty text)
-        results = schema.empty_table()
-    else:
-        results = pj.read_json(
-            io.BytesIO(out),
-            parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="ignore"),
-            read_options=pj.ReadOptions(use_threads=False, block_size=len(out) + 1))
-    if results.num_rows != len(records):  # (never: one result per record)
-        raise RuntimeError(f"galley: {results.num_rows} results for {len(records)} records")
-    errors = results.column("error").combine_chunks()
-    measured = pc.is_null(errors)
-    arrays = []
-    for name, _ in columns:
-        value = results.column(name).combine_chunks()
-        if name == "truncated":  # (written only when true)
-            value = pc.fill_null(value, False)
-        # (An error record's row has only its error and id.)
-        if name not in ("error", "id") and errors.null_count < len(errors):
-            value = pc.if_else(measured, value, pa.nulls(len(value), value.type))
-        arrays.append(value)
-    return arrays
+    return galley._result_arrays(out, columns, len(records))
 
 
 def measure(
@@ -326,15 +267,11 @@ def measure(
     ``GALLEY_LIBRARY`` (or the driver's library path) themselves. (``ship_library`` is the
     older name of ``ship``.)
     """
-    from pyspark.sql import types
-
     galley._check_template(template)
     names = _record_fields(df, fields)
     cells = template is not None or "template" in names
-    types_of = {f.name: f.dataType for f in df.schema.fields}
-    numeric = _string_numbers(types.StructType([types.StructField(n, types_of[n]) for n in names]))
     return _with_results(df, names, CELL_COLUMNS if cells else TEXT_COLUMNS, fonts_dir,
-                         ship or ship_library, template, numeric)
+                         ship or ship_library, template, galley._NUMERIC_FIELDS)
 
 
 def measure_json(
@@ -359,12 +296,12 @@ def measure_json(
     kinds = {f.name: f.dataType for f in df.schema.fields}
     if not isinstance(kinds.get(column), types.StringType):
         raise ValueError(f"measure_json needs a string column {column!r} (columns: {df.columns})")
-    return _with_results(df, column, JSON_COLUMNS, fonts_dir, ship, template, [])
+    return _with_results(df, column, JSON_COLUMNS, fonts_dir, ship, template, ())
 
 
 def _with_results(
     df: Any, records: Any, result_columns: List[tuple], fonts_dir: Optional[str], ship: bool,
-    template: Optional[str], numeric: List[str],
+    template: Optional[str], numeric: Any,
 ) -> Any:
     """``df`` with ``result_columns`` measured from each row's record: the struct of the
     columns ``records`` names (a list), or the JSON text in the column ``records`` names (a

@@ -427,6 +427,43 @@ class ArrowRecordTests(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "template"):
             engine._measure_arrow(pa.array(["{}"]), template="card")
 
+    def test_a_parquet_archive_measured_as_it_is_read(self):
+        """Engine.measure_arrow over a table read from Parquet (a style's lineHeight mixing
+        "normal" and numbers held as strings there): each row as the CLI gives its line, and an
+        error's line counts rows across the table's batches."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        path = ROOT / "Examples" / "transcript.jsonl"
+        records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+        for r in records:
+            for style in (v for k, v in r.items() if k.endswith("tyle") and isinstance(v, dict)):
+                if "lineHeight" in style:
+                    style["lineHeight"] = str(style["lineHeight"])
+        expected = cli(path, "--template", "bubble")
+        with tempfile.TemporaryDirectory() as d:
+            # (The type of an array of dicts has every key of every row; from_pylist takes the
+            # first row's.)
+            pq.write_table(pa.Table.from_struct_array(pa.array(records)), f"{d}/t.parquet",
+                           row_group_size=64)
+            table = pq.read_table(f"{d}/t.parquet")
+        self.assertGreater(len(table.to_batches()), 1)
+        out = galley.Engine().measure_arrow(table, template="bubble").to_pylist()
+        self.assertEqual(len(out), len(expected))
+        for row, want in zip(out, expected):
+            self.assertIsNone(row["error"], row["id"])
+            self.assertEqual((row["id"], row["width"], row["height"], row["lines"], row["textHeight"]),
+                             (want["id"], want["width"], want["height"], want["lines"], want["textHeight"]))
+        bad = pa.Table.from_batches([
+            pa.RecordBatch.from_pydict({"text": ["a", "b"], "width": [10.0, 10.0]}),
+            pa.RecordBatch.from_pydict({"text": ["c", "d"], "width": [10.0, -1.0]})])
+        rows = galley.Engine().measure_arrow(bad).to_pylist()
+        self.assertEqual([r["lines"] for r in rows], [1, 1, 1, None])
+        self.assertIn("width", rows[3]["error"])
+        self.assertEqual(json.loads(galley.Engine()._measure_arrow(
+            bad.to_batches()[1], first_line=3).decode().splitlines()[1])["line"], 4)
+        self.assertEqual(galley.Engine().measure_arrow(bad.slice(0, 0)).num_rows, 0)
+
     def test_a_record_longer_than_a_line_is_cut_as_a_line(self):
         import resource
 
