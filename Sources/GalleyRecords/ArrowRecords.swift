@@ -79,8 +79,8 @@ package struct ArrowRecordsError: Error, CustomStringConvertible {
 private struct Past {
   let limit: Int
   var counted = 0
-  /// Where a string counted is escaped, a piece at a time.
-  var scratch = JSONWriter()
+  /// Where a long string is escaped, a piece at a time (made for the first one).
+  var scratch: JSONWriter? = nil
 
   init(limit: Int) { self.limit = limit }
 
@@ -88,24 +88,37 @@ private struct Past {
   /// than six times a piece.
   static let piece = 1 << 20
 
-  /// Writes string `bytes` to `w`, or counts it when it could take `w` past the limit.
+  /// Writes string `bytes` to `w` while the record stays within the limit; what would take it
+  /// past is counted instead, and so is all that follows.
   mutating func string(_ bytes: UnsafeBufferPointer<UInt8>, _ w: inout JSONWriter) {
-    // (An escape is at most six bytes a byte.)
-    guard counted > 0 || w.count + 6 * bytes.count + 2 > limit else {
-      return w.string(utf8: bytes)
-    }
+    // (An escape is at most six bytes a byte: most strings cannot reach the limit.)
+    if counted == 0 && w.count + 6 * bytes.count + 2 <= limit { return w.string(utf8: bytes) }
+    var scratch = self.scratch ?? JSONWriter()
+    var quote = UInt8(ascii: "\"")
+    withUnsafePointer(to: &quote) { add(UnsafeBufferPointer(start: $0, count: 1), &w) }
     var from = 0
-    counted += 2  // the quotes, once
-    repeat {
+    while from < bytes.count {
       let end = min(bytes.count, from + Past.piece)
       var to = end
       while to < bytes.count && to > from && bytes[to] & 0xC0 == 0x80 { to -= 1 }
       if to == from { to = end }  // (not UTF-8: any place will do)
       scratch.removeAll()
       scratch.string(utf8: UnsafeBufferPointer(rebasing: bytes[from..<to]))
-      counted += scratch.count - 2
+      // (The piece without the quotes its writer put around it.)
+      scratch.withBytes { add(UnsafeBufferPointer(rebasing: $0.dropFirst().dropLast()), &w) }
       from = to
-    } while from < bytes.count
+    }
+    withUnsafePointer(to: &quote) { add(UnsafeBufferPointer(start: $0, count: 1), &w) }
+    self.scratch = scratch
+  }
+
+  /// Appends escaped `bytes` to `w` while the record stays within the limit, else counts them.
+  private mutating func add(_ bytes: UnsafeBufferPointer<UInt8>, _ w: inout JSONWriter) {
+    if counted == 0 && w.count + bytes.count <= limit {
+      w.raw(bytes: bytes)
+    } else {
+      counted += bytes.count
+    }
   }
 }
 

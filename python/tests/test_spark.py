@@ -491,6 +491,14 @@ class ArrowRecordTests(unittest.TestCase):
         out = json.loads(engine._measure_arrow(values).decode())
         self.assertEqual(out["id"], "v")
         self.assertIn(f"record of {len(value)} bytes", out["error"])
+        # Strings long enough that their escapes could pass the limit, and do not: written
+        # whole (a text past its own limit says so; a long label is measured around).
+        near = pa.RecordBatch.from_pydict({
+            "id": ["big", "note"], "text": ["a" * (6 << 20), "hi"], "width": [100.0, 100.0],
+            "note": [None, "n" * (10 << 20)]})
+        out = [json.loads(l) for l in engine._measure_arrow(near).decode().splitlines()]
+        self.assertEqual(out[0]["error"], f"text of {6 << 20} bytes is too long (the limit is 4194304 bytes)")
+        self.assertEqual((out[1]["id"], out[1]["lines"], out[1].get("error")), ("note", 1, None))
 
 
 if __name__ == "__main__":
