@@ -105,17 +105,31 @@ public func galley_measure_jsonl_template(
   let reader = LineReader(bytes: Array(UnsafeRawBufferPointer(start: jsonl, count: length)))
   var out = JSONWriter()
   while let data = reader.next() {
-    if reader.lastLineWasCut {
-      out.raw(RecordMeasuring.cutRecord(data, line: reader.lineNumber, length: reader.lastLineLength))
-      out.raw(UInt8(ascii: "\n"))
-      continue
-    }
-    _ = RecordMeasuring.measure(
-      data, line: reader.lineNumber, library: e.library, typesetter: e.typesetter, sizer: e.sizer,
-      template: template, warn: writeToStandardError, into: &out)
-    out.raw(UInt8(ascii: "\n"))
+    e.appendResult(
+      of: data, line: reader.lineNumber, length: reader.lastLineLength, template: template,
+      into: &out)
   }
   return out.withBytes { mallocString($0, length: outLength) }
+}
+
+extension Engine {
+  /// Appends the result line of record `line`, `length` bytes long, to `out`: what `galley
+  /// measure` writes for it, or the error of a record longer than a line may be (of which
+  /// `data` may hold only the first bytes).
+  func appendResult(
+    of data: some Collection<UInt8>, line: Int, length: Int, template: CellTemplate?,
+    into out: inout JSONWriter
+  ) {
+    if length > LineReader.maximumLineBytes {
+      out.raw(
+        RecordMeasuring.cutRecord(data.prefix(LineReader.keptOfCutLine), line: line, length: length))
+    } else {
+      _ = RecordMeasuring.measure(
+        data, line: line, library: library, typesetter: typesetter, sizer: sizer,
+        template: template, warn: writeToStandardError, into: &out)
+    }
+    out.raw(UInt8(ascii: "\n"))
+  }
 }
 
 @_cdecl("galley_measure_arrow")
@@ -158,20 +172,10 @@ public func galley_measure_arrow(
   for row in 0..<records.count {
     record.removeAll()
     let length = records.write(row, into: &record, limit: LineReader.maximumLineBytes)
-    let line = Int(firstLine) + row
-    record.withBytes { bytes in
-      // (A record longer than a line may be is cut as the line reader cuts one.)
-      if length > LineReader.maximumLineBytes {
-        out.raw(
-          RecordMeasuring.cutRecord(
-            bytes.prefix(LineReader.keptOfCutLine), line: line, length: length))
-      } else {
-        _ = RecordMeasuring.measure(
-          bytes, line: line, library: e.library, typesetter: e.typesetter, sizer: e.sizer,
-          template: template, warn: writeToStandardError, into: &out)
-      }
+    record.withBytes {
+      e.appendResult(
+        of: $0, line: Int(firstLine) + row, length: length, template: template, into: &out)
     }
-    out.raw(UInt8(ascii: "\n"))
   }
   return out.withBytes { mallocString($0, length: outLength) }
 }
