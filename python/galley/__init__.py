@@ -263,23 +263,18 @@ class Engine:
         self._handle: Optional[int] = handle
 
     def _measure_bytes(self, jsonl: bytes, template: Optional[str] = None) -> str:
-        return self._measure_raw(jsonl, len(jsonl), template).decode("utf-8")
-
-    def _measure_raw(self, jsonl: Any, size: int, template: Optional[str] = None) -> bytes:
-        """The library's JSON Lines for the `size` bytes of JSON Lines `jsonl` (bytes, or a
-        ``ctypes.c_char_p`` of memory the caller keeps alive: an Arrow buffer is read where
-        it lies), as the bytes it wrote."""
+        """The library's JSON Lines for the JSON Lines `jsonl`."""
         if not self._handle:
             raise GalleyError("this engine was closed")
         _check_template(template)
         length = ctypes.c_size_t()
         out = _library().galley_measure_jsonl_template(
-            self._handle, jsonl, size, template.encode() if template else None,
+            self._handle, jsonl, len(jsonl), template.encode() if template else None,
             ctypes.byref(length))
         if not out:
             raise GalleyError("galley_measure_jsonl returned nothing")
         try:
-            return ctypes.string_at(out, length.value)
+            return ctypes.string_at(out, length.value).decode("utf-8")
         finally:
             _library().galley_free(out)
 
