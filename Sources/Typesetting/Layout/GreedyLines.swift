@@ -151,15 +151,18 @@
     // The last segment a line may reach: the next forced break at or after `a`, looked up
     // again only when a line ends at it.
     var hi = index.lastBeforeForcedBreak(from: 0)
+    // (`_slowPath` marks what few lines do — hang a closing mark, break a word, end at a soft
+    // hyphen or a forced break — so that the compiler keeps what their calls must save in
+    // their own branches, not in every measure's entry.)
     while a < n {
       var limitX = base + limit
       // (No soft wraps: the line runs to the next forced break, however wide.)
       var g = index.lastFitting(from: a, to: hi, limitX: wraps ? limitX : .infinity)
       var hang = 0.0
-      if hangsClosing && Index.mayHang && wraps && g < hi {
+      if _slowPath(hangsClosing && Index.mayHang && wraps && g < hi) {
         hang = hangAtClosing(index, from: a, last: &g, limitX: limitX, base: base)
       }
-      if g < a {
+      if _slowPath(g < a) {
         if wraps && breakWords {
           // The line's first segment does not fit: overflow-wrap breaks it between graphemes.
           // (Out of line, on copies: the loop's own index and sink then stay in registers.)
@@ -179,7 +182,7 @@
         if g < a { g = a }
       }
       var hyphen = 0.0
-      if hasSoftHyphens && g < hi && index.endsWithSoftHyphen(g) {
+      if _slowPath(hasSoftHyphens && g < hi && index.endsWithSoftHyphen(g)) {
         hyphen = hyphenAtSoftHyphen(index, from: a, last: &g, base: base)
       }
       var width = index.lineWidth(from: a, through: g, base: base, resume: resume)
@@ -195,7 +198,7 @@
       a = g &+ 1
       if a < n {
         base = index.startLine(at: a)
-        if a > hi { hi = index.lastBeforeForcedBreak(from: a) }
+        if _slowPath(a > hi) { hi = index.lastBeforeForcedBreak(from: a) }
       }
     }
   }
