@@ -1,3 +1,4 @@
+import CHarfBuzz
 import Typesetting
 #if canImport(Glibc)
   import Glibc
@@ -85,8 +86,9 @@ final class DirectShaper {
       shifted = s
     }
     append(
-      n, start: start, ligated: ligated, shifted: shifted, scale: size / direct.advanceUnitsPerEm,
-      rtl: direct.rightToLeft, into: advances, offset: offset, glyphs: &glyphs)
+      n, text, start: start, ligated: ligated, shifted: shifted,
+      scale: size / direct.advanceUnitsPerEm, rtl: direct.rightToLeft, font: font,
+      characters: characters, into: advances, offset: offset, glyphs: &glyphs)
     runs += 1
     return true
   }
@@ -178,6 +180,25 @@ final class DirectShaper {
     return shifted
   }
 
+  /// The own advance of kerned glyph `id` (packed as `packed`) of `scalar`, as
+  /// ``ShapedGlyph/ownAdvance`` keeps it (as HarfBuzz's shaping keeps it): the memo's advance
+  /// when the glyph is the memo's and the character's nominal glyph (``ownBit``), else asked of
+  /// the font (a glyph a lookup made).
+  private static func ownAdvance(
+    _ packed: UInt64, _ id: UInt32, of scalar: UInt32, _ font: Font, _ characters: CharacterMemo
+  ) -> Int32? {
+    if packed & ownBit != 0 {
+      return Int32(truncatingIfNeeded: characters.value(scalar) { packed })
+    }
+    guard font.bitmapStrikePPEM == nil, HarfBuzzShaper.isNominal(id, of: scalar, in: font.hbFont)
+    else { return nil }
+    return hb_font_get_glyph_h_advance(font.hbFont, id)
+  }
+
+  /// The bit of a packed glyph that says it is its character's nominal glyph in an outline
+  /// font, its advance (the low 32 bits, before kerning) the glyph's own: set in the memo.
+  private static let ownBit: UInt64 = 1 << 49
+
   /// The bit of a packed glyph in `scratch` that says it is ``ShapedGlyph/kerned``.
   private static let kernedBit: UInt64 = 1 << 48
 
@@ -186,7 +207,8 @@ final class DirectShaper {
   /// HarfBuzz's clusters give it. Written in place, then appended at once; right to left,
   /// HarfBuzz gives the glyphs right to left, clusters falling.)
   private func append(
-    _ n: Int, start: Int, ligated: Bool, shifted: Bool, scale: Double, rtl: Bool,
+    _ n: Int, _ text: UnsafeBufferPointer<UInt32>, start: Int, ligated: Bool, shifted: Bool,
+    scale: Double, rtl: Bool, font: Font, characters: CharacterMemo,
     into advances: UnsafeMutablePointer<Double>, offset: Int, glyphs: inout [ShapedGlyph]
   ) {
     let scratch = self.scratch
@@ -197,12 +219,16 @@ final class DirectShaper {
         let cluster = start + (ligated ? Int(clusters[k]) : k)
         let advance = Double(Int32(truncatingIfNeeded: scratch[k])) * scale
         advances[cluster - offset] += advance
+        let id = UInt32(truncatingIfNeeded: scratch[k] >> 32 & 0xFFFF)
+        let kerned = scratch[k] & Self.kernedBit != 0
         out.initializeElement(
           at: rtl ? n - 1 - k : k,
           to: ShapedGlyph(
-            id: UInt32(truncatingIfNeeded: scratch[k] >> 32 & 0xFFFF), cluster: Int32(cluster),
+            id: id, cluster: Int32(cluster),
             advance: advance, offsetX: shifted ? Float(Double(offsets[k]) * scale) : 0,
-            offsetY: 0, kerned: scratch[k] & Self.kernedBit != 0))
+            offsetY: 0, kerned: kerned,
+            ownAdvance: kerned
+              ? Self.ownAdvance(scratch[k], id, of: text[cluster], font, characters) : nil))
       }
       glyphs.append(contentsOf: UnsafeBufferPointer(out))
       _ = out.deinitialize()
@@ -215,6 +241,7 @@ final class DirectShaper {
     var v: UInt64 = 1 << 63
     if let g = direct.glyph(c, font: font) {
       v |= 1 << 62 | UInt64(g.glyph) << 32 | UInt64(UInt32(bitPattern: g.advance))
+      if font.bitmapStrikePPEM == nil && font.glyph(for: c) == UInt32(g.glyph) { v |= ownBit }
     }
     return v
   }

@@ -138,6 +138,11 @@ enum LineEndKerning {
     -> Double?
   {
     guard glyph.kerned else { return 0 }
+    if let own = glyph.ownAdvance {
+      // (Kept by shaping, which asked the font.)
+      let delta = Double(own) * units - glyph.advance
+      return abs(delta) > 1e-9 ? delta : 0
+    }
     let delta = Font.ownAdvance(of: glyph.id, in: face, pointsPerUnit: units) - glyph.advance
     guard abs(delta) > 1e-9 else { return 0 }
     var nominal: hb_codepoint_t = 0

@@ -250,12 +250,17 @@ package final class HarfBuzzShaper: ShapingEngine {
           } else {
             advances[cluster - offset] += advance
           }
+          let pair =
+            unsafe.0 || unsafe.1 || unsafe.2
+            ? HarfBuzzShaper.pairAdjusted(
+              infos[k].codepoint, positions[k].x_advance,
+              of: cluster < text.count ? text[cluster] : nil, in: face)
+            : (kerned: false, own: nil)
           out.initializeElement(
             at: k,
             to: HarfBuzzShaper.glyph(
-              infos[k], positions[k], advance: advance, unit: unit,
-              kerned: (unsafe.0 || unsafe.1 || unsafe.2)
-                && positions[k].x_advance != hb_font_get_glyph_h_advance(face, infos[k].codepoint)))
+              infos[k], positions[k], advance: advance, unit: unit, kerned: pair.kerned,
+              ownAdvance: pair.own))
           unsafe = (unsafe.1, unsafe.2, false)
         }
       }
@@ -267,12 +272,30 @@ package final class HarfBuzzShaper: ShapingEngine {
   /// A HarfBuzz glyph as the shaping stage keeps it (`unit`: points per font unit).
   package static func glyph(
     _ info: hb_glyph_info_t, _ position: hb_glyph_position_t, advance: Double, unit: Double,
-    kerned: Bool = false
+    kerned: Bool = false, ownAdvance: Int32? = nil
   ) -> ShapedGlyph {
     ShapedGlyph(
       id: info.codepoint, cluster: Int32(bitPattern: info.cluster), advance: advance,
       offsetX: Float(Double(position.x_offset) * unit),
-      offsetY: Float(Double(position.y_offset) * unit), kerned: kerned)
+      offsetY: Float(Double(position.y_offset) * unit), kerned: kerned, ownAdvance: ownAdvance)
+  }
+
+  /// Whether glyph `glyph` of `scalar`, unsafe to break and set with advance `advance` (font
+  /// units), is ``ShapedGlyph/kerned`` (its own advance is another), and that own advance when
+  /// the glyph is the scalar's nominal glyph (``ShapedGlyph/ownAdvance``).
+  static func pairAdjusted(
+    _ glyph: UInt32, _ advance: hb_position_t, of scalar: UInt32?, in face: OpaquePointer
+  ) -> (kerned: Bool, own: Int32?) {
+    let own = hb_font_get_glyph_h_advance(face, glyph)
+    guard own != advance else { return (false, nil) }
+    guard let scalar, isNominal(glyph, of: scalar, in: face) else { return (true, nil) }
+    return (true, own)
+  }
+
+  /// Whether `glyph` is the nominal glyph of `scalar` in `face` (the cmap's: no lookup chose it).
+  package static func isNominal(_ glyph: UInt32, of scalar: UInt32, in face: OpaquePointer) -> Bool {
+    var nominal: hb_codepoint_t = 0
+    return hb_font_get_nominal_glyph(face, scalar, &nominal) != 0 && nominal == glyph
   }
 
   /// Whether HarfBuzz marks a glyph unsafe to break: a glyph set with an advance other than

@@ -1,7 +1,7 @@
 /// One glyph as shaping placed it: the output of the shaping stage that measuring sums and
 /// drawing positions, so that a picture shows the very glyphs that were measured.
 package struct ShapedGlyph: Sendable, Equatable {
-  /// The glyph id in the low 16 bits (OpenType's glyph ids are 16-bit), ``kerned`` above.
+  /// The glyph id in the low 16 bits, ``kerned`` above it, ``ownAdvance`` in the 15 above.
   @usableFromInline var bits: UInt32
   /// The processed code point the glyph comes from (HarfBuzz's cluster at character level).
   package var cluster: Int32
@@ -19,11 +19,25 @@ package struct ShapedGlyph: Sendable, Equatable {
   /// again there (``LineEndKerning``).
   @inlinable package var kerned: Bool { bits & 0x1_0000 != 0 }
 
+  /// A ``kerned`` glyph's own advance in font units, kept by shaping (which asked the font for
+  /// it) when the glyph is its code point's nominal glyph (no lookup chose it) and the advance
+  /// is below 32,767 units: what a line that ends after it gains is then known without asking
+  /// the font again (``LineEndKerning/gain(_:of:face:units:)``). Nil otherwise.
+  @inlinable package var ownAdvance: Int32? {
+    let v = bits >> 17
+    return v == 0x7FFF || bits & 0x1_0000 == 0 ? nil : Int32(v)
+  }
+
   @inlinable package init(
     id: UInt32, cluster: Int32, advance: Double, offsetX: Float, offsetY: Float,
-    kerned: Bool = false
+    kerned: Bool = false, ownAdvance: Int32? = nil
   ) {
-    self.bits = id & 0xFFFF | (kerned ? 0x1_0000 : 0)
+    var bits = id & 0xFFFF
+    if kerned {
+      let own = ownAdvance.map { $0 >= 0 && $0 < 0x7FFF ? UInt32($0) : 0x7FFF } ?? 0x7FFF
+      bits |= 0x1_0000 | own << 17
+    }
+    self.bits = bits
     self.cluster = cluster
     self.advance = advance
     self.offsetX = offsetX
