@@ -227,6 +227,16 @@ public final class Typesetter: @unchecked Sendable {
       style.profile == .browser
       && LineEndKerning.markKernedEnds(
         shaped, bounds: source.graphemeStart, flags: &items.graphemeFlags)
+    var ligatureSplits: [LigatureSplits.Split] = []
+    if style.profile == .browser && style.overflowWrap != .normal
+      && LigatureSplits.markTails(
+        shaped, bounds: source.graphemeStart, segmentEnds: segments.end,
+        flags: &items.graphemeFlags)
+    {
+      ligatureSplits = LigatureSplits.splits(
+        source, flags: items.graphemeFlags, advances: segments.graphemeAdvance, runs: shaped.runs,
+        fonts: style.fonts.fonts, style: style, language: language.harfBuzz, engine: worker.shaper)
+    }
     let endAdjustments =
       kernedEnds
       ? LineEndKerning.adjustments(
@@ -244,7 +254,7 @@ public final class Typesetter: @unchecked Sendable {
     return PreparedText(
       text: text, style: style, source: source, items: items, shaped: shaped,
       segments: segments, endAdjustments: endAdjustments, endHangs: endHangs,
-      startGains: startGains, constants: constants)
+      startGains: startGains, ligatureSplits: ligatureSplits, constants: constants)
   }
 
   /// The constants of `style`: from the worker's memo when it met the style, else from the

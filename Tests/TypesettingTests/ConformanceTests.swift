@@ -27,7 +27,7 @@ final class ConformanceTests: XCTestCase {
   /// ratchet: raise a floor as the engine improves, never lower it). The goal is 95 everywhere.
   static let startsFloor: [String: Double] = [
     "Arabic": 100, "Chinese": 100, "Cyrillic": 100, "Devanagari": 100, "Emoji": 97.8,
-    "Hangul": 100, "Hebrew": 100, "Japanese": 100, "Latin": 99.89, "Thai": 100, "edge": 99.66,
+    "Hangul": 100, "Hebrew": 100, "Japanese": 100, "Latin": 100, "Thai": 100, "edge": 99.83,
     "faker": 100, "ko-mixed": 100, "ko-prose": 100, "none": 100, "product": 100,
   ]
 
@@ -83,7 +83,7 @@ final class ConformanceTests: XCTestCase {
     }
     // The goal is starts ≥ 99, lines ≥ 99.5, height ≥ 99, widest ≥ 98; each floor below is the
     // level reached so far (a ratchet: raise it as the engine improves, never lower it).
-    XCTAssertGreaterThanOrEqual(overall.pct(overall.starts), 99.93, summary)
+    XCTAssertGreaterThanOrEqual(overall.pct(overall.starts), 99.96, summary)
     XCTAssertGreaterThanOrEqual(overall.pct(overall.lines), 99.95, summary)
     XCTAssertEqual(overall.height, overall.n, summary)
     XCTAssertEqual(overall.widest, overall.n, summary)
@@ -105,14 +105,31 @@ final class ConformanceTests: XCTestCase {
   /// level reached so far (a ratchet); the goal is every line count and height equal and 99.9%
   /// of starts and widest lines.
   func testAgreementOnTheClassesSet() throws {
+    try checkSet(
+      "classes", count: 4000, label: "classes set vs Chromium", starts: 99.95, widest: 99.9)
+  }
+
+  /// Every line count and height of set `name` (`Corpus/<name>.jsonl`, `count` cases) equal to
+  /// Chromium's, and at least `starts` and `widest` percent of the line starts and widest lines.
+  func checkSet(_ name: String, count: Int, label: String, starts: Double, widest: Double) throws
+  {
     let (overall, _, failures) = try score(
-      corpus: "classes.jsonl", reference: "classes-chromium.jsonl", count: 4000,
-      label: "classes set vs Chromium")
+      corpus: "\(name).jsonl", reference: "\(name)-chromium.jsonl", count: count, label: label)
     let summary = overall.summary
     XCTAssertEqual(overall.lines, overall.n, summary)
     XCTAssertEqual(overall.height, overall.n, summary)
     XCTAssertGreaterThanOrEqual(
-      overall.pct(overall.starts), 99.95, summary + "\n" + failures.joined(separator: "\n"))
-    XCTAssertGreaterThanOrEqual(overall.pct(overall.widest), 99.9, summary)
+      overall.pct(overall.starts), starts, summary + "\n" + failures.joined(separator: "\n"))
+    XCTAssertGreaterThanOrEqual(overall.pct(overall.widest), widest, summary)
+  }
+
+  /// Words that overflow-wrap breaks inside ligatures and kerning pairs: URLs and identifiers
+  /// full of ff, fi, fl and ffi in Noto Sans, DejaVu Sans and Inter (`Corpus/ligatures.jsonl`,
+  /// 1,500 cases `Scripts/ligature-cases` writes, measured by Chromium 156.0.8078.114). Before
+  /// ``LigatureSplits`` Galley agreed on 86.3% of their line starts and 98.8% of their line
+  /// counts. Each floor is the level reached so far (a ratchet).
+  func testAgreementOnTheLigatureSet() throws {
+    try checkSet(
+      "ligatures", count: 1500, label: "ligature set vs Chromium", starts: 99.93, widest: 100)
   }
 }

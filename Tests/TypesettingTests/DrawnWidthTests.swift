@@ -39,17 +39,33 @@ final class DrawnWidthTests: XCTestCase {
     return out
   }
 
-  func testEveryCorpusCaseDrawsItsMeasuredWidthsAtThreeWidths() throws {
+  /// The mismatches of every case of `file` laid out at its width times each of `scales`, and
+  /// how many layouts that was.
+  func mismatches(ofEveryCaseIn file: String, scales: [Double]) throws -> ([String], Int) {
     var failures: [String] = []
-    var lines = 0
-    for object in try Fixtures.jsonLines("corpus.jsonl") {
+    var layouts = 0
+    for object in try Fixtures.jsonLines(file) {
       let c = try TextCase(json: object, library: Fixtures.library)
-      for width in [c.width, c.width * 0.55, c.width * 1.6] {
-        failures += try mismatches(c.text, c.style, width: width, id: c.id)
-        lines += 1
+      for scale in scales {
+        failures += try mismatches(c.text, c.style, width: c.width * scale, id: c.id)
+        layouts += 1
       }
     }
-    XCTAssertGreaterThan(lines, 8000)
+    return (failures, layouts)
+  }
+
+  func testEveryCorpusCaseDrawsItsMeasuredWidthsAtThreeWidths() throws {
+    let (failures, layouts) = try mismatches(ofEveryCaseIn: "corpus.jsonl", scales: [1, 0.55, 1.6])
+    XCTAssertGreaterThan(layouts, 8000)
+    XCTAssertEqual(failures.count, 0, failures.prefix(12).joined(separator: "\n"))
+  }
+
+  /// Lines that end or start inside ligatures draw those ends shaped on their own, as layout
+  /// measured them (``LigatureSplits``).
+  func testEveryLigatureCaseDrawsItsMeasuredWidthsAtThreeWidths() throws {
+    let (failures, layouts) = try mismatches(
+      ofEveryCaseIn: "ligatures.jsonl", scales: [1, 0.7, 1.3])
+    XCTAssertEqual(layouts, 4500)
     XCTAssertEqual(failures.count, 0, failures.prefix(12).joined(separator: "\n"))
   }
 

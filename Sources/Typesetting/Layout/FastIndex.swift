@@ -508,7 +508,7 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
         g = k
       }
       while g >= a && (adjustment[g] != 0 ? e[g].end : e[g].contentEnd) > limitX { g &-= 1 }
-      while g > a && e[g].contentEnd > limitX { g &-= 1 }
+      while g >= a && e[g].contentEnd > limitX { g &-= 1 }
       return g
     }
   }
@@ -612,20 +612,24 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
     _ text: PreparedText, _ e: UnsafePointer<FastIndex.Span>, segment a: Int, limit: Double,
     _ collapses: Bool, base: Double, resume: Int
   ) -> (part: BrokenPart?, base: Double, resume: Int) {
+    // (A broken part is measured from its segment's start as the paragraph shaped it: a line
+    // that starts wider does not when its first segment is broken.)
+    let from = resume < 0 ? e[a &- 1].end + text.startGain(segment: a) : base
     guard
       let part = text.breakInside(
         segment: a, resume: resume, limit: limit, collapses: collapses, nonNegative: true)
     else { return (nil, base, resume) }
     if !part.isRest {
-      // (A broken part is measured from its segment's start as the paragraph shaped it: a line
-      // that starts wider does not when its first segment is broken.)
-      let from = resume < 0 ? e[a &- 1].end + text.startGain(segment: a) : base
-      return (BrokenPart(end: part.end, width: part.width), from + part.advance, part.end)
+      // (A line that starts inside a ligature starts wider.)
+      var next = from + part.startGain + part.advance
+      if _slowPath(part.endsInsideLigature) { next -= text.ligatureStartGain(part.end) }
+      return (BrokenPart(end: part.end, width: part.width), next, part.end)
     }
     // All that is left fits: the line goes on with it, as wide as its graphemes' advances
-    // (which can sum to less than the segment's content).
+    // (which can sum to less than the segment's content; wider when it starts inside a
+    // ligature).
     // (From the end of the segment's content as the paragraph shaped it.)
     let contentEnd = text.endAdjustment(segment: a) != 0 ? e[a].end : e[a].contentEnd
-    return (nil, contentEnd - part.advance, part.from)
+    return (nil, contentEnd - part.advance - part.startGain, part.from)
   }
 }

@@ -69,12 +69,15 @@ extension PreparedText {
     let startAdjust: (cluster: Int, delta: Double)? =
       line.startAdjustment == 0 || line.graphemes.isEmpty
       ? nil : (Int(graphemeStart[line.graphemes.lowerBound]), line.startAdjustment)
+    // A line that overflow-wrap ends or starts inside a ligature: that end or start shaped on
+    // its own, as layout measured it (``LigatureSplits``).
+    let ligatures = truncatedHere || line.graphemes.isEmpty ? nil : ligaturePieces(line)
     var pen = 0.0
     var out: [GlyphRun] = []
     for piece in LineOrder.visual(pieces, levels: pieces.map(\.level)) {
       let run = place(
         piece, pen: pen, line: index, baseline: line.baseline, endAdjust: endAdjust,
-        startAdjust: startAdjust)
+        startAdjust: startAdjust, ligatures: ligatures)
       pen += run.width
       out.append(run)
     }
@@ -92,6 +95,38 @@ extension PreparedText {
       if Int(segmentEnd[mid]) < k { lo = mid + 1 } else { hi = mid }
     }
     return lo < segmentEnd.count && Int(segmentEnd[lo]) != k
+  }
+
+  /// The glyphs a line that starts or ends inside a ligature draws there (``LigatureSplits``):
+  /// the start's graphemes shaped on their own, and the end's, which replace the ligature.
+  struct LigaturePieces {
+    var start: [ShapedGlyph] = []
+    var end: (cluster: Int, glyphs: [ShapedGlyph])? = nil
+
+    /// `glyphs` (code points `[from, to)` of a left-to-right run) with the pieces in place.
+    func apply(to glyphs: inout [ShapedGlyph], start from: Int, end to: Int) {
+      if let end, let k = glyphs.firstIndex(where: { Int($0.cluster) == end.cluster }) {
+        glyphs.replaceSubrange(k...k, with: end.glyphs)
+      }
+      if let first = start.first, Int(first.cluster) >= from, Int(first.cluster) < to {
+        glyphs.insert(contentsOf: start, at: 0)
+      }
+    }
+  }
+
+  /// The ligature pieces of `line`, nil when it neither starts nor ends inside a ligature.
+  func ligaturePieces(_ line: TextLayout.Line) -> LigaturePieces? {
+    let first = line.graphemes.lowerBound
+    let last = line.graphemes.upperBound
+    var pieces = LigaturePieces()
+    if isLigatureTail(first) {
+      pieces.start = shapedAlone(graphemes: first..<min(ligatureEnd(after: first), last))
+    }
+    if isLigatureTail(last) {
+      let head = max(ligatureHead(of: last), first)
+      pieces.end = (Int(graphemeStart[head]), shapedAlone(graphemes: head..<last))
+    }
+    return pieces.start.isEmpty && pieces.end == nil ? nil : pieces
   }
 
   /// A stretch of one line as drawing sees it, in logical order.
@@ -157,7 +192,8 @@ extension PreparedText {
   private func place(
     _ piece: LinePiece, pen: Double, line: Int, baseline: Double,
     endAdjust: (cluster: Int, delta: Double)? = nil,
-    startAdjust: (cluster: Int, delta: Double)? = nil
+    startAdjust: (cluster: Int, delta: Double)? = nil,
+    ligatures: LigaturePieces? = nil
   ) -> GlyphRun {
     let fonts = style.fonts.fonts
     switch piece {
@@ -173,6 +209,7 @@ extension PreparedText {
       let run = runs[r]
       let all = glyphs[Int(run.glyphStart)..<Int(run.glyphEnd)]
       var mine = all.filter { Int($0.cluster) >= start && Int($0.cluster) < end }
+      if let ligatures { ligatures.apply(to: &mine, start: start, end: end) }
       if let e = endAdjust, let k = mine.lastIndex(where: { Int($0.cluster) == e.cluster }) {
         mine[k].advance += e.delta
       }

@@ -75,12 +75,23 @@ extension PreparedText {
     let v = w * 64 + 1e-4
     // From 2^52 on every Double is whole already.
     guard v < 0x1p52 else { return (v + 1) / 64 }
-    // The floor of a positive value without a call into libm or a checked conversion: adding
-    // 2^52 rounds it to the nearest whole number (exactly: Doubles there are one apart), which
-    // is one too many when it rounded up.
+    return (floorWithoutLibm(v) + 1) / 64
+  }
+
+  /// `x` (≥ 0) rounded up to a 1/64 step (Chromium's layout units).
+  static func upTo64th(_ x: Double) -> Double {
+    let v = x * 64
+    guard v < 0x1p52 else { return x }
+    let whole = floorWithoutLibm(v)
+    return (whole == v ? whole : whole + 1) / 64
+  }
+
+  /// The floor of `v` (0 ≤ v < 2^52) without a call into libm or a checked conversion: adding
+  /// 2^52 rounds it to the nearest whole number (exactly: Doubles there are one apart), which
+  /// is one too many when it rounded up.
+  static func floorWithoutLibm(_ v: Double) -> Double {
     let nearest = (v + 0x1p52) - 0x1p52
-    let whole = nearest > v ? nearest - 1 : nearest
-    return (whole + 1) / 64
+    return nearest > v ? nearest - 1 : nearest
   }
 }
 

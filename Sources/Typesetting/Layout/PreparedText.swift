@@ -62,6 +62,9 @@ public final class PreparedText: @unchecked Sendable {
   /// Per segment, what a line that starts with it gains (``startGain(segment:)``); empty when
   /// none does.
   let startGains: [Double]
+  /// Per grapheme that starts inside a ligature, in order, what the lines that end and start
+  /// there gain (``ligatureSplit(_:)``); empty when there is none.
+  let ligatureSplits: [LigatureSplits.Split]
 
   /// The style's line-box rule over its fonts' metrics.
   let lineBoxes: LineBoxes
@@ -90,7 +93,7 @@ public final class PreparedText: @unchecked Sendable {
   init(
     text: String, style: TextStyle, source: SourceText, items: Itemization, shaped: ShapedText,
     segments: Segmentation, endAdjustments: [Double], endHangs: [Double], startGains: [Double],
-    constants k: StyleConstants
+    ligatureSplits: [LigatureSplits.Split] = [], constants k: StyleConstants
   ) {
     self.text = text
     self.style = style
@@ -110,6 +113,7 @@ public final class PreparedText: @unchecked Sendable {
     self.endAdjustments = endAdjustments
     self.endHangs = endHangs
     self.startGains = startGains
+    self.ligatureSplits = ligatureSplits
     self.lineBoxes = LineBoxes(ascent: k.ascent, descent: k.descent, lineGap: k.lineGap, style: style)
     self.spaceAdvance = k.space + style.letterSpacing
     self.ellipsisAdvance = k.ellipsis.advance
@@ -178,7 +182,7 @@ public final class PreparedText: @unchecked Sendable {
       + bytes(graphemeAdvance) + bytes(graphemeFlags) + bytes(graphemeFont) + bytes(segmentEnd)
       + bytes(segmentContentEnd) + bytes(segmentContent) + bytes(segmentTrailing)
       + bytes(segmentFlags) + bytes(segmentFonts) + bytes(endAdjustments) + bytes(endHangs)
-      + bytes(startGains) + bytes(halved) + bytes(lineBoxes.ascent)
+      + bytes(startGains) + bytes(ligatureSplits) + bytes(halved) + bytes(lineBoxes.ascent)
       + bytes(lineBoxes.descent) + bytes(lineBoxes.lineGap) + (fast?.arrayBytes ?? 0) + fastSide.arrayBytes
     return (rest + glyphs, glyphs)
   }
@@ -231,6 +235,10 @@ public final class PreparedText: @unchecked Sendable {
     /// that ends after it inside a word is shaped on its own there
     /// (``PreparedText/lineEndGain(before:)``).
     static let kernedEnd: UInt8 = 64
+    /// Starts inside the glyph of a grapheme before it (a ligature's), in a left-to-right run
+    /// (browser profile, where lines may break inside words): a line that ends or starts here
+    /// is shaped again there (``LigatureSplits``).
+    static let ligatureTail: UInt8 = 128
   }
 
   enum SegmentFlag {

@@ -67,7 +67,7 @@ struct SegmentWalk: SegmentIndex {
     // (``PreparedText/endAdjustment(segment:)``): while the line so shaped does not fit, the
     // break before is taken.
     var g = s - 1
-    while g > a && contentEnds[g] + text.endAdjustment(segment: g) > limitX { g -= 1 }
+    while g >= a && contentEnds[g] + text.endAdjustment(segment: g) > limitX { g -= 1 }
     return g
   }
 
@@ -140,17 +140,37 @@ struct SegmentWalk: SegmentIndex {
       consumed += part.advance
       resume = part.end
       resumedAt = part.end
+      // (Wider when it starts inside a ligature.)
       firstContent = max(0, text.segmentContent[a] - consumed)
+      if part.endsInsideLigature { firstContent! += text.ligatureStartGain(part.end) }
       place(a, at: 0)
       return BrokenPart(end: part.end, width: part.width)
     }
-    // All that is left fits: the line goes on with it, as wide as its graphemes' advances.
+    // All that is left fits: the line goes on with it, as wide as its graphemes' advances
+    // (wider when it starts inside a ligature).
     resume = part.from
     resumedAt = part.from
-    firstContent = part.advance
+    firstContent = part.advance + part.startGain
     place(a, at: 0)
     return nil
   }
+}
+
+/// A part of a segment's content that overflow-wrap breaks between graphemes
+/// (``PreparedText/breakInside(segment:resume:limit:collapses:nonNegative:)``): graphemes
+/// `[from, end)`, their advance in the paragraph, the part's reported width, whether it is all
+/// that is left of the content, and what a part that starts inside a ligature gains there
+/// (``LigatureSplits``).
+struct BrokenInside {
+  var from: Int
+  var end: Int
+  var advance: Double
+  var width: Double
+  var isRest: Bool
+  var startGain = 0.0
+  /// The part ends inside a ligature: the next starts with the ligature's rest
+  /// (``PreparedText/ligatureStartGain(_:)``).
+  var endsInsideLigature = false
 }
 
 extension PreparedText {
@@ -161,14 +181,45 @@ extension PreparedText {
   /// broken between grapheme clusters (overflow-wrap): at least one grapheme, then as many as
   /// fit within `limit`. Gives where it starts and ends, its advance, its reported width, and
   /// whether it is the rest of the content (all that is left fits); nil when nothing is left.
+  /// A part that starts inside a ligature starts wider: its first graphemes are as wide as on
+  /// their own, `startGain` more than in the paragraph (``LigatureSplits``; 0 for other parts;
+  /// `width` includes it).
   /// `nonNegative`: no grapheme advance is negative (sums then only grow, and four can be
   /// tried at a time).
   func breakInside(
     segment s: Int, resume: Int, limit: Double, collapses: Bool, nonNegative: Bool
-  ) -> (from: Int, end: Int, advance: Double, width: Double, isRest: Bool)? {
+  ) -> BrokenInside? {
     let from = resume >= 0 ? resume : segmentStart(s)
     let t = Int(segmentContentEnd[s])
     guard from < t else { return nil }
+    if _slowPath(graphemeFlags[from] & GraphemeFlag.ligatureTail != 0) {
+      return partAfterLigatureStart(
+        segment: s, from: from, t: t, limit: limit, collapses: collapses, nonNegative: nonNegative)
+    }
+    return part(
+      segment: s, from: from, t: t, limit: limit, collapses: collapses, nonNegative: nonNegative)
+  }
+
+  /// ``breakInside(segment:resume:limit:collapses:nonNegative:)``'s part when it starts inside a
+  /// ligature: as wide as its first graphemes on their own make it.
+  @inline(never)
+  private func partAfterLigatureStart(
+    segment s: Int, from: Int, t: Int, limit: Double, collapses: Bool, nonNegative: Bool
+  ) -> BrokenInside {
+    let gain = ligatureStartGain(from)
+    var part = part(
+      segment: s, from: from, t: t, limit: limit - gain, collapses: collapses,
+      nonNegative: nonNegative)
+    part.startGain = gain
+    part.width += gain
+    return part
+  }
+
+  /// The part of segment `s`'s content `[from, t)` from `from` (where no ligature splits it)
+  /// that fits within `limit`: ``breakInside(segment:resume:limit:collapses:nonNegative:)``.
+  private func part(
+    segment s: Int, from: Int, t: Int, limit: Double, collapses: Bool, nonNegative: Bool
+  ) -> BrokenInside {
     // Advances alone first (the long words this breaks run to dozens of graphemes).
     let (k, w) = graphemeAdvance.withUnsafeBufferPointer { advance -> (Int, Double) in
       var k = from
@@ -193,24 +244,61 @@ extension PreparedText {
       }
       return (k, w)
     }
-    if k < t && k > from && graphemeFlags[k &- 1] & GraphemeFlag.kernedEnd != 0 {
-      return kernedEnd(segment: s, from: from, end: k, t: t, advance: w, limit: limit, collapses)
+    // Where the line's end, shaped on its own, may differ from the paragraph: after a kerned
+    // grapheme, inside a ligature, or at the end of the segment where that end gains.
+    let special = graphemeFlags.withUnsafeBufferPointer { flags in
+      k < t
+        ? k > from && flags[k &- 1] & GraphemeFlag.kernedEnd != 0
+          || k &+ 1 < t && flags[k &+ 1] & GraphemeFlag.ligatureTail != 0
+        : !endAdjustments.isEmpty && endAdjustments[s] > 0
+    }
+    if _slowPath(special) {
+      return endInsideWord(segment: s, from: from, end: k, t: t, advance: w, limit: limit, collapses)
     }
     return widthInside(segment: s, from: from, end: k, t: t, advance: w, gain: 0, collapses)
   }
 
-  /// ``breakInside(segment:resume:limit:collapses:nonNegative:)``'s part `[from, end)` when
-  /// its last glyph is kerned with the next (``lineEndGain(before:)``): the line's end shaped
-  /// on its own may be wider or narrower than in the paragraph; when it no longer fits, the
-  /// break before is taken.
+  /// ``breakInside(segment:resume:limit:collapses:nonNegative:)``'s part `[from, end)`
+  /// when the line's end, shaped on its own, may be wider or narrower than in the paragraph:
+  /// the grapheme that does not fit starts a ligature (a break inside it is tried first, its end
+  /// shaped on its own, ``LigatureSplits``), or the last that fits is kerned with the next
+  /// (``lineEndGain(before:)``; at the segment's end, ``endAdjustment(segment:)``); when the end
+  /// so shaped does not fit, the break before is taken.
   @inline(never)
-  private func kernedEnd(
+  private func endInsideWord(
     segment s: Int, from: Int, end k: Int, t: Int, advance w: Double, limit: Double,
     _ collapses: Bool
-  ) -> (from: Int, end: Int, advance: Double, width: Double, isRest: Bool) {
+  ) -> BrokenInside {
+    // An end shaped again from x `safe` to x `end` (from the line's start) fits as Chromium
+    // checks it: in its layout units (1/64 px, positions rounded up), without the tolerance of
+    // positions.
+    func units(_ x: Double) -> Double { PreparedText.upTo64th(x) }
+    let lineEnd = units(limit - PreparedText.fitTolerance)
+    func fits(from safe: Double, to end: Double) -> Bool { end - safe <= lineEnd - units(safe) }
+    if k &+ 1 < t && graphemeFlags[k &+ 1] & GraphemeFlag.ligatureTail != 0 {
+      // Chromium's candidate is the ligature's last grapheme (all of them start where the
+      // ligature does, within the line); then each break before it, down to the ligature's.
+      var b = min(ligatureEnd(after: k), t) - 1
+      while b > k {
+        if let split = ligatureSplit(b) {
+          let paragraph = graphemeAdvance[k..<b].reduce(0, +)
+          if fits(from: w, to: w + paragraph + split.endGain) {
+            var part = widthInside(
+              segment: s, from: from, end: b, t: t, advance: w + paragraph,
+              gain: split.endGain, collapses)
+            part.endsInsideLigature = true
+            return part
+          }
+        }
+        b -= 1
+      }
+    }
     var (end, advance) = (k, w)
-    var gain = lineEndGain(before: k)
-    while gain > 0 && advance + gain > limit && end - 1 > from {
+    // (All that is left fits, but for what the segment's end gains: ``LineEndKerning``.)
+    var gain = k >= t ? endAdjustment(segment: s) : lineEndGain(before: k)
+    while gain > 0 && !fits(from: advance - graphemeAdvance[end - 1], to: advance + gain)
+      && end - 1 > from
+    {
       end -= 1
       advance = graphemeAdvance[from..<end].reduce(0, +)
       gain = lineEndGain(before: end)
@@ -224,7 +312,7 @@ extension PreparedText {
   private func widthInside(
     segment s: Int, from: Int, end k: Int, t: Int, advance w: Double, gain: Double,
     _ collapses: Bool
-  ) -> (from: Int, end: Int, advance: Double, width: Double, isRest: Bool) {
+  ) -> BrokenInside {
     // Content without white space of the trim set is visible from end to end; otherwise the
     // visible part's start is summed forward and its end taken back from the part's advance.
     var width = w
@@ -234,7 +322,7 @@ extension PreparedText {
         width = max(0, visible.endX - (collapses ? visible.startX : 0))
       }
     }
-    return (from, k, w, width + gain, k >= t)
+    return BrokenInside(from: from, end: k, advance: w, width: width + gain, isRest: k >= t)
   }
 
   /// The visible part of graphemes `[a, t)` set from x `start` to x `end`: the white space of
