@@ -32,26 +32,18 @@ final class PreparationWorker {
   func shapeAlone(
     _ text: [UInt32], font: Font, script: hb_script_t, style: TextStyle, language: hb_language_t?
   ) -> [ShapedGlyph] {
-    let kept = shaper.glyphs.count
-    var advances = [Double](repeating: 0, count: text.count)
-    shaper.shape(
+    shaper.glyphsAlone(
       text, run: ShapingRun(start: 0, end: text.count, font: font, rtl: false, script: script),
-      size: style.size, language: language, features: HarfBuzzShaper.features(style.features),
-      into: &advances)
-    let glyphs = Array(shaper.glyphs[kept...])
-    shaper.glyphs.removeSubrange(kept...)
-    return glyphs
+      size: style.size, language: language, features: HarfBuzzShaper.features(style.features))
   }
 
   /// The language facts of `language`, worked out once per language met in a row (most texts
   /// of a batch share one).
   func languageInfo(_ language: String) -> LanguageInfo {
     if let last = lastLanguage, last.language == language { return last }
-    let tag = LanguageTag.canonical(language)
     let info = LanguageInfo(
-      language: language,
-      harfBuzz: tag.isEmpty ? nil : tag.withCString { hb_language_from_string($0, -1) },
-      breakLocale: BreakOpportunities.locale(tag))
+      language: language, harfBuzz: LanguageTag.harfBuzz(language),
+      breakLocale: BreakOpportunities.locale(LanguageTag.canonical(language)))
     lastLanguage = info
     return info
   }

@@ -125,18 +125,12 @@ enum LigatureSplits {
     language: hb_language_t?, engine: some ShapingEngine
   ) -> [ShapedGlyph] {
     let lo = max(0, from - 5)
-    let window = Array(scalars[lo..<min(scalars.count, end + 5)])
-    var advances = [Double](repeating: 0, count: window.count)
-    let kept = engine.glyphs.count
-    engine.shape(
-      window,
+    var glyphs = engine.glyphsAlone(
+      Array(scalars[lo..<min(scalars.count, end + 5)]),
       run: ShapingRun(
         start: from - lo, end: end - lo, font: font, rtl: false,
         script: HarfBuzzShaper.script(of: scalars[from])),
-      size: style.size, language: language, features: HarfBuzzShaper.features(style.features),
-      into: &advances)
-    var glyphs = Array(engine.glyphs[kept...])
-    engine.glyphs.removeSubrange(kept...)
+      size: style.size, language: language, features: HarfBuzzShaper.features(style.features))
     for k in glyphs.indices { glyphs[k].cluster += Int32(lo) }
     return glyphs
   }
@@ -180,11 +174,9 @@ extension PreparedText {
     let from = Int(graphemeStart[graphemes.lowerBound])
     let end = Int(graphemeStart[graphemes.upperBound])
     guard from < end else { return [] }
-    let tag = LanguageTag.canonical(style.language)
     return LigatureSplits.shapeAlone(
       scalars, from, end, font: style.fonts.fonts[Int(runs[runIndex(containing: from)].font)],
-      style: style, language: tag.isEmpty ? nil : tag.withCString { hb_language_from_string($0, -1) },
-      engine: HarfBuzzShaper())
+      style: style, language: LanguageTag.harfBuzz(style.language), engine: HarfBuzzShaper())
   }
 
   /// The split before grapheme `g`, a ligature's tail (``LigatureSplits/Split``); nil when `g`

@@ -50,19 +50,14 @@ struct StyleConstants {
   {
     let fonts = style.fonts.fonts
     let fi = FontSelection.font(for: scalars[...], in: fonts)
-    var adv = [Double](repeating: 0, count: scalars.count)
-    let tag = LanguageTag.canonical(style.language)
-    let lang = tag.isEmpty ? nil : tag.withCString { hb_language_from_string($0, -1) }
-    let kept = engine.glyphs.count
-    engine.shape(
+    let glyphs = engine.glyphsAlone(
       scalars,
       run: ShapingRun(
         start: 0, end: scalars.count, font: fonts[fi], rtl: false,
-        script: HarfBuzzShaper.script(of: scalars[0])), size: style.size, language: lang,
-      features: HarfBuzzShaper.features(style.features), into: &adv)
-    let snippet = ShapedSnippet(font: fi, glyphs: Array(engine.glyphs[kept...]))
-    engine.glyphs.removeSubrange(kept...)
-    return snippet
+        script: HarfBuzzShaper.script(of: scalars[0])), size: style.size,
+      language: LanguageTag.harfBuzz(style.language),
+      features: HarfBuzzShaper.features(style.features))
+    return ShapedSnippet(font: fi, glyphs: glyphs)
   }
 }
 

@@ -1,3 +1,4 @@
+import CHarfBuzz
 import CICUShims
 import Foundation
 
@@ -51,6 +52,13 @@ package enum LanguageTag {
     memo.forms[tag] = form
     memo.lock.unlock()
     return form
+  }
+
+  /// The HarfBuzz language of `tag`: its canonical form interned by HarfBuzz, nil when that is
+  /// empty (no language).
+  package static func harfBuzz(_ tag: String) -> hb_language_t? {
+    let form = canonical(tag)
+    return form.isEmpty ? nil : form.withCString { hb_language_from_string($0, -1) }
   }
 
   static func compute(_ tag: String) -> String {

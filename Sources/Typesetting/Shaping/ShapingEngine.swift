@@ -39,3 +39,19 @@ package protocol ShapingEngine: AnyObject {
   /// Shaped words kept across texts (an accelerator's word cache; 0 without one).
   var cachedWords: Int { get }
 }
+
+extension ShapingEngine {
+  /// The glyphs of `run` of `text` shaped on its own, left out of ``glyphs``: a piece measured
+  /// apart from its paragraph (a space, an ellipsis, a line's end shaped again).
+  func glyphsAlone(
+    _ text: [UInt32], run: ShapingRun, size: Double, language: hb_language_t?,
+    features: [hb_feature_t]
+  ) -> [ShapedGlyph] {
+    var advances = [Double](repeating: 0, count: text.count)
+    let kept = glyphs.count
+    shape(text, run: run, size: size, language: language, features: features, into: &advances)
+    let alone = Array(glyphs[kept...])
+    glyphs.removeSubrange(kept...)
+    return alone
+  }
+}
