@@ -622,7 +622,7 @@ struct PrefixIndex<Shape: TextShape>: SegmentIndex {
     if !part.isRest {
       // (A line that starts inside a ligature starts wider.)
       var next = from + part.startGain + part.advance
-      if _slowPath(part.endsInsideLigature) { next -= text.ligatureStartGain(part.end) }
+      if _slowPath(part.nextStartGain != 0) { next -= part.nextStartGain }
       return (BrokenPart(end: part.end, width: part.width), next, part.end)
     }
     // All that is left fits: the line goes on with it, as wide as its graphemes' advances

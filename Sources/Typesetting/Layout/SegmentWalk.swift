@@ -141,8 +141,7 @@ struct SegmentWalk: SegmentIndex {
       resume = part.end
       resumedAt = part.end
       // (Wider when it starts inside a ligature.)
-      firstContent = max(0, text.segmentContent[a] - consumed)
-      if part.endsInsideLigature { firstContent! += text.ligatureStartGain(part.end) }
+      firstContent = max(0, text.segmentContent[a] - consumed) + part.nextStartGain
       place(a, at: 0)
       return BrokenPart(end: part.end, width: part.width)
     }
@@ -168,9 +167,9 @@ struct BrokenInside {
   var width: Double
   var isRest: Bool
   var startGain = 0.0
-  /// The part ends inside a ligature: the next starts with the ligature's rest
-  /// (``PreparedText/ligatureStartGain(_:)``).
-  var endsInsideLigature = false
+  /// What the part after it gains at its start: it ends inside a ligature, and the next starts
+  /// with the ligature's rest (``LigatureSplits/Split/startGain``; 0 for other parts).
+  var nextStartGain = 0.0
 }
 
 extension PreparedText {
@@ -286,7 +285,7 @@ extension PreparedText {
             var part = widthInside(
               segment: s, from: from, end: b, t: t, advance: w + paragraph,
               gain: split.endGain, collapses)
-            part.endsInsideLigature = true
+            part.nextStartGain = split.startGain
             return part
           }
         }
