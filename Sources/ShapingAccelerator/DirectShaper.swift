@@ -187,7 +187,9 @@ final class DirectShaper {
   private static func ownAdvance(
     _ packed: UInt64, _ id: UInt32, of scalar: UInt32, _ font: Font, _ characters: CharacterMemo
   ) -> Int32? {
-    if packed & ownBit != 0 {
+    // (The memo keeps the words of its planes only, each met while the run was read; past them
+    // the packed glyph holds its advance after kerning, and the font is asked.)
+    if packed & ownBit != 0 && scalar < CharacterMemo.limit {
       return Int32(truncatingIfNeeded: characters.value(scalar) { packed })
     }
     guard font.bitmapStrikePPEM == nil, HarfBuzzShaper.isNominal(id, of: scalar, in: font.hbFont)
