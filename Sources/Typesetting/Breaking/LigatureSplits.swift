@@ -64,7 +64,7 @@ enum LigatureSplits {
       guard next > c + 1 else { continue }
       while g < flags.count && Int(bounds[g]) <= c { g += 1 }
       while g < flags.count && Int(bounds[g]) < next {
-        if !startsSegment(g, segmentEnds) {
+        if !PreparedText.startsSegment(g, segmentEnds: segmentEnds) {
           flags[g] |= PreparedText.GraphemeFlag.ligatureTail
           marked = true
         }
@@ -133,17 +133,6 @@ enum LigatureSplits {
       size: style.size, language: language, features: HarfBuzzShaper.features(style.features))
     for k in glyphs.indices { glyphs[k].cluster += Int32(lo) }
     return glyphs
-  }
-
-  /// Whether grapheme `g` starts a segment (`ends`: one past each segment's last grapheme).
-  private static func startsSegment(_ g: Int, _ ends: [Int32]) -> Bool {
-    var lo = 0
-    var hi = ends.count
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      if Int(ends[mid]) < g { lo = mid + 1 } else { hi = mid }
-    }
-    return lo < ends.count && Int(ends[lo]) == g
   }
 }
 

@@ -87,14 +87,7 @@ extension PreparedText {
   /// Whether a line that ends before grapheme `k` ends inside a segment (overflow-wrap broke
   /// a word there), not at a segment's end.
   func endsInsideSegment(_ k: Int) -> Bool {
-    guard k < graphemeCount else { return false }
-    var lo = 0
-    var hi = segmentEnd.count
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      if Int(segmentEnd[mid]) < k { lo = mid + 1 } else { hi = mid }
-    }
-    return lo < segmentEnd.count && Int(segmentEnd[lo]) != k
+    k < graphemeCount && !PreparedText.startsSegment(k, segmentEnds: segmentEnd)
   }
 
   /// The glyphs a line that starts or ends inside a ligature draws there (``LigatureSplits``):

@@ -176,6 +176,18 @@ extension PreparedText {
   /// The first grapheme of segment `s`.
   func segmentStart(_ s: Int) -> Int { s == 0 ? 0 : Int(segmentEnd[s - 1]) }
 
+  /// Whether grapheme `g` (after the first) starts a segment, `segmentEnds` being one past each
+  /// segment's last grapheme.
+  static func startsSegment(_ g: Int, segmentEnds: [Int32]) -> Bool {
+    var lo = 0
+    var hi = segmentEnds.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if Int(segmentEnds[mid]) < g { lo = mid + 1 } else { hi = mid }
+    }
+    return lo < segmentEnds.count && Int(segmentEnds[lo]) == g
+  }
+
   /// The next part of segment `s`'s content, from grapheme `resume` (-1: its start), when it is
   /// broken between grapheme clusters (overflow-wrap): at least one grapheme, then as many as
   /// fit within `limit`. Gives where it starts and ends, its advance, its reported width, and
