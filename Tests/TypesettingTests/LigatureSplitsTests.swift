@@ -57,6 +57,38 @@ final class LigatureSplitsTests: XCTestCase {
     XCTAssertEqual(start.first?.glyphs.first, f)
   }
 
+  /// A line narrower than a ligature's first letter: the ligature comes first on the line, and
+  /// the line takes Chromium's candidate, the ligature's last break ("ff" of "ffi", 10.33 px),
+  /// not the whole ligature on the first line and nothing on the next (Noto Sans at 15 px,
+  /// width 0.01; measured in Chromium 156).
+  func testALineNarrowerThanALetterTakesTheLigaturesLastBreak() throws {
+    var style = try Fixtures.style(["NotoSans-Regular.ttf"], size: 15)
+    style.whiteSpace = .preWrap
+    style.overflowWrap = .anywhere
+    let prepared = try Typesetter(cacheCapacity: 0).prepare("ffi", style: style)
+    let layout = try prepared.layout(width: 0.01)
+    XCTAssertEqual(layout.lines.map(\.start), [0, 2])
+    XCTAssertEqual(layout.lines.map(\.width), [10.328125, 3.875])
+    XCTAssertEqual(try prepared.measure(width: 0.01).lines, 2)
+    for i in layout.lines.indices {
+      let drawn = prepared.glyphRuns(forLine: i, of: layout).reduce(0) { $0 + $1.width }
+      XCTAssertEqual(drawn, layout.lines[i].width, accuracy: 1.0 / 64)
+    }
+  }
+
+  /// A ligature whose first letter came first on a line that then had no room: the line ends
+  /// after that letter on its own (5.17 px in 4), and the next starts inside the ligature
+  /// ("ffl\u{301}ffi" in Noto Sans at 15 px; measured in Chromium 156).
+  func testALigatureThatStartsAFullLineIsSplitAfterItsFirstLetter() throws {
+    var style = try Fixtures.style(["NotoSans-Regular.ttf"], size: 15)
+    style.whiteSpace = .preWrap
+    style.overflowWrap = .anywhere
+    let prepared = try Typesetter(cacheCapacity: 0).prepare("ffl\u{301}ffi", style: style)
+    let layout = try prepared.layout(width: 4)
+    XCTAssertEqual(layout.lines.map(\.start), [0, 1, 2, 4, 6])
+    XCTAssertEqual(layout.lines.map(\.width), [5.171875, 5.171875, 3.875, 10.328125, 3.875])
+  }
+
   /// The rest of a broken word fits by the paragraph's advances, but its hyphen, kerned there
   /// with the "T" after it, does not on its own: the line ends before the hyphen, which starts
   /// the next (DejaVu Sans at 17 px, lig2-0924).

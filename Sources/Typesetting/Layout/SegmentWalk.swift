@@ -260,7 +260,7 @@ extension PreparedText {
     let special = graphemeFlags.withUnsafeBufferPointer { flags in
       k < t
         ? k > from && flags[k &- 1] & GraphemeFlag.kernedEnd != 0
-          || k &+ 1 < t && flags[k &+ 1] & GraphemeFlag.ligatureTail != 0
+          || (flags[k] | (k &+ 1 < t ? flags[k &+ 1] : 0)) & GraphemeFlag.ligatureTail != 0
         : !endAdjustments.isEmpty && endAdjustments[s] > 0
     }
     if _slowPath(special) {
@@ -286,27 +286,41 @@ extension PreparedText {
     func units(_ x: Double) -> Double { PreparedText.upTo64th(x) }
     let lineEnd = units(limit - PreparedText.fitTolerance)
     func fits(from safe: Double, to end: Double) -> Bool { end - safe <= lineEnd - units(safe) }
-    if k &+ 1 < t && graphemeFlags[k &+ 1] & GraphemeFlag.ligatureTail != 0 {
-      // Chromium's candidate is the ligature's last grapheme (all of them start where the
-      // ligature does, within the line); then each break before it, down to the ligature's.
-      var b = min(ligatureEnd(after: k), t) - 1
-      while b > k {
-        if let split = ligatureSplit(b) {
-          let paragraph = graphemeAdvance[k..<b].reduce(0, +)
-          if fits(from: w, to: w + paragraph + split.endGain) {
-            var part = widthInside(
-              segment: s, from: from, end: b, t: t, advance: w + paragraph,
-              gain: split.endGain, collapses)
-            part.nextStartGain = split.startGain
-            return part
+    var (end, advance) = (k, w)
+    let tail = GraphemeFlag.ligatureTail
+    if k < t && (graphemeFlags[k] & tail != 0 || k &+ 1 < t && graphemeFlags[k &+ 1] & tail != 0) {
+      // The ligature the line's end falls in (its first grapheme came first on the line, and
+      // its others start where it does) or that starts after the line's last grapheme:
+      // Chromium's candidate is the ligature's last grapheme, then each break before it.
+      let h = graphemeFlags[k] & tail != 0 ? ligatureHead(of: k) : k
+      if h >= from {
+        let before = w - graphemeAdvance[h..<k].reduce(0, +)
+        let last = min(ligatureEnd(after: h), t) - 1
+        var chosen: (end: Int, split: LigatureSplits.Split)? = nil
+        var b = last
+        while b > h && chosen == nil {
+          if let split = ligatureSplit(b),
+            fits(from: before, to: before + graphemeAdvance[h..<b].reduce(0, +) + split.endGain)
+          {
+            chosen = (b, split)
           }
+          b -= 1
         }
-        b -= 1
+        // (None fits and the ligature starts the line: the line holds the candidate.)
+        if chosen == nil && h == from, let split = ligatureSplit(last) { chosen = (last, split) }
+        if let (b, split) = chosen {
+          var part = widthInside(
+            segment: s, from: from, end: b, t: t,
+            advance: before + graphemeAdvance[h..<b].reduce(0, +), gain: split.endGain, collapses)
+          part.nextStartGain = split.startGain
+          return part
+        }
+        // Else the line ends before the ligature.
+        if h > from { (end, advance) = (h, before) }
       }
     }
-    var (end, advance) = (k, w)
     // (All that is left fits, but for what the segment's end gains: ``LineEndKerning``.)
-    var gain = k >= t ? endAdjustment(segment: s) : lineEndGain(before: k)
+    var gain = end >= t ? endAdjustment(segment: s) : lineEndGain(before: end)
     while gain > 0 && !fits(from: advance - graphemeAdvance[end - 1], to: advance + gain)
       && end - 1 > from
     {
